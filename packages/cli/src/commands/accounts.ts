@@ -1,0 +1,44 @@
+import { AccountStore, monthOf, packSize, Plan, planRules } from "@tenders/core"
+import type { Command } from "commander"
+import { Option as CliOption } from "commander"
+import { DateTime, Effect, Option } from "effect"
+import { type GlobalOptions, runCommand, UsageError } from "../Runtime.ts"
+import { parseMonthlyLimit } from "./keys.ts"
+
+/** `tenders accounts set|add-pack`: plans, limit overrides and $5 packs. */
+export const registerAccounts = (program: Command, globals: () => GlobalOptions) => {
+  const accounts = program.command("accounts").description("manage accounts: plan, monthly limit, call packs")
+  accounts
+    .command("set")
+    .description("create or update an account")
+    .requiredOption("--email <email>", "account e-mail")
+    .addOption(new CliOption("--plan <plan>", "plan").choices(Plan.literals))
+    .option("--monthly-limit <n>", "monthly call limit overriding the plan's, or \"none\"")
+    .action((options: { readonly email: string; readonly plan?: Plan; readonly monthlyLimit?: string }) =>
+      runCommand(globals(), Effect.gen(function*() {
+        const store = yield* AccountStore
+        const monthlyLimit = yield* Effect.try({ try: () => parseMonthlyLimit(options.monthlyLimit), catch: (e) => (e instanceof UsageError ? e : new UsageError(String(e))) })
+        const existing = yield* store.findAccount(options.email)
+        if (Option.isNone(existing) && options.plan === undefined) {
+          return yield* Effect.fail(new UsageError(`${options.email} has no account yet: pass --plan free|pro|business`))
+        }
+        const account = yield* store.saveAccount({ email: options.email, plan: options.plan, monthlyLimit })
+        const limit = account.monthlyLimit ?? planRules[account.plan].monthlyCalls
+        process.stdout.write(`${account.email}: plan ${account.plan}, ${limit} calls a month${account.monthlyLimit === null ? "" : " (override)"}\n`)
+      })))
+  accounts
+    .command("add-pack")
+    .description(`add a $5 pack of ${packSize} calls for the current UTC month (paid plans only)`)
+    .requiredOption("--email <email>", "account e-mail")
+    .action((options: { readonly email: string }) =>
+      runCommand(globals(), Effect.gen(function*() {
+        const store = yield* AccountStore
+        const found = yield* store.findAccount(options.email)
+        if (Option.isNone(found)) return yield* Effect.fail(new UsageError(`no account for ${options.email}`))
+        if (!planRules[found.value.plan].packs) {
+          return yield* Effect.fail(new UsageError(`${options.email} is on the free plan: packs are for paid plans; upgrade with accounts set --plan pro`))
+        }
+        const packs = yield* store.addPack(found.value.id, monthOf(yield* DateTime.now))
+        process.stdout.write(`${options.email}: ${packs} pack(s) this month, +${packs * packSize} calls\n`)
+      })))
+}

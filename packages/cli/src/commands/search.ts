@@ -1,0 +1,80 @@
+import { searchTenders, SearchRequest, type TenderCard } from "@tenders/core"
+import type { Command } from "commander"
+import { Effect, Schema } from "effect"
+import { type GlobalOptions, runCommand, UsageError } from "../Runtime.ts"
+import { table } from "../Table.ts"
+
+interface SearchOptions {
+  readonly country: Array<string>
+  readonly cpv: Array<string>
+  readonly minBudget?: string
+  readonly maxBudget?: string
+  readonly currency?: string
+  readonly deadlineAfter?: string
+  readonly limit?: string
+  readonly json?: boolean
+}
+
+const collect = (value: string, previous: Array<string>) => [...previous, value]
+
+const number = (flag: string, raw: string | undefined) => {
+  if (raw === undefined) return undefined
+  const n = Number(raw)
+  if (raw.trim() === "" || !Number.isFinite(n)) throw new UsageError(`${flag} must be a number, got "${raw}"`)
+  return n
+}
+
+/** Builds the same request body the REST API takes, so the CLI validates exactly like the API. */
+const toRequest = (q: string, o: SearchOptions) => ({
+  q,
+  ...(o.country.length > 0 ? { countries: o.country } : {}),
+  ...(o.cpv.length > 0 ? { cpv: o.cpv } : {}),
+  ...(o.minBudget === undefined ? {} : { minBudget: number("--min-budget", o.minBudget) }),
+  ...(o.maxBudget === undefined ? {} : { maxBudget: number("--max-budget", o.maxBudget) }),
+  ...(o.currency === undefined ? {} : { budgetCurrency: o.currency.toUpperCase() }),
+  ...(o.deadlineAfter === undefined ? {} : { deadlineAfter: o.deadlineAfter }),
+  ...(o.limit === undefined ? {} : { limit: number("--limit", o.limit) })
+})
+
+const render = (cards: ReadonlyArray<TenderCard>) =>
+  table(
+    ["ID", "TITLE", "BUYER", "CTRY", "BUDGET", "DEADLINE (UTC)"],
+    cards.map((c) => [
+      c.id,
+      c.title,
+      c.buyer ?? "-",
+      c.country ?? "-",
+      c.budget === null ? "-" : `${c.budget} ${c.currency ?? ""}`.trim(),
+      c.deadline === null ? "-" : c.deadline.replace("T", " ").replace(/:\d{2}(\.\d+)?Z$/u, "")
+    ]),
+    { maxWidths: [28, 60, 36, 4, 20, 16] }
+  )
+
+/** `tenders search`: the search use case on the local store, as an operator (every filter allowed). */
+export const registerSearch = (program: Command, globals: () => GlobalOptions) =>
+  program
+    .command("search")
+    .description("search open tenders in the local store")
+    .argument("<q>", "free text in English, Russian or Armenian (\"\" for filters only)")
+    .option("--country <XX>", "ISO 3166-1 alpha-2 country (repeatable)", collect, [])
+    .option("--cpv <prefix>", "CPV code or prefix, e.g. 45 or 45233140-2 (repeatable)", collect, [])
+    .option("--min-budget <n>", "minimum estimated budget")
+    .option("--max-budget <n>", "maximum estimated budget")
+    .option("--currency <C>", "compare budgets in this currency (EUR, USD, AMD, RUB, ...)")
+    .option("--deadline-after <date>", "only deadlines after this date or date-time")
+    .option("--limit <n>", "number of results, 1 to 20 (default 10)")
+    .option("--json", "print the API's JSON response")
+    .action((q: string, options: SearchOptions) =>
+      runCommand(globals(), Effect.gen(function*() {
+        const request = yield* Effect.try({ try: () => toRequest(q, options), catch: (e) => (e instanceof UsageError ? e : new UsageError(String(e))) })
+        const decoded = yield* Schema.decodeUnknownEffect(SearchRequest)(request, { errors: "all" }).pipe(
+          Effect.mapError((e) => new UsageError(e.message.split("\n").join(" ")))
+        )
+        const response = yield* searchTenders(decoded, "business")
+        if (options.json === true) {
+          process.stdout.write(`${JSON.stringify(response, null, 2)}\n`)
+          return
+        }
+        process.stdout.write(response.results.length > 0 ? `${render(response.results)}\n` : "No results.\n")
+        if (response.hint !== undefined) process.stdout.write(`\n${response.hint}\n`)
+      })))

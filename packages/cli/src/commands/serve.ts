@@ -1,0 +1,53 @@
+import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
+import { ingestRecords, TenderStore } from "@tenders/core"
+import { HttpApp } from "@tenders/http"
+import type { Command } from "commander"
+import { Option as CliOption } from "commander"
+import { DateTime, Effect, Layer } from "effect"
+import { HttpRouter } from "effect/http"
+import { createServer } from "node:http"
+import { appLayer, type GlobalOptions } from "../Runtime.ts"
+import { loadSample } from "../SampleData.ts"
+
+interface ServeOptions {
+  readonly port: string
+  readonly host: string
+  readonly seed: boolean
+}
+
+/** Ingests the bundled sample into an empty store. */
+const seedIfEmpty = Effect.gen(function*() {
+  const store = yield* TenderStore
+  if ((yield* store.size) > 0) return
+  const records = yield* loadSample(DateTime.toEpochMillis(yield* DateTime.now))
+  const counts = yield* ingestRecords(records)
+  yield* Effect.logInfo(`Seeded ${counts.new} sample tenders (docs/sample-data.md); start with --no-seed to skip.`)
+})
+
+const parsePort = (raw: string) => {
+  const port = Number(raw)
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be an integer from 0 to 65535, got "${raw}"`)
+  return port
+}
+
+/** `tenders serve`: the REST API (and /docs) on the configured store. */
+export const registerServe = (program: Command, globals: () => GlobalOptions) =>
+  program
+    .command("serve")
+    .description("run the REST API server (seeds the bundled sample into an empty store)")
+    .addOption(new CliOption("--port <port>", "port to listen on").env("TENDERS_PORT").default(process.env["PORT"] ?? "8080"))
+    .addOption(new CliOption("--host <host>", "address to bind").env("TENDERS_HOST").default("127.0.0.1"))
+    .option("--no-seed", "do not ingest the bundled sample data into an empty store")
+    .action((options: ServeOptions) => {
+      const port = parsePort(options.port)
+      const ports = appLayer(globals())
+      const startup = Effect.gen(function*() {
+        if (options.seed) yield* seedIfEmpty
+      })
+      const server = HttpRouter.serve(HttpApp).pipe(
+        Layer.provide(NodeHttpServer.layer(createServer, { port, host: options.host })),
+        Layer.provide(Layer.effectDiscard(startup)),
+        Layer.provideMerge(ports)
+      )
+      NodeRuntime.runMain(Layer.launch(server))
+    })

@@ -1,0 +1,3 @@
+export * from "./Api.ts"
+export * from "./Authorization.ts"
+export * from "./ErrorBody.ts"

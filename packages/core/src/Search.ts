@@ -1,0 +1,64 @@
+import { type DateTime, Schema } from "effect"
+import type { BudgetCurrency } from "./Currency.ts"
+import type { CurrencyBound } from "./Rates.ts"
+import { SourceCode } from "./Source.ts"
+import { TenderCard } from "./Tender.ts"
+import type { QueryToken } from "./TextQuery.ts"
+
+/** The search response body. */
+export const SearchResponse = Schema.Struct({
+  results: Schema.Array(TenderCard).check(Schema.isMaxLength(20)),
+  hint: Schema.optionalKey(Schema.String),
+  degradedSources: Schema.optionalKey(Schema.Array(SourceCode))
+}).annotate({ identifier: "SearchResponse" })
+export type SearchResponse = typeof SearchResponse.Type
+
+/** How a budget range applies: in each tender's own currency, or converted per currency. */
+export type BudgetCondition =
+  | { readonly _tag: "Own"; readonly min: string | null; readonly max: string | null }
+  | { readonly _tag: "Converted"; readonly bounds: ReadonlyArray<CurrencyBound> }
+
+/** A validated, normalised search as the store runs it. */
+export interface SearchQuery {
+  readonly tokens: ReadonlyArray<QueryToken>
+  readonly countries: ReadonlyArray<string>
+  readonly cpvPrefixes: ReadonlyArray<string>
+  readonly budget: BudgetCondition | undefined
+  readonly deadlineAfter: DateTime.Utc | undefined
+  readonly limit: number
+  readonly now: DateTime.Utc
+}
+
+/** Inputs to the hint about few or no results. */
+export interface HintInput {
+  readonly found: number
+  readonly limit: number
+  readonly textUsed: boolean
+  readonly filtersUsed: ReadonlyArray<string>
+  readonly budgetCurrency: BudgetCurrency | undefined
+  readonly ratesQuarter: string
+}
+
+const advice: Record<string, string> = {
+  countries: "add more countries or drop `countries`",
+  cpv: "use a shorter CPV prefix (e.g. the first 2-3 digits) or drop `cpv`",
+  minBudget: "lower `minBudget`",
+  maxBudget: "raise `maxBudget`",
+  deadlineAfter: "move `deadlineAfter` earlier or drop it",
+  budgetCurrency: "drop `budgetCurrency` (tenders in other currencies or without a budget are skipped)"
+}
+
+/** The `hint` of a search response, or undefined when results filled the limit and no note applies. */
+export const searchHint = (input: HintInput): string | undefined => {
+  const parts: Array<string> = []
+  if (input.found < input.limit) {
+    const lead = input.found === 0 ? "No open tenders match." : `Only ${input.found} open tender${input.found === 1 ? "" : "s"} match.`
+    const steps = input.filtersUsed.map((name) => advice[name]).filter((s): s is string => s !== undefined)
+    if (input.textUsed) steps.push("use fewer or more general words in `q`")
+    parts.push(steps.length > 0 ? `${lead} To broaden: ${steps.join("; ")}.` : lead)
+  }
+  if (input.budgetCurrency !== undefined) {
+    parts.push(`Budgets converted to ${input.budgetCurrency} at reference rates of ${input.ratesQuarter}.`)
+  }
+  return parts.length > 0 ? parts.join(" ") : undefined
+}

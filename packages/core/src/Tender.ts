@@ -1,0 +1,97 @@
+import { Schema } from "effect"
+import { CurrencyCode } from "./Currency.ts"
+import { DecimalString } from "./Money.ts"
+import { SourceCode } from "./Source.ts"
+import { UtcTimestamp } from "./Time.ts"
+
+/** `<source>-<native id>`, URL-safe. */
+export const TenderId = Schema.String.check(Schema.isPattern(/^(ted|gnumner|eaeu)-[A-Za-z0-9._-]{1,200}$/u)).pipe(
+  Schema.brand("TenderId")
+)
+export type TenderId = typeof TenderId.Type
+
+/** Lifecycle states of a tender. */
+export const TenderStatus = Schema.Literals(["open", "amended", "cancelled", "closed"])
+export type TenderStatus = typeof TenderStatus.Type
+
+const CpvCode = Schema.String.check(Schema.isPattern(/^\d{8}$/u))
+
+/** A lot of a tender (spec "Lot"). */
+export const Lot = Schema.Struct({
+  title: Schema.String,
+  budget: Schema.NullOr(DecimalString),
+  currency: Schema.NullOr(Schema.String),
+  cpvCodes: Schema.Array(Schema.String)
+}).annotate({ identifier: "Lot" })
+export type Lot = typeof Lot.Type
+
+const cardFields = {
+  id: Schema.String,
+  title: Schema.String,
+  subject: Schema.optionalKey(Schema.String),
+  buyer: Schema.NullOr(Schema.String),
+  country: Schema.NullOr(Schema.String),
+  budget: Schema.NullOr(DecimalString),
+  currency: Schema.NullOr(Schema.String),
+  deadline: Schema.NullOr(UtcTimestamp),
+  url: Schema.String,
+  source: SourceCode
+}
+
+/** The tender card of search results and alerts; no other properties. */
+export const TenderCard = Schema.Struct(cardFields).annotate({ identifier: "TenderCard" })
+export type TenderCard = typeof TenderCard.Type
+
+/** The full card of one tender; the paid-only fields are omitted on Free. */
+export const FullTender = Schema.Struct({
+  ...cardFields,
+  status: TenderStatus,
+  publishedAt: Schema.NullOr(UtcTimestamp),
+  region: Schema.NullOr(Schema.String),
+  lotsCount: Schema.NullOr(Schema.Int.check(Schema.isBetween({ minimum: -9007199254740991, maximum: 9007199254740991 }))),
+  updatedAt: UtcTimestamp,
+  cpvCodes: Schema.optionalKey(Schema.Array(Schema.String)),
+  okpd2Codes: Schema.optionalKey(Schema.Array(Schema.String)),
+  lots: Schema.optionalKey(Schema.Array(Lot)),
+  docsUrl: Schema.optionalKey(Schema.Array(Schema.String)),
+  hint: Schema.optionalKey(Schema.String)
+}).annotate({ identifier: "FullTender" })
+export type FullTender = typeof FullTender.Type
+
+/** A lot inside a normalised record: codes are 8-digit CPV codes without check digit. */
+export const RecordLot = Schema.Struct({
+  title: Schema.String,
+  budget: Schema.NullOr(DecimalString),
+  currency: Schema.NullOr(CurrencyCode),
+  cpvCodes: Schema.Array(CpvCode)
+})
+
+/**
+ * A normalised tender record: what sources produce and what `tenders ingest --from` reads,
+ * one JSON object per line (docs/sample-data.md).
+ */
+export const TenderRecord = Schema.Struct({
+  id: TenderId,
+  source: SourceCode,
+  nativeId: Schema.String.check(Schema.isNonEmpty()),
+  title: Schema.String.check(Schema.isNonEmpty()),
+  buyer: Schema.NullOr(Schema.String),
+  country: Schema.NullOr(Schema.String.check(Schema.isPattern(/^[A-Z]{2}$/u))),
+  region: Schema.NullOr(Schema.String),
+  budget: Schema.NullOr(DecimalString),
+  currency: Schema.NullOr(CurrencyCode),
+  deadline: Schema.NullOr(UtcTimestamp),
+  publishedAt: Schema.NullOr(UtcTimestamp),
+  status: TenderStatus,
+  url: Schema.String.check(Schema.isPattern(/^https?:\/\//u)),
+  cpvCodes: Schema.Array(CpvCode),
+  okpd2Codes: Schema.Array(Schema.String),
+  lots: Schema.Array(RecordLot),
+  docsUrl: Schema.Array(Schema.String)
+}).annotate({ identifier: "TenderRecord" })
+export type TenderRecord = typeof TenderRecord.Type
+
+/** A record as the store holds it: the normalised record plus when it last changed. */
+export interface StoredTender extends TenderRecord {
+  readonly updatedAt: UtcTimestamp
+}

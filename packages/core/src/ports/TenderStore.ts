@@ -1,0 +1,23 @@
+import { Context, type Effect, type Option } from "effect"
+import type { SearchQuery } from "../Search.ts"
+import type { StoredTender, TenderId, TenderRecord } from "../Tender.ts"
+
+/** What one upsert batch did. */
+export interface UpsertCounts {
+  readonly new: number
+  readonly updated: number
+  readonly unchanged: number
+}
+
+/** Tender storage and search. */
+export class TenderStore extends Context.Service<TenderStore, {
+  /** Inserts or updates records by id; the same record twice is one tender and counts as unchanged. */
+  readonly upsert: (records: ReadonlyArray<TenderRecord>) => Effect.Effect<UpsertCounts>
+  /** Open tenders matching the query, best first, at most `query.limit`. */
+  readonly search: (query: SearchQuery) => Effect.Effect<ReadonlyArray<StoredTender>>
+  /** Number of open tenders matching the query (no limit). */
+  readonly count: (query: SearchQuery) => Effect.Effect<number>
+  readonly get: (id: TenderId) => Effect.Effect<Option.Option<StoredTender>>
+  /** Number of stored tenders of any status. */
+  readonly size: Effect.Effect<number>
+}>()("@tenders/core/TenderStore") {}

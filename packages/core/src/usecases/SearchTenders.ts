@@ -1,0 +1,71 @@
+import { DateTime, Effect, Option } from "effect"
+import { PlanRequired } from "../Errors.ts"
+import { type Filters, hasWord, normalizeCpvPrefix, type SearchRequest, usedStructuredFilters } from "../Filters.ts"
+import { degradedSources } from "../Health.ts"
+import { type Plan, planRules } from "../Plan.ts"
+import { Rates } from "../ports/Rates.ts"
+import { TenderStore } from "../ports/TenderStore.ts"
+import { boundsPerCurrency } from "../Rates.ts"
+import { type SearchQuery, type SearchResponse, searchHint } from "../Search.ts"
+import { parseInstant } from "../Time.ts"
+import { toCard } from "../TenderView.ts"
+import { tokenize } from "../TextQuery.ts"
+import { sourceHealth } from "./SourceHealth.ts"
+
+/** Refuses structured filters on plans without them (403 plan_required). */
+export const requireFilterPlan = Effect.fn("requireFilterPlan")(function*(filters: Filters, plan: Plan) {
+  const used = usedStructuredFilters(filters)
+  if (used.length > 0 && !planRules[plan].structuredFilters) {
+    return yield* new PlanRequired({
+      message: `Structured filters (${used.join(", ")}) need the Pro or Business plan; on Free, search with q alone.`
+    })
+  }
+})
+
+/** Normalises validated filters into the store's query. */
+export const toSearchQuery = Effect.fn("toSearchQuery")(function*(filters: Filters, limit: number) {
+  const rates = yield* Rates
+  const now = yield* DateTime.now
+  const budgetUsed = filters.minBudget !== undefined || filters.maxBudget !== undefined
+  const budget: SearchQuery["budget"] = filters.budgetCurrency !== undefined
+    ? { _tag: "Converted", bounds: boundsPerCurrency(rates.table, filters.budgetCurrency, filters.minBudget, filters.maxBudget) }
+    : budgetUsed
+    ? { _tag: "Own", min: filters.minBudget === undefined ? null : String(filters.minBudget), max: filters.maxBudget === undefined ? null : String(filters.maxBudget) }
+    : undefined
+  const query: SearchQuery = {
+    tokens: tokenize(filters.q ?? ""),
+    countries: [...new Set((filters.countries ?? []).map((c) => c.toUpperCase()))],
+    cpvPrefixes: [...new Set((filters.cpv ?? []).map(normalizeCpvPrefix))],
+    budget,
+    deadlineAfter: filters.deadlineAfter === undefined ? undefined : Option.getOrUndefined(parseInstant(filters.deadlineAfter)),
+    limit,
+    now
+  }
+  return query
+})
+
+/** Searches open tenders (spec: POST /v1/tenders/search). */
+export const searchTenders = Effect.fn("searchTenders")(function*(request: SearchRequest, plan: Plan) {
+  yield* requireFilterPlan(request, plan)
+  const limit = request.limit ?? 10
+  const query = yield* toSearchQuery(request, limit)
+  const store = yield* TenderStore
+  const found = yield* store.search(query)
+  const rates = yield* Rates
+  const health = yield* sourceHealth
+  const hint = searchHint({
+    found: found.length,
+    limit,
+    textUsed: hasWord(request.q),
+    filtersUsed: usedStructuredFilters(request),
+    budgetCurrency: request.budgetCurrency,
+    ratesQuarter: rates.table.quarter
+  })
+  const degraded = degradedSources(health)
+  const response: SearchResponse = {
+    results: found.map(toCard),
+    ...(hint === undefined ? {} : { hint }),
+    ...(degraded.length === 0 ? {} : { degradedSources: degraded })
+  }
+  return response
+})

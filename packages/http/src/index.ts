@@ -1,0 +1,6 @@
+export * from "./AuthorizationLive.ts"
+export * from "./ErrorMapping.ts"
+export * from "./ErrorResponse.ts"
+export * from "./Handlers.ts"
+export * from "./HttpApp.ts"
+export * from "./IssueMessage.ts"

@@ -1,0 +1,84 @@
+import { Effect } from "effect"
+import { Migrator, SqlClient } from "effect/sql"
+
+const initial = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`CREATE EXTENSION IF NOT EXISTS pg_trgm`
+  yield* sql`CREATE FUNCTION tenders_text_vector(latin text, cyrillic text, armenian text, whole text, weight "char")
+    RETURNS tsvector LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+      SELECT setweight(
+        to_tsvector('english', latin) || to_tsvector('russian', cyrillic) ||
+        to_tsvector('armenian', armenian) || to_tsvector('simple', whole),
+        weight)
+    $$`
+  yield* sql`CREATE TABLE tenders (
+    id text PRIMARY KEY,
+    source text NOT NULL,
+    native_id text NOT NULL,
+    title text NOT NULL,
+    buyer text,
+    country text,
+    region text,
+    budget numeric,
+    currency text,
+    deadline timestamptz,
+    published_at timestamptz,
+    status text NOT NULL,
+    url text NOT NULL,
+    cpv_codes text[] NOT NULL,
+    okpd2_codes text[] NOT NULL,
+    lots jsonb NOT NULL,
+    docs_url text[] NOT NULL,
+    cpv_prefixes text[] NOT NULL,
+    search_vec tsvector NOT NULL,
+    content_hash text NOT NULL,
+    created_at timestamptz NOT NULL,
+    updated_at timestamptz NOT NULL
+  )`
+  yield* sql`CREATE INDEX tenders_search_vec_idx ON tenders USING gin (search_vec)`
+  yield* sql`CREATE INDEX tenders_open_deadline_idx ON tenders (deadline, id) WHERE status IN ('open', 'amended')`
+  yield* sql`CREATE INDEX tenders_open_country_idx ON tenders (country, deadline) WHERE status IN ('open', 'amended')`
+  yield* sql`CREATE INDEX tenders_cpv_prefixes_idx ON tenders USING gin (cpv_prefixes)`
+  yield* sql`CREATE INDEX tenders_budget_idx ON tenders (currency, budget) WHERE status IN ('open', 'amended')`
+  yield* sql`CREATE INDEX tenders_buyer_trgm_idx ON tenders USING gin (lower(buyer) gin_trgm_ops)`
+  yield* sql`CREATE INDEX tenders_source_native_idx ON tenders (source, native_id)`
+
+  yield* sql`CREATE TABLE accounts (
+    id uuid PRIMARY KEY,
+    email text NOT NULL UNIQUE,
+    plan text NOT NULL CHECK (plan IN ('free', 'pro', 'business')),
+    monthly_limit integer CHECK (monthly_limit >= 0),
+    created_at timestamptz NOT NULL DEFAULT now()
+  )`
+  yield* sql`CREATE TABLE api_keys (
+    id uuid PRIMARY KEY,
+    account_id uuid NOT NULL REFERENCES accounts (id),
+    kind text NOT NULL CHECK (kind IN ('rest', 'mcp')),
+    secret_hash text NOT NULL UNIQUE,
+    prefix text NOT NULL,
+    created_at timestamptz NOT NULL DEFAULT now(),
+    revoked_at timestamptz
+  )`
+  yield* sql`CREATE TABLE usage_months (
+    account_id uuid NOT NULL REFERENCES accounts (id),
+    month text NOT NULL,
+    calls integer NOT NULL DEFAULT 0,
+    packs integer NOT NULL DEFAULT 0,
+    PRIMARY KEY (account_id, month)
+  )`
+  yield* sql`CREATE TABLE source_runs (
+    id bigserial PRIMARY KEY,
+    source text NOT NULL,
+    started_at timestamptz NOT NULL,
+    finished_at timestamptz,
+    ok boolean,
+    error text
+  )`
+  yield* sql`CREATE INDEX source_runs_source_idx ON source_runs (source, started_at DESC)`
+})
+
+/** Runs the schema migrations once, in order (the migrator locks its table inside a transaction). */
+export const migrate = Migrator.make({})({
+  loader: Migrator.fromRecord({ "1_initial": initial }),
+  table: "tenders_migrations"
+})

@@ -1,0 +1,97 @@
+import { Account, AccountStore, KeyInfo, type KeyKind, type Plan, packSize } from "@tenders/core"
+import { PgClient } from "@effect/sql-pg"
+import { DateTime, Effect, Layer, Option, Schema } from "effect"
+import { randomUUID } from "node:crypto"
+import { displayPrefix, hashSecret, newSecret } from "./Secrets.ts"
+
+const decodeAccounts = Schema.decodeUnknownEffect(Schema.Array(Account))
+const decodeKeys = Schema.decodeUnknownEffect(Schema.Array(KeyInfo))
+const accountColumns = `a.id::text AS id, a.email, a.plan, a.monthly_limit AS "monthlyLimit"`
+const isoColumn = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`
+
+/** AccountStore on PostgreSQL: hashed secrets, exact monthly counters. */
+export const PgAccountStore = Layer.effect(
+  AccountStore,
+  Effect.gen(function*() {
+    const sql = yield* PgClient.PgClient
+
+    const authenticate = Effect.fn("PgAccountStore.authenticate")(function*(secret: string, kind: KeyKind) {
+      const rows = yield* sql`SELECT ${sql.literal(accountColumns)} FROM api_keys k JOIN accounts a ON a.id = k.account_id
+        WHERE k.secret_hash = ${hashSecret(secret)} AND k.kind = ${kind} AND k.revoked_at IS NULL`
+      return Option.fromNullishOr((yield* decodeAccounts(rows))[0])
+    }, Effect.orDie)
+
+    const usage = Effect.fn("PgAccountStore.usage")(function*(accountId: string, month: string) {
+      const rows = yield* sql<{ calls: number; packs: number }>`SELECT calls, packs FROM usage_months
+        WHERE account_id = ${accountId}::uuid AND month = ${month}`
+      return rows[0] ?? { calls: 0, packs: 0 }
+    }, Effect.orDie)
+
+    // The UPDATE's row lock serialises concurrent calls and re-checks the limit, so no call over-spends.
+    const consumeCall = Effect.fn("PgAccountStore.consumeCall")(function*(accountId: string, month: string, limit: number) {
+      yield* sql`INSERT INTO usage_months (account_id, month) VALUES (${accountId}::uuid, ${month}) ON CONFLICT DO NOTHING`
+      const updated = yield* sql<{ calls: number; packs: number }>`UPDATE usage_months SET calls = calls + 1
+        WHERE account_id = ${accountId}::uuid AND month = ${month} AND calls < ${limit} + packs * ${packSize}
+        RETURNING calls, packs`
+      const row = updated[0]
+      if (row !== undefined) return { allowed: true, used: row.calls, limit: limit + row.packs * packSize }
+      const current = yield* usage(accountId, month)
+      return { allowed: false, used: current.calls, limit: limit + current.packs * packSize }
+    }, Effect.orDie)
+
+    const findAccount = Effect.fn("PgAccountStore.findAccount")(function*(email: string) {
+      const rows = yield* sql`SELECT ${sql.literal(accountColumns)} FROM accounts a WHERE a.email = ${email}`
+      return Option.fromNullishOr((yield* decodeAccounts(rows))[0])
+    }, Effect.orDie)
+
+    const saveAccount = Effect.fn("PgAccountStore.saveAccount")(function*(input: {
+      readonly email: string
+      readonly plan: Plan | undefined
+      readonly monthlyLimit: number | null | undefined
+    }) {
+      const keepLimit = input.monthlyLimit === undefined
+      const rows = yield* sql`INSERT INTO accounts AS a (id, email, plan, monthly_limit)
+        VALUES (${randomUUID()}::uuid, ${input.email}, ${input.plan ?? "free"}, ${input.monthlyLimit ?? null})
+        ON CONFLICT (email) DO UPDATE SET
+          plan = COALESCE(${input.plan ?? null}, a.plan),
+          monthly_limit = CASE WHEN ${keepLimit} THEN a.monthly_limit ELSE EXCLUDED.monthly_limit END
+        RETURNING ${sql.literal(accountColumns)}`
+      const [account] = yield* decodeAccounts(rows)
+      if (account === undefined) return yield* Effect.die(new Error("account upsert returned no row"))
+      return account
+    }, Effect.orDie)
+
+    const createKey = Effect.fn("PgAccountStore.createKey")(function*(accountId: string, kind: KeyKind) {
+      const key = newSecret(kind)
+      const keyId = randomUUID()
+      yield* sql`INSERT INTO api_keys (id, account_id, kind, secret_hash, prefix, created_at)
+        VALUES (${keyId}::uuid, ${accountId}::uuid, ${kind}, ${hashSecret(key)}, ${displayPrefix(key, kind)},
+          ${DateTime.formatIso(yield* DateTime.now)}::timestamptz)`
+      return { keyId, key }
+    }, Effect.orDie)
+
+    const listKeys = Effect.gen(function*() {
+      const rows = yield* sql`SELECT k.id::text AS "keyId", a.id::text AS "accountId", a.email, a.plan, k.kind, k.prefix,
+          ${sql.literal(isoColumn("k.created_at"))} AS "createdAt", ${sql.literal(isoColumn("k.revoked_at"))} AS "revokedAt"
+        FROM api_keys k JOIN accounts a ON a.id = k.account_id ORDER BY k.created_at, k.id`
+      return yield* decodeKeys(rows)
+    }).pipe(Effect.orDie)
+
+    const revokeKey = Effect.fn("PgAccountStore.revokeKey")(function*(keyId: string) {
+      if (!/^[0-9a-f-]{36}$/iu.test(keyId)) return false
+      const now = DateTime.formatIso(yield* DateTime.now)
+      const rows = yield* sql`UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ${now}::timestamptz)
+        WHERE id = ${keyId}::uuid RETURNING id`
+      return rows.length > 0
+    }, Effect.orDie)
+
+    const addPack = Effect.fn("PgAccountStore.addPack")(function*(accountId: string, month: string) {
+      const rows = yield* sql<{ packs: number }>`INSERT INTO usage_months (account_id, month, packs)
+        VALUES (${accountId}::uuid, ${month}, 1)
+        ON CONFLICT (account_id, month) DO UPDATE SET packs = usage_months.packs + 1 RETURNING packs`
+      return rows[0]?.packs ?? 0
+    }, Effect.orDie)
+
+    return AccountStore.of({ authenticate, consumeCall, usage, findAccount, saveAccount, createKey, listKeys, revokeKey, addPack })
+  })
+)

@@ -1,0 +1,30 @@
+import { PgClient } from "@effect/sql-pg"
+import { Effect, Layer, Redacted } from "effect"
+import type { SqlClient, SqlError } from "effect/sql"
+import { layerEmbedded } from "./embedded/EmbeddedPostgres.ts"
+import type { EmbeddedStoreError } from "./embedded/EmbeddedStoreError.ts"
+import { migrate } from "./Migrations.ts"
+import { PgAccountStore } from "./PgAccountStore.ts"
+import { PgSourceStatusStore } from "./PgSourceStatusStore.ts"
+import { PgTenderStore } from "./PgTenderStore.ts"
+
+/** Where the data lives: real PostgreSQL when `databaseUrl` is set, else embedded PGlite in `dataDir`. */
+export interface StoreOptions {
+  readonly databaseUrl: string | undefined
+  readonly dataDir: string
+}
+
+/** The SQL client for the configured store. */
+export const layerSql = (
+  options: StoreOptions
+): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, EmbeddedStoreError | SqlError.SqlError> =>
+  options.databaseUrl !== undefined && options.databaseUrl.length > 0
+    ? PgClient.layer({ url: Redacted.make(options.databaseUrl), maxConnections: 10 })
+    : layerEmbedded(options.dataDir)
+
+/** Every store port over a migrated database, plus the SQL client itself. */
+export const layerStore = (options: StoreOptions) =>
+  Layer.mergeAll(PgTenderStore, PgAccountStore, PgSourceStatusStore).pipe(
+    Layer.provideMerge(Layer.effectDiscard(Effect.orDie(migrate))),
+    Layer.provideMerge(layerSql(options))
+  )

@@ -1,0 +1,6 @@
+export * from "./embedded/EmbeddedPostgres.ts"
+export * from "./Migrations.ts"
+export * from "./PgAccountStore.ts"
+export * from "./PgSourceStatusStore.ts"
+export * from "./PgTenderStore.ts"
+export * from "./StoreLayer.ts"

@@ -1,0 +1,114 @@
+import { assert, describe, layer } from "@effect/vitest"
+import { AccountStore, Rates, TenderStore, toSearchQuery, type Filters } from "@tenders/core"
+import { isoFromNow, makeRecord } from "@tenders/core/testing"
+import { Effect, Layer, Option } from "effect"
+import { backends } from "./backends.ts"
+
+const records = [
+  makeRecord({ id: "ted-200001-2026", title: "Resurfacing of municipal roads", country: "DE", budget: "250000", currency: "EUR", cpvCodes: ["45233222"], deadline: isoFromNow(10) }),
+  makeRecord({ id: "ted-200002-2026", title: "Krankenhausbetten Lieferung", buyer: "Universitätsklinikum Köln", country: "DE", budget: "80000", cpvCodes: ["33192100"], deadline: isoFromNow(3) }),
+  makeRecord({ id: "ted-200003-2026", title: "Dostawa sprzętu komputerowego", country: "PL", budget: "400000", currency: "PLN", cpvCodes: ["30213000"], deadline: isoFromNow(20) }),
+  makeRecord({ id: "ted-200004-2026", title: "Road bridge repair", status: "closed", deadline: isoFromNow(-5) }),
+  makeRecord({ id: "ted-200005-2026", title: "Road lighting maintenance", deadline: isoFromNow(-1) }),
+  makeRecord({ id: "ted-200006-2026", title: "Cleaning services for schools", country: "FR", budget: null, currency: null, cpvCodes: ["90911200"], lots: [{ title: "Road sweeping", budget: null, currency: null, cpvCodes: ["90611000"] }] }),
+  makeRecord({ id: "eaeu-0373100034926000123", source: "eaeu", title: "Выполнение работ по ремонту автомобильной дороги", buyer: "Администрация городского округа", country: "RU", budget: "15000000.50", currency: "RUB", cpvCodes: [], okpd2Codes: ["42.11.10.120"], deadline: isoFromNow(7), url: "https://zakupki.gov.ru/x" }),
+  makeRecord({ id: "gnumner-hh-fn-eachapdzb-26-15", source: "gnumner", nativeId: "ՀՀ ՖՆ ԷԱՃԱՊՁԲ-26/15", title: "Ճանապարհների վերանորոգման աշխատանքներ", buyer: "Երևանի քաղաքապետարան", country: "AM", budget: "100000000", currency: "AMD", cpvCodes: ["45233142"], deadline: isoFromNow(12), url: "https://gnumner.minfin.am/x" }),
+  makeRecord({ id: "gnumner-ek-eachapdzb-26-7", source: "gnumner", nativeId: "ԵՔ-ԷԱՃԱՊՁԲ-26/7", title: "HP LaserJet տպիչների ձեռքբերում", country: "AM", budget: "3500000", currency: "AMD", cpvCodes: ["30232110"], deadline: isoFromNow(0.5), url: "https://gnumner.minfin.am/y" })
+]
+
+const search = (filters: Filters, limit = 20) =>
+  Effect.gen(function*() {
+    const store = yield* TenderStore
+    const query = yield* toSearchQuery(filters, limit)
+    const found = yield* store.search(query)
+    return found.map((r) => r.id)
+  })
+
+for (const [name, makeLayer] of backends()) {
+  describe(`store on ${name}`, () => {
+    layer(Layer.mergeAll(makeLayer(), Rates.bundled), { timeout: 120_000, excludeTestServices: true })((it) => {
+      it.effect("upserts idempotently: the same records twice are one tender each", () =>
+        Effect.gen(function*() {
+          const store = yield* TenderStore
+          const first = yield* store.upsert(records)
+          assert.deepStrictEqual(first, { new: records.length, updated: 0, unchanged: 0 })
+          const again = yield* store.upsert(records)
+          assert.deepStrictEqual(again, { new: 0, updated: 0, unchanged: records.length })
+          const changed = yield* store.upsert([{ ...records[0]!, title: "Resurfacing of municipal roads and paths" }, records[0]!])
+          assert.deepStrictEqual(changed, { new: 0, updated: 0, unchanged: 2 })
+          assert.strictEqual(yield* store.size, records.length)
+          const edited = yield* store.upsert([{ ...records[1]!, budget: "81000" }])
+          assert.deepStrictEqual(edited, { new: 0, updated: 1, unchanged: 0 })
+          const got = yield* store.get(records[1]!.id)
+          assert.strictEqual(Option.getOrThrow(got).budget, "81000")
+          assert.match(Option.getOrThrow(got).updatedAt, /Z$/u)
+        }))
+
+      it.effect("finds open tenders by stemmed words in English, Russian and Armenian", () =>
+        Effect.gen(function*() {
+          assert.deepStrictEqual(yield* search({ q: "roads" }), ["ted-200001-2026", "ted-200006-2026"])
+          assert.deepStrictEqual(yield* search({ q: "дороги" }), ["eaeu-0373100034926000123"])
+          assert.deepStrictEqual(yield* search({ q: "ճանապարհ" }), ["gnumner-hh-fn-eachapdzb-26-15"])
+          assert.deepStrictEqual(yield* search({ q: "LaserJet" }), ["gnumner-ek-eachapdzb-26-7"])
+          assert.deepStrictEqual(yield* search({ q: "тпич hp" }), [])
+          assert.deepStrictEqual(yield* search({ q: "Klinikum" }), [])
+          assert.deepStrictEqual(yield* search({ q: "Universitätsklinikum" }), ["ted-200002-2026"])
+        }))
+
+      it.effect("never errors on hostile query syntax", () =>
+        Effect.gen(function*() {
+          for (const q of ["road & | !", ":*", "\"road", "(road", "road:*", "'; DROP TABLE tenders; --", "<->", "\\", "   "]) {
+            yield* search({ q })
+          }
+          assert.strictEqual((yield* search({ q: "   " })).length, 7)
+        }))
+
+      it.effect("applies country, CPV prefix, budget, currency and deadline filters", () =>
+        Effect.gen(function*() {
+          assert.deepStrictEqual(yield* search({ q: "", countries: ["de"] }), ["ted-200002-2026", "ted-200001-2026"])
+          assert.deepStrictEqual(yield* search({ q: "", cpv: ["45000000-7"] }), ["ted-200001-2026", "gnumner-hh-fn-eachapdzb-26-15"])
+          assert.deepStrictEqual(yield* search({ q: "", cpv: ["4523"] }), ["ted-200001-2026", "gnumner-hh-fn-eachapdzb-26-15"])
+          assert.deepStrictEqual(yield* search({ q: "", cpv: ["906"] }), ["ted-200006-2026"])
+          assert.deepStrictEqual(yield* search({ q: "", minBudget: 300000 }), [
+            "gnumner-ek-eachapdzb-26-7", "eaeu-0373100034926000123", "gnumner-hh-fn-eachapdzb-26-15", "ted-200003-2026"
+          ])
+          const eurRange = yield* search({ q: "", minBudget: 50000, maxBudget: 300000, budgetCurrency: "EUR" })
+          assert.include(eurRange, "ted-200001-2026")
+          assert.include(eurRange, "ted-200002-2026")
+          assert.include(eurRange, "ted-200003-2026")
+          assert.include(eurRange, "eaeu-0373100034926000123")
+          assert.include(eurRange, "gnumner-hh-fn-eachapdzb-26-15")
+          assert.notInclude(eurRange, "gnumner-ek-eachapdzb-26-7")
+          assert.notInclude(eurRange, "ted-200006-2026")
+          assert.deepStrictEqual(yield* search({ q: "", deadlineAfter: isoFromNow(15).slice(0, 10) }), ["ted-200003-2026"])
+          assert.notInclude(yield* search({ q: "" }), "ted-200005-2026")
+        }))
+
+      it.effect("counts every matching open tender without a limit", () =>
+        Effect.gen(function*() {
+          const store = yield* TenderStore
+          assert.strictEqual(yield* store.count(yield* toSearchQuery({ q: "" }, 1)), 7)
+        }))
+
+      it.effect("authenticates hashed keys, revokes them, and counts calls exactly under concurrency", () =>
+        Effect.gen(function*() {
+          const accounts = yield* AccountStore
+          const account = yield* accounts.saveAccount({ email: "ops@example.com", plan: "pro", monthlyLimit: 10 })
+          const { key, keyId } = yield* accounts.createKey(account.id, "rest")
+          assert.match(key, /^sk_live_[0-9A-Za-z]{32}$/u)
+          assert.isTrue(Option.isSome(yield* accounts.authenticate(key, "rest")))
+          assert.isTrue(Option.isNone(yield* accounts.authenticate(key, "mcp")))
+          const decisions = yield* Effect.forEach(Array.from({ length: 40 }), () => accounts.consumeCall(account.id, "2026-11", 10), { concurrency: "unbounded" })
+          assert.strictEqual(decisions.filter((d) => d.allowed).length, 10)
+          assert.strictEqual((yield* accounts.usage(account.id, "2026-11")).calls, 10)
+          assert.strictEqual(yield* accounts.addPack(account.id, "2026-11"), 1)
+          assert.isTrue((yield* accounts.consumeCall(account.id, "2026-11", 10)).allowed)
+          assert.isTrue(yield* accounts.revokeKey(keyId))
+          assert.isTrue(Option.isNone(yield* accounts.authenticate(key, "rest")))
+          const listed = yield* accounts.listKeys
+          assert.strictEqual(listed.length, 1)
+          assert.isNotNull(listed[0]?.revokedAt)
+        }))
+    })
+  })
+}

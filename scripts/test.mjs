@@ -1,0 +1,39 @@
+// The whole test suite: architecture rules, lint, type-check, then every vitest test.
+// Store tests run against embedded PGlite, and also against PostgreSQL when TEST_DATABASE_URL is set.
+import { spawnSync } from "node:child_process"
+import { mkdirSync, readFileSync } from "node:fs"
+import { join } from "node:path"
+
+const root = join(import.meta.dirname, "..")
+const bin = (name) => join(root, "node_modules", ".bin", name)
+const run = (title, command, args) => {
+  process.stdout.write(`\n== ${title}\n`)
+  const result = spawnSync(command, args, { cwd: root, stdio: "inherit" })
+  if (result.status !== 0) {
+    process.stdout.write(`\n${title} failed (exit ${result.status ?? result.signal}).\n`)
+    process.exit(result.status ?? 1)
+  }
+}
+
+const extra = process.argv.slice(2)
+if (extra.length === 0) {
+  run("architecture", process.execPath, ["scripts/check-architecture.mjs"])
+  run("lint", bin("oxlint"), ["--deny-warnings", "packages", "scripts"])
+  run("type-check", bin("turbo"), ["run", "check-types", "--output-logs=errors-only"])
+}
+if (process.env["TEST_DATABASE_URL"]) process.stdout.write(`\nStore tests also run against ${process.env["TEST_DATABASE_URL"]}\n`)
+else process.stdout.write("\nTEST_DATABASE_URL is not set: store tests run against the embedded store only.\n")
+mkdirSync(join(root, ".tmp"), { recursive: true })
+const report = join(root, ".tmp", "vitest-report.json")
+const vitest = spawnSync(bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...extra], {
+  cwd: root,
+  stdio: "inherit"
+})
+try {
+  const results = JSON.parse(readFileSync(report, "utf8"))
+  const skipped = results.numPendingTests + results.numTodoTests
+  process.stdout.write(`\n${results.numPassedTests} passed, ${results.numFailedTests} failed${skipped > 0 ? `, ${skipped} skipped` : ""}\n`)
+} catch {
+  process.stdout.write("\nno test report was written\n")
+}
+process.exit(vitest.status ?? 1)
