@@ -73,12 +73,12 @@ export const PgTenderStore = Layer.effect(
       const where = searchConditions(sql, query, text)
       const rows = text === undefined
         ? yield* sql`SELECT ${sql.literal(tenderColumns)} FROM tenders t WHERE ${where}
-            ORDER BY t.deadline ASC NULLS LAST, t.id LIMIT ${query.limit}`
+            ORDER BY t.deadline_sort, t.id LIMIT ${query.limit}`
         : yield* sql`SELECT c.* FROM (
-              SELECT ${sql.literal(tenderColumns)}, ts_rank(t.search_vec, ${text}) AS rank
+              SELECT ${sql.literal(tenderColumns)}, t.deadline_sort, ts_rank(t.search_vec, ${text}) AS rank
               FROM tenders t WHERE ${where}
-              ORDER BY t.deadline ASC NULLS LAST, t.id LIMIT ${candidatePool}
-            ) c ORDER BY c.rank DESC, c.deadline ASC NULLS LAST, c.id LIMIT ${query.limit}`
+              ORDER BY t.deadline_sort, t.id LIMIT ${candidatePool}
+            ) c ORDER BY c.rank DESC, c.deadline_sort, c.id LIMIT ${query.limit}`
       const decoded: ReadonlyArray<StoredTender> = yield* decodeRows(rows)
       return decoded
     }, Effect.orDie)
@@ -100,6 +100,8 @@ export const PgTenderStore = Layer.effect(
       Effect.orDie
     )
 
-    return TenderStore.of({ upsert: upsertBatch, search, count, get, size })
+    const refreshStatistics = sql`ANALYZE tenders`.pipe(Effect.asVoid, Effect.orDie, Effect.withSpan("PgTenderStore.refreshStatistics"))
+
+    return TenderStore.of({ upsert: upsertBatch, search, count, get, size, refreshStatistics })
   })
 )

@@ -30,7 +30,7 @@ const list = (sql: Sql, values: ReadonlyArray<string>) => sql.join(", ", false)(
 export const searchConditions = (sql: Sql, query: SearchQuery, text: Statement.Fragment | undefined) => {
   const conditions: Array<Statement.Fragment> = [
     sql`t.status IN ('open', 'amended')`,
-    sql`(t.deadline IS NULL OR t.deadline > ${iso(query.now)}::timestamptz)`
+    sql`t.deadline_sort > ${iso(query.now)}::timestamptz`
   ]
   if (text !== undefined) conditions.push(sql`t.search_vec @@ ${text}`)
   if (query.countries.length > 0) conditions.push(sql`t.country IN (${list(sql, query.countries)})`)

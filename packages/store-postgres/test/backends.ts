@@ -1,5 +1,6 @@
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, Redacted } from "effect"
+import { Reactivity } from "effect/reactivity"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -16,7 +17,7 @@ export const embeddedStore = () =>
 export const postgresStore = (url: string) =>
   Layer.unwrap(Effect.gen(function*() {
     const name = `tenders_test_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`
-    const admin = yield* PgClient.make({ url: Redacted.make(url), maxConnections: 1 })
+    const admin = yield* PgClient.make({ url: Redacted.make(url), maxConnections: 1 }).pipe(Effect.provide(Reactivity.layer))
     yield* Effect.acquireRelease(
       admin.unsafe(`CREATE DATABASE ${name}`),
       () => admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).pipe(Effect.orDie)

@@ -21,7 +21,7 @@ const search = (filters: Filters, limit = 20) =>
     const store = yield* TenderStore
     const query = yield* toSearchQuery(filters, limit)
     const found = yield* store.search(query)
-    return found.map((r) => r.id)
+    return found.map((r): string => r.id)
   })
 
 for (const [name, makeLayer] of backends()) {

@@ -20,4 +20,6 @@ export class TenderStore extends Context.Service<TenderStore, {
   readonly get: (id: TenderId) => Effect.Effect<Option.Option<StoredTender>>
   /** Number of stored tenders of any status. */
   readonly size: Effect.Effect<number>
+  /** Refreshes the planner's statistics after a large ingestion run. */
+  readonly refreshStatistics: Effect.Effect<void>
 }>()("@tenders/core/TenderStore") {}

@@ -77,7 +77,8 @@ export const TenderStoreMemory = Layer.effect(
       search: (query) => Effect.map(matching(query), (list) => list.slice(0, query.limit)),
       count: (query) => Effect.map(matching(query), (list) => list.length),
       get: (id) => Effect.map(Ref.get(rows), (map) => Option.fromNullishOr(map.get(id))),
-      size: Effect.map(Ref.get(rows), (map) => map.size)
+      size: Effect.map(Ref.get(rows), (map) => map.size),
+      refreshStatistics: Effect.void
     })
   })
 )

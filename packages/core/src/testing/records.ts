@@ -8,7 +8,7 @@ export const isoFromNow = (days: number, now: number = Date.now()): string =>
   new Date(Math.round((now + days * day) / 1000) * 1000).toISOString().replace(".000Z", "Z")
 
 /** A valid normalised record for tests; every field can be overridden. */
-export const makeRecord = (overrides: Partial<TenderRecord> & { readonly id: string }): TenderRecord => ({
+export const makeRecord = (overrides: Omit<Partial<TenderRecord>, "id"> & { readonly id: string }): TenderRecord => ({
   source: "ted",
   nativeId: overrides.id.replace(/^(ted|gnumner|eaeu)-/u, ""),
   title: "Road maintenance services",

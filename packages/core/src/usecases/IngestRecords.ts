@@ -3,6 +3,7 @@ import { TenderStore, type UpsertCounts } from "../ports/TenderStore.ts"
 import type { TenderRecord } from "../Tender.ts"
 
 const batchSize = 500
+const statisticsThreshold = 1_000
 
 /** Upserts normalised records in batches, reporting progress after each batch. */
 export const ingestRecords = Effect.fn("ingestRecords")(function*(
@@ -16,5 +17,6 @@ export const ingestRecords = Effect.fn("ingestRecords")(function*(
     totals = { new: totals.new + counts.new, updated: totals.updated + counts.updated, unchanged: totals.unchanged + counts.unchanged }
     yield* onProgress(Math.min(records.length, i + batchSize))
   }
+  if (totals.new + totals.updated >= statisticsThreshold) yield* store.refreshStatistics
   return totals
 })

@@ -1,0 +1,135 @@
+// npm run bench:search -- [--n 100000] [--queries 200] [--database-url URL]
+// Generates N synthetic tenders into PostgreSQL (DATABASE_URL / --database-url) or a fresh embedded store,
+// then prints the ingest rate and p50/p95/p99 search latency per query class.
+import { type SearchRequest, searchTenders, type TenderRecord, TenderId, TenderStore } from "@tenders/core"
+import { Effect } from "effect"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { parseArgs } from "node:util"
+import { appLayer } from "../src/Runtime.ts"
+
+const { values } = parseArgs({
+  options: { n: { type: "string", default: "100000" }, queries: { type: "string", default: "200" }, "database-url": { type: "string" } }
+})
+const total = Number(values.n)
+const perClass = Number(values.queries)
+const databaseUrl = values["database-url"] ?? process.env["DATABASE_URL"]
+
+let seed = 42
+const random = () => {
+  seed = (seed + 0x6d2b79f5) | 0
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+}
+const pick = <A>(items: ReadonlyArray<A>): A => items[Math.floor(random() * items.length)] as A
+
+// "services" is in about half of the English titles (the most common word), "maintenance" in ~10%,
+// "bathyscaphe" in ~1 of 10,000 (the rare word).
+const en = {
+  actions: ["Supply of", "Provision of", "Framework agreement for", "Purchase of", "Delivery of", "Maintenance services for", "Consulting services for", "Cleaning services for", "Construction of", "Repair of"],
+  objects: ["medical equipment", "office furniture", "IT hardware", "road resurfacing", "school buildings", "street lighting", "laboratory reagents", "fuel cards", "waste collection", "software licences", "hospital beds", "public transport buses", "bridge inspection", "water pipelines", "security services", "catering services", "printing services", "translation services", "maintenance of lifts", "winter road maintenance"],
+  places: ["Köln", "Lyon", "Madrid", "Milano", "Kraków", "Rotterdam", "Göteborg", "Brno", "Cluj-Napoca", "Porto", "Graz", "Gent", "Cork", "Aarhus", "Tampere"]
+}
+const ru = {
+  actions: ["Поставка", "Выполнение работ по ремонту", "Оказание услуг по уборке", "Капитальный ремонт", "Закупка", "Техническое обслуживание"],
+  objects: ["автомобильной дороги", "лекарственных препаратов", "компьютерного оборудования", "здания школы", "медицинских изделий", "топлива", "продуктов питания", "мебели", "систем видеонаблюдения"],
+  places: ["г. Казань", "г. Екатеринбург", "Московской области", "г. Новосибирск", "Республики Татарстан", "г. Самара"]
+}
+const hy = {
+  actions: ["Ձեռքբերում՝", "Վերանորոգման աշխատանքներ՝", "Մատակարարում՝", "Ծառայությունների ձեռքբերում՝"],
+  objects: ["ճանապարհների", "դեղորայքի", "համակարգչային տեխնիկայի", "դպրոցի շենքի", "վառելիքի", "կահույքի", "բժշկական սարքավորումների"],
+  places: ["Երևան", "Գյումրի", "Վանաձոր", "Շիրակ", "Լոռի", "Կոտայք"]
+}
+const countries = ["DE", "FR", "ES", "IT", "PL", "NL", "SE", "CZ", "RO", "PT", "AT", "BE", "IE", "DK", "FI"]
+const currencies = ["EUR", "EUR", "EUR", "EUR", "PLN", "CZK", "SEK", "DKK", "RON"]
+const cpvs = ["45233140", "33100000", "30213000", "39130000", "90910000", "34144000", "72260000", "45214200", "09132000", "79810000"]
+const now = Date.now()
+const iso = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(".000Z", "Z")
+
+const makeTender = (i: number): TenderRecord => {
+  const roll = random()
+  const source = roll < 0.7 ? "ted" : roll < 0.9 ? "eaeu" : "gnumner"
+  const words = source === "ted" ? en : source === "eaeu" ? ru : hy
+  let title = `${pick(words.actions)} ${pick(words.objects)} ${pick(words.places)}`
+  if (source === "ted" && random() < 0.5 && !title.includes("services")) title += " and related services"
+  if (source === "ted" && random() < 0.0001) title += " incl. bathyscaphe survey"
+  const deadlineDays = random() < 0.15 ? -random() * 60 : random() * 90
+  const status = random() < 0.1 ? "amended" : random() < 0.06 ? "cancelled" : random() < 0.08 ? "closed" : "open"
+  const id = source === "ted" ? `ted-${1000000 + i}-2026` : source === "eaeu" ? `eaeu-03731000349260${String(i).padStart(6, "0")}` : `gnumner-bench-26-${i}`
+  return {
+    id: TenderId.make(id),
+    source,
+    nativeId: id.slice(id.indexOf("-") + 1),
+    title,
+    buyer: source === "ted" ? `Municipality of ${pick(en.places)}` : source === "eaeu" ? `Администрация ${pick(ru.places)}` : `${pick(hy.places)} համայնքապետարան`,
+    country: source === "ted" ? pick(countries) : source === "eaeu" ? "RU" : "AM",
+    region: null,
+    budget: random() < 0.15 ? null : String((Math.round(random() * 5_000_000) + 1000) * (source === "eaeu" ? 90 : source === "gnumner" ? 400 : 1)),
+    currency: source === "ted" ? pick(currencies) : source === "eaeu" ? "RUB" : "AMD",
+    deadline: iso(now + deadlineDays * 86_400_000),
+    publishedAt: iso(now - random() * 40 * 86_400_000),
+    status,
+    url: `https://example.org/notice/${id}`,
+    cpvCodes: [pick(cpvs)],
+    okpd2Codes: source === "eaeu" ? ["42.11.10.120"] : [],
+    lots: [],
+    docsUrl: []
+  }
+}
+
+const classes: ReadonlyArray<readonly [string, (i: number) => SearchRequest]> = [
+  ["rare word", () => ({ q: "bathyscaphe" })],
+  ["common word", () => ({ q: pick(["maintenance", "cleaning", "repair"]) })],
+  ["most common word", () => ({ q: "services" })],
+  ["Russian", () => ({ q: pick(["ремонт дороги", "поставка лекарственных", "топливо"]) })],
+  ["Armenian", () => ({ q: pick(["ճանապարհ", "դեղորայք", "վառելիք"]) })]
+]
+const withFilters = (request: SearchRequest): SearchRequest => ({
+  ...request,
+  countries: [pick(countries), pick(countries), "RU", "AM"],
+  minBudget: 100_000,
+  maxBudget: 3_000_000,
+  budgetCurrency: "EUR"
+})
+
+const percentile = (sorted: ReadonlyArray<number>, p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0
+
+const dataDir = databaseUrl === undefined ? mkdtempSync(join(tmpdir(), "tdb-")) : ""
+const program = Effect.gen(function*() {
+  process.stdout.write(`store: ${databaseUrl === undefined ? `embedded PGlite (${dataDir})` : "PostgreSQL"}, tenders: ${total}\n`)
+  const store = yield* TenderStore
+  const started = performance.now()
+  const chunk = 1_000
+  for (let offset = 0; offset < total; offset += chunk) {
+    const batch = Array.from({ length: Math.min(chunk, total - offset) }, (_, k) => makeTender(offset + k))
+    yield* store.upsert(batch)
+    if ((offset / chunk) % 10 === 0) process.stderr.write(`\ringested ${offset + batch.length}/${total}`)
+  }
+  const seconds = (performance.now() - started) / 1000
+  process.stdout.write(`\ningest: ${total} tenders in ${seconds.toFixed(1)} s = ${Math.round(total / seconds)} tenders/s\n`)
+  const analyzeStarted = performance.now()
+  yield* store.refreshStatistics
+  process.stdout.write(`statistics refresh (ANALYZE): ${((performance.now() - analyzeStarted) / 1000).toFixed(1)} s\n`)
+  process.stdout.write(`\n${"query class".padEnd(34)} ${"p50 ms".padStart(8)} ${"p95 ms".padStart(8)} ${"p99 ms".padStart(8)}  hits\n`)
+  for (const [name, make] of classes) {
+    for (const filtered of [false, true]) {
+      const timings: Array<number> = []
+      let hits = 0
+      for (let i = 0; i < perClass; i++) {
+        const request = filtered ? withFilters(make(i)) : make(i)
+        const t0 = performance.now()
+        const response = yield* searchTenders(request, "business")
+        timings.push(performance.now() - t0)
+        hits += response.results.length
+      }
+      const sorted = timings.toSorted((a, b) => a - b)
+      const label = `${name}${filtered ? " + filters" : ""}`
+      process.stdout.write(`${label.padEnd(34)} ${percentile(sorted, 50).toFixed(1).padStart(8)} ${percentile(sorted, 95).toFixed(1).padStart(8)} ${percentile(sorted, 99).toFixed(1).padStart(8)}  ${(hits / perClass).toFixed(1)}\n`)
+    }
+  }
+})
+
+await Effect.runPromise(program.pipe(Effect.provide(appLayer({ dataDir, databaseUrl })), Effect.scoped))
+if (dataDir !== "") rmSync(dataDir, { recursive: true, force: true })

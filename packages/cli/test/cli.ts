@@ -1,0 +1,76 @@
+import { type ChildProcess, spawn, spawnSync } from "node:child_process"
+import { createServer } from "node:net"
+import { join } from "node:path"
+
+/** The `tenders` launcher, as `npx tenders` runs it. */
+export const tendersBin = join(import.meta.dirname, "..", "bin", "tenders.js")
+
+/** Environment for child processes: the test's own, minus store selection unless given. */
+export const childEnv = (extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv => {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: undefined, TENDERS_DATA_DIR: undefined, ...extra }
+  for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key]
+  return env
+}
+
+/** Runs a CLI command to completion. */
+export const tenders = (args: ReadonlyArray<string>, env: NodeJS.ProcessEnv = childEnv()) => {
+  const result = spawnSync(process.execPath, [tendersBin, ...args], { env, encoding: "utf8", timeout: 120_000 })
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr }
+}
+
+/** A free TCP port on loopback. */
+export const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer()
+    server.once("error", reject)
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address()
+      const port = typeof address === "object" && address !== null ? address.port : 0
+      server.close(() => resolve(port))
+    })
+  })
+
+/** Starts `tenders serve` and waits (bounded) until /health answers. */
+export const startServer = async (args: ReadonlyArray<string>, env: NodeJS.ProcessEnv) => {
+  const port = await freePort()
+  const child: ChildProcess = spawn(process.execPath, [tendersBin, ...args, "serve", "--port", String(port)], { env, stdio: ["ignore", "pipe", "pipe"] })
+  let output = ""
+  child.stdout?.on("data", (chunk) => (output += String(chunk)))
+  child.stderr?.on("data", (chunk) => (output += String(chunk)))
+  const base = `http://127.0.0.1:${port}`
+  for (let attempt = 0; attempt < 600; attempt++) {
+    if (child.exitCode !== null) throw new Error(`tenders serve exited with ${child.exitCode}:\n${output}`)
+    try {
+      const res = await fetch(`${base}/health`)
+      if (res.status === 200) break
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    if (attempt === 599) throw new Error(`tenders serve did not answer within 60 s:\n${output}`)
+  }
+  const stop = () =>
+    new Promise<number | null>((resolve) => {
+      if (child.exitCode !== null) return resolve(child.exitCode)
+      child.once("exit", (code) => resolve(code))
+      child.kill("SIGTERM")
+    })
+  return { base, stop, output: () => output }
+}
+
+/** Creates a fresh database on the server of `url`; returns its URL and a function that drops it. */
+export const createTestDatabase = async (url: string) => {
+  const { PgClient } = await import("@effect/sql-pg")
+  const { Effect, Redacted } = await import("effect")
+  const { Reactivity } = await import("effect/reactivity")
+  const name = `tenders_e2e_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`
+  const admin = (statement: string) =>
+    Effect.runPromise(Effect.scoped(Effect.flatMap(
+      PgClient.make({ url: Redacted.make(url), maxConnections: 1 }),
+      (sql) => sql.unsafe(statement)
+    )).pipe(Effect.provide(Reactivity.layer)))
+  await admin(`CREATE DATABASE ${name}`)
+  const target = new URL(url)
+  target.pathname = `/${name}`
+  return { url: target.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) }
+}

@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { childEnv, createTestDatabase, startServer, tenders } from "./cli.ts"
+
+const pgUrl = process.env["TEST_DATABASE_URL"]
+const backends = ["embedded store", ...(pgUrl !== undefined && pgUrl.length > 0 ? ["PostgreSQL"] : [])]
+
+for (const name of backends) {
+  describe(`tenders serve end to end on the ${name}`, () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "tde-"))
+    let env = childEnv({ TENDERS_DATA_DIR: dataDir })
+    let dropDatabase = async (): Promise<unknown> => undefined
+    let server: Awaited<ReturnType<typeof startServer>>
+    let key = ""
+    let keyId = ""
+    const post = (path: string, body: unknown, auth = key) =>
+      fetch(`${server.base}${path}`, { method: "POST", headers: { authorization: `Bearer ${auth}`, "content-type": "application/json" }, body: JSON.stringify(body) })
+
+    beforeAll(async () => {
+      if (name === "PostgreSQL" && pgUrl !== undefined) {
+        const database = await createTestDatabase(pgUrl)
+        env = childEnv({ TENDERS_DATA_DIR: dataDir, DATABASE_URL: database.url })
+        dropDatabase = database.drop
+      }
+      server = await startServer([], env)
+    }, 180_000)
+
+    afterAll(async () => {
+      const code = await server?.stop()
+      expect(code).toBe(0)
+      await dropDatabase()
+      rmSync(dataDir, { recursive: true, force: true })
+    }, 60_000)
+
+    it("creates a key with the CLI while the server runs on the same data", () => {
+      const created = tenders(["keys", "create", "--email", `e2e-${Date.now()}@example.com`, "--plan", "pro", "--json"], env)
+      expect(created.status, created.stderr).toBe(0)
+      const parsed = JSON.parse(created.stdout) as { accountId: string; keyId: string; key: string; kind: string; plan: string }
+      expect(Object.keys(parsed)).toEqual(["accountId", "keyId", "key", "kind", "plan"])
+      expect(parsed.key).toMatch(/^sk_live_[0-9A-Za-z]{32}$/u)
+      key = parsed.key
+      keyId = parsed.keyId
+    })
+
+    it("searches the seeded sample over HTTP in three languages and fetches a full tender", async () => {
+      for (const q of ["road", "дорога", "ճանապարհ"]) {
+        const res = await post("/v1/tenders/search", { q })
+        expect(res.status).toBe(200)
+        const body = (await res.json()) as { results: Array<{ id: string }> }
+        expect(body.results.length, q).toBeGreaterThan(0)
+      }
+      const res = await post("/v1/tenders/search", { q: "", limit: 20 })
+      const { results } = (await res.json()) as { results: Array<{ id: string; source: string }> }
+      expect(new Set(results.map((r) => r.source)).size).toBeGreaterThan(1)
+      const full = await fetch(`${server.base}/v1/tenders/${results[0]?.id}`, { headers: { authorization: `Bearer ${key}` } })
+      expect(full.status).toBe(200)
+      expect(((await full.json()) as { status: string }).status).toMatch(/^(open|amended)$/u)
+    })
+
+    it("serves the docs page, the OpenAPI document and contract errors for odd input", async () => {
+      expect((await fetch(`${server.base}/docs`)).status).toBe(200)
+      const doc = await fetch(`${server.base}/v1/openapi.json`, { headers: { authorization: `Bearer ${key}` } })
+      expect(((await doc.json()) as { info: { version: string } }).info.version).toBe("1.2.0")
+      const bad = await fetch(`${server.base}/v1/tenders/search`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: "{oops" })
+      expect(bad.status).toBe(400)
+      expect(await bad.json()).toMatchObject({ error: { code: "invalid_input" } })
+      const unknown = await fetch(`${server.base}/v2/anything`)
+      expect(unknown.status).toBe(404)
+      expect(await unknown.json()).toMatchObject({ error: { code: "not_found" } })
+    })
+
+    it("rejects a key revoked with the CLI", async () => {
+      const revoked = tenders(["keys", "revoke", keyId], env)
+      expect(revoked.status, revoked.stderr).toBe(0)
+      const res = await post("/v1/tenders/search", { q: "road" })
+      expect(res.status).toBe(401)
+    })
+  })
+}
