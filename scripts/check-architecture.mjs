@@ -10,7 +10,7 @@ const root = resolve(rootArg > 0 ? process.argv[rootArg + 1] : join(import.meta.
 const rules = {
   core: ["effect"],
   contract: ["effect", "@tenders/core"],
-  "store-postgres": ["effect", "@tenders/core", "@effect/sql-pg", "@effect/platform-node", "@electric-sql/pglite", "@electric-sql/pglite-socket", "node:"],
+  "store-postgres": ["effect", "@tenders/core", "@effect/sql-pg", "@effect/platform-node", "@electric-sql/pglite", "node:"],
   "adapters-sources": ["effect", "@tenders/core", "@effect/platform-node", "node:"],
   http: ["effect", "@tenders/core", "@tenders/contract", "node:"],
   mcp: ["effect", "@tenders/core", "@tenders/contract", "@modelcontextprotocol/server", "node:"],

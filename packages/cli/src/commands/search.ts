@@ -47,7 +47,7 @@ const render = (cards: ReadonlyArray<TenderCard>) =>
       c.budget === null ? "-" : `${c.budget} ${c.currency ?? ""}`.trim(),
       c.deadline === null ? "-" : c.deadline.replace("T", " ").replace(/:\d{2}(\.\d+)?Z$/u, "")
     ]),
-    { maxWidths: [28, 60, 36, 4, 20, 16] }
+    { maxWidths: [40, 60, 36, 4, 20, 16] }
   )
 
 /** `tenders search`: the search use case on the local store, as an operator (every filter allowed). */

@@ -3,7 +3,7 @@ import { ingestRecords, TenderStore } from "@tenders/core"
 import { HttpApp } from "@tenders/http"
 import type { Command } from "commander"
 import { Option as CliOption } from "commander"
-import { DateTime, Effect, Layer } from "effect"
+import { Cause, DateTime, Effect, Exit, Layer, Runtime } from "effect"
 import { HttpRouter } from "effect/http"
 import { createServer } from "node:http"
 import { appLayer, type GlobalOptions } from "../Runtime.ts"
@@ -30,6 +30,10 @@ const parsePort = (raw: string) => {
   return port
 }
 
+/** SIGINT / SIGTERM end the server after its finalizers ran (store closed): that is a clean stop, exit 0. */
+const stopCleanly: Runtime.Teardown = (exit, onExit) =>
+  Exit.isFailure(exit) && Cause.hasInterruptsOnly(exit.cause) ? onExit(0) : Runtime.defaultTeardown(exit, onExit)
+
 /** `tenders serve`: the REST API (and /docs) on the configured store. */
 export const registerServe = (program: Command, globals: () => GlobalOptions) =>
   program
@@ -49,5 +53,5 @@ export const registerServe = (program: Command, globals: () => GlobalOptions) =>
         Layer.provide(Layer.effectDiscard(startup)),
         Layer.provideMerge(ports)
       )
-      NodeRuntime.runMain(Layer.launch(server))
+      NodeRuntime.runMain(Layer.launch(server), { teardown: stopCleanly })
     })
