@@ -18,6 +18,7 @@ const run = (title, command, args) => {
 const extra = process.argv.slice(2)
 if (extra.length === 0) {
   run("architecture", process.execPath, ["scripts/check-architecture.mjs"])
+  run("sample data is what its generator makes", process.execPath, ["scripts/generate-sample-data.mjs", "--check"])
   run("lint", bin("oxlint"), ["--deny-warnings", "packages", "scripts"])
   run("type-check", bin("turbo"), ["run", "check-types", "--output-logs=errors-only"])
 }

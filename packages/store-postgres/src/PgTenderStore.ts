@@ -68,24 +68,26 @@ export const PgTenderStore = Layer.effect(
       return { new: created, updated: written.length - created, unchanged: records.length - written.length }
     }, Effect.orDie)
 
+    // Searches run unprepared: a cached generic plan cannot see the words, and the right plan (GIN index for
+    // rare words, deadline order for broad ones) depends on them.
     const search = Effect.fn("PgTenderStore.search")(function*(query: Parameters<TenderStore["Service"]["search"]>[0]) {
       const text = textQuery(sql, query.tokens)
       const where = searchConditions(sql, query, text)
       const rows = text === undefined
         ? yield* sql`SELECT ${sql.literal(tenderColumns)} FROM tenders t WHERE ${where}
-            ORDER BY t.deadline_sort, t.id LIMIT ${query.limit}`
+            ORDER BY t.deadline_sort, t.id LIMIT ${query.limit}`.unprepared
         : yield* sql`SELECT c.* FROM (
               SELECT ${sql.literal(tenderColumns)}, t.deadline_sort, ts_rank(t.search_vec, ${text}) AS rank
               FROM tenders t WHERE ${where}
               ORDER BY t.deadline_sort, t.id LIMIT ${candidatePool}
-            ) c ORDER BY c.rank DESC, c.deadline_sort, c.id LIMIT ${query.limit}`
+            ) c ORDER BY c.rank DESC, c.deadline_sort, c.id LIMIT ${query.limit}`.unprepared
       const decoded: ReadonlyArray<StoredTender> = yield* decodeRows(rows)
       return decoded
     }, Effect.orDie)
 
     const count = Effect.fn("PgTenderStore.count")(function*(query: Parameters<TenderStore["Service"]["count"]>[0]) {
       const where = searchConditions(sql, query, textQuery(sql, query.tokens))
-      const rows = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM tenders t WHERE ${where}`
+      const rows = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM tenders t WHERE ${where}`.unprepared
       return rows[0]?.n ?? 0
     }, Effect.orDie)
 
