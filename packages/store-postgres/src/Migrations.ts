@@ -31,13 +31,16 @@ const initial = Effect.gen(function*() {
     lots jsonb NOT NULL,
     docs_url text[] NOT NULL,
     cpv_prefixes text[] NOT NULL,
+    title_vec tsvector NOT NULL,
     search_vec tsvector NOT NULL,
     content_hash text NOT NULL,
     created_at timestamptz NOT NULL,
     updated_at timestamptz NOT NULL
   )`
+  yield* sql`CREATE INDEX tenders_title_vec_idx ON tenders USING gin (title_vec)`
   yield* sql`CREATE INDEX tenders_search_vec_idx ON tenders USING gin (search_vec)`
   // A large sample keeps rare words' estimates low enough for the planner to prefer the GIN index.
+  yield* sql`ALTER TABLE tenders ALTER COLUMN title_vec SET STATISTICS 2000`
   yield* sql`ALTER TABLE tenders ALTER COLUMN search_vec SET STATISTICS 2000`
   // Open tenders in deadline order, null deadlines last: one range condition, and early exit for broad words.
   yield* sql`CREATE INDEX tenders_open_deadline_idx ON tenders (deadline_sort, id) WHERE status IN ('open', 'amended')`

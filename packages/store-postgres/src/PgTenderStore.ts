@@ -1,11 +1,9 @@
-import { cpvPrefixesOf, type StoredTender, subjectOf, type TenderRecord, TenderStore, splitByScript } from "@tenders/core"
+import { cpvPrefixesOf, type SearchQuery, type StoredTender, subjectOf, type TenderRecord, TenderStore, splitByScript } from "@tenders/core"
 import { PgClient } from "@effect/sql-pg"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
+import type { Statement } from "effect/sql"
 import { searchConditions, textQuery } from "./SearchSql.ts"
 import { TenderRow, tenderColumns } from "./TenderRow.ts"
-
-/** Candidate pool ranked by text relevance: the matching open tenders with the nearest deadlines. */
-const candidatePool = 200
 
 // Lower-cased here: the database's locale may be C, where lower() leaves Cyrillic and Armenian alone.
 const vectorParts = (prefix: string, raw: string) => {
@@ -38,7 +36,7 @@ export const PgTenderStore = Layer.effect(
       if (rows.length === 0) return { new: 0, updated: 0, unchanged: records.length }
       const written = yield* sql<{ inserted: boolean }>`
         INSERT INTO tenders AS t (id, source, native_id, title, buyer, country, region, budget, currency, deadline,
-          published_at, status, url, cpv_codes, okpd2_codes, lots, docs_url, cpv_prefixes, search_vec, content_hash,
+          published_at, status, url, cpv_codes, okpd2_codes, lots, docs_url, cpv_prefixes, title_vec, search_vec, content_hash,
           created_at, updated_at)
         SELECT r.doc->>'id', r.doc->>'source', r.doc->>'nativeId', r.doc->>'title', r.doc->>'buyer', r.doc->>'country',
           r.doc->>'region', (r.doc->>'budget')::numeric, r.doc->>'currency', (r.doc->>'deadline')::timestamptz,
@@ -48,20 +46,22 @@ export const PgTenderStore = Layer.effect(
           r.doc->'lots',
           ARRAY(SELECT jsonb_array_elements_text(r.doc->'docsUrl')),
           r.cpv_prefixes,
-          tenders_text_vector(r.a_latin, r.a_cyr, r.a_arm, r.a_all, 'A') ||
+          v.title_vec,
+          v.title_vec ||
           tenders_text_vector(r.b_latin, r.b_cyr, r.b_arm, r.b_all, 'B') ||
           tenders_text_vector(r.c_latin, r.c_cyr, r.c_arm, r.c_all, 'C') ||
           setweight(to_tsvector('simple', r.d_all), 'D'),
           md5(r.doc::text), ${now}::timestamptz, ${now}::timestamptz
         FROM jsonb_to_recordset(${sql.json(rows)}) AS r(doc jsonb, a_latin text, a_cyr text, a_arm text, a_all text,
           b_latin text, b_cyr text, b_arm text, b_all text, c_latin text, c_cyr text, c_arm text, c_all text,
-          d_all text, cpv_prefixes text[])
+          d_all text, cpv_prefixes text[]),
+          LATERAL (SELECT tenders_text_vector(r.a_latin, r.a_cyr, r.a_arm, r.a_all, 'A') AS title_vec) v
         ON CONFLICT (id) DO UPDATE SET source = EXCLUDED.source, native_id = EXCLUDED.native_id, title = EXCLUDED.title,
           buyer = EXCLUDED.buyer, country = EXCLUDED.country, region = EXCLUDED.region, budget = EXCLUDED.budget,
           currency = EXCLUDED.currency, deadline = EXCLUDED.deadline, published_at = EXCLUDED.published_at,
           status = EXCLUDED.status, url = EXCLUDED.url, cpv_codes = EXCLUDED.cpv_codes, okpd2_codes = EXCLUDED.okpd2_codes,
           lots = EXCLUDED.lots, docs_url = EXCLUDED.docs_url, cpv_prefixes = EXCLUDED.cpv_prefixes,
-          search_vec = EXCLUDED.search_vec, content_hash = EXCLUDED.content_hash, updated_at = EXCLUDED.updated_at
+          title_vec = EXCLUDED.title_vec, search_vec = EXCLUDED.search_vec, content_hash = EXCLUDED.content_hash, updated_at = EXCLUDED.updated_at
         WHERE t.content_hash <> EXCLUDED.content_hash
         RETURNING (xmax = 0) AS inserted`
       const created = written.filter((w) => w.inserted).length
@@ -69,24 +69,31 @@ export const PgTenderStore = Layer.effect(
     }, Effect.orDie)
 
     // Searches run unprepared: a cached generic plan cannot see the words, and the right plan (GIN index for
-    // rare words, deadline order for broad ones) depends on them.
-    const search = Effect.fn("PgTenderStore.search")(function*(query: Parameters<TenderStore["Service"]["search"]>[0]) {
+    // rare words, deadline order with early exit for broad ones) depends on them.
+    const page = (where: Statement.Fragment, limit: number) =>
+      sql`SELECT ${sql.literal(tenderColumns)} FROM tenders t WHERE ${where} ORDER BY t.deadline_sort, t.id LIMIT ${limit}`.unprepared.pipe(
+        Effect.flatMap(decodeRows)
+      )
+
+    // Relevance in two exact tiers: tenders whose title has every word, then those matching elsewhere
+    // (lot names, buyer, codes); nearest deadline first within a tier. The second tier runs only when the
+    // first leaves room, so broad words stop after one early-exit index scan.
+    const search = Effect.fn("PgTenderStore.search")(function*(query: SearchQuery) {
       const text = textQuery(sql, query.tokens)
-      const where = searchConditions(sql, query, text)
-      const rows = text === undefined
-        ? yield* sql`SELECT ${sql.literal(tenderColumns)} FROM tenders t WHERE ${where}
-            ORDER BY t.deadline_sort, t.id LIMIT ${query.limit}`.unprepared
-        : yield* sql`SELECT c.* FROM (
-              SELECT ${sql.literal(tenderColumns)}, t.deadline_sort, ts_rank(t.search_vec, ${text}) AS rank
-              FROM tenders t WHERE ${where}
-              ORDER BY t.deadline_sort, t.id LIMIT ${candidatePool}
-            ) c ORDER BY c.rank DESC, c.deadline_sort, c.id LIMIT ${query.limit}`.unprepared
-      const decoded: ReadonlyArray<StoredTender> = yield* decodeRows(rows)
-      return decoded
+      if (text === undefined) return yield* page(searchConditions(sql, query, []), query.limit)
+      const inTitle = yield* page(searchConditions(sql, query, [sql`t.title_vec @@ ${text}`]), query.limit)
+      if (inTitle.length >= query.limit) return inTitle
+      const elsewhere = yield* page(
+        searchConditions(sql, query, [sql`t.search_vec @@ ${text}`, sql`NOT (t.title_vec @@ ${text})`]),
+        query.limit - inTitle.length
+      )
+      const results: ReadonlyArray<StoredTender> = [...inTitle, ...elsewhere]
+      return results
     }, Effect.orDie)
 
-    const count = Effect.fn("PgTenderStore.count")(function*(query: Parameters<TenderStore["Service"]["count"]>[0]) {
-      const where = searchConditions(sql, query, textQuery(sql, query.tokens))
+    const count = Effect.fn("PgTenderStore.count")(function*(query: SearchQuery) {
+      const text = textQuery(sql, query.tokens)
+      const where = searchConditions(sql, query, text === undefined ? [] : [sql`t.search_vec @@ ${text}`])
       const rows = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM tenders t WHERE ${where}`.unprepared
       return rows[0]?.n ?? 0
     }, Effect.orDie)

@@ -26,13 +26,13 @@ const iso = (instant: DateTime.Utc) => DateTime.formatIso(instant)
 
 const list = (sql: Sql, values: ReadonlyArray<string>) => sql.join(", ", false)(values.map((v) => sql`${v}`))
 
-/** The WHERE conditions of a search: open tenders plus every filter. */
-export const searchConditions = (sql: Sql, query: SearchQuery, text: Statement.Fragment | undefined) => {
+/** The WHERE conditions of a search: open tenders, the given text conditions, and every filter. */
+export const searchConditions = (sql: Sql, query: SearchQuery, textConditions: ReadonlyArray<Statement.Fragment>) => {
   const conditions: Array<Statement.Fragment> = [
     sql`t.status IN ('open', 'amended')`,
-    sql`t.deadline_sort > ${iso(query.now)}::timestamptz`
+    sql`t.deadline_sort > ${iso(query.now)}::timestamptz`,
+    ...textConditions
   ]
-  if (text !== undefined) conditions.push(sql`t.search_vec @@ ${text}`)
   if (query.countries.length > 0) conditions.push(sql`t.country IN (${list(sql, query.countries)})`)
   if (query.cpvPrefixes.length > 0) conditions.push(sql`t.cpv_prefixes && ARRAY[${list(sql, query.cpvPrefixes)}]::text[]`)
   if (query.deadlineAfter !== undefined) conditions.push(sql`t.deadline > ${iso(query.deadlineAfter)}::timestamptz`)

@@ -10,7 +10,7 @@ const records = [
   makeRecord({ id: "ted-200003-2026", title: "Dostawa sprzętu komputerowego", country: "PL", budget: "400000", currency: "PLN", cpvCodes: ["30213000"], deadline: isoFromNow(20) }),
   makeRecord({ id: "ted-200004-2026", title: "Road bridge repair", status: "closed", deadline: isoFromNow(-5) }),
   makeRecord({ id: "ted-200005-2026", title: "Road lighting maintenance", deadline: isoFromNow(-1) }),
-  makeRecord({ id: "ted-200006-2026", title: "Cleaning services for schools", country: "FR", budget: null, currency: null, cpvCodes: ["90911200"], lots: [{ title: "Road sweeping", budget: null, currency: null, cpvCodes: ["90611000"] }] }),
+  makeRecord({ id: "ted-200006-2026", title: "Cleaning services for schools", country: "FR", budget: null, currency: null, cpvCodes: ["90911200"], deadline: isoFromNow(1), lots: [{ title: "Road sweeping", budget: null, currency: null, cpvCodes: ["90611000"] }] }),
   makeRecord({ id: "eaeu-0373100034926000123", source: "eaeu", title: "Выполнение работ по ремонту автомобильной дороги", buyer: "Администрация городского округа", country: "RU", budget: "15000000.50", currency: "RUB", cpvCodes: [], okpd2Codes: ["42.11.10.120"], deadline: isoFromNow(7), url: "https://zakupki.gov.ru/x" }),
   makeRecord({ id: "gnumner-hh-fn-eachapdzb-26-15", source: "gnumner", nativeId: "ՀՀ ՖՆ ԷԱՃԱՊՁԲ-26/15", title: "Ճանապարհների վերանորոգման աշխատանքներ", buyer: "Երևանի քաղաքապետարան", country: "AM", budget: "100000000", currency: "AMD", cpvCodes: ["45233142"], deadline: isoFromNow(12), url: "https://gnumner.minfin.am/x" }),
   makeRecord({ id: "gnumner-ek-eachapdzb-26-7", source: "gnumner", nativeId: "ԵՔ-ԷԱՃԱՊՁԲ-26/7", title: "HP LaserJet տպիչների ձեռքբերում", country: "AM", budget: "3500000", currency: "AMD", cpvCodes: ["30232110"], deadline: isoFromNow(0.5), url: "https://gnumner.minfin.am/y" })
@@ -44,9 +44,11 @@ for (const [name, makeLayer] of backends()) {
           assert.match(Option.getOrThrow(got).updatedAt, /Z$/u)
         }))
 
-      it.effect("finds open tenders by stemmed words in English, Russian and Armenian", () =>
+      it.effect("finds open tenders by stemmed words in English, Russian and Armenian, title matches first", () =>
         Effect.gen(function*() {
           assert.deepStrictEqual(yield* search({ q: "roads" }), ["ted-200001-2026", "ted-200006-2026"])
+          assert.deepStrictEqual(yield* search({ q: "roads" }, 1), ["ted-200001-2026"])
+          assert.deepStrictEqual(yield* search({ q: "sweeping" }), ["ted-200006-2026"])
           assert.deepStrictEqual(yield* search({ q: "дороги" }), ["eaeu-0373100034926000123"])
           assert.deepStrictEqual(yield* search({ q: "ճանապարհ" }), ["gnumner-hh-fn-eachapdzb-26-15"])
           assert.deepStrictEqual(yield* search({ q: "LaserJet" }), ["gnumner-ek-eachapdzb-26-7"])

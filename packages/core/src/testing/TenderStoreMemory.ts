@@ -43,6 +43,11 @@ export const matchesQuery = (record: TenderRecord, query: SearchQuery): boolean 
   return true
 }
 
+const titleTier = (record: TenderRecord, query: SearchQuery) => {
+  const title = record.title.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []
+  return query.tokens.every((token) => title.some((w) => w.startsWith(token.text))) ? 0 : 1
+}
+
 const byDeadline = (a: TenderRecord, b: TenderRecord) =>
   (a.deadline ?? "9999") < (b.deadline ?? "9999") ? -1 : (a.deadline ?? "9999") > (b.deadline ?? "9999") ? 1 : a.id < b.id ? -1 : 1
 
@@ -52,7 +57,10 @@ export const TenderStoreMemory = Layer.effect(
   Effect.gen(function*() {
     const rows = yield* Ref.make(new Map<string, StoredTender>())
     const matching = (query: SearchQuery) =>
-      Effect.map(Ref.get(rows), (map) => [...map.values()].filter((r) => matchesQuery(r, query)).toSorted(byDeadline))
+      Effect.map(Ref.get(rows), (map) =>
+        [...map.values()]
+          .filter((r) => matchesQuery(r, query))
+          .toSorted((a, b) => titleTier(a, query) - titleTier(b, query) || byDeadline(a, b)))
     return TenderStore.of({
       upsert: (records) =>
         Effect.gen(function*() {
