@@ -71,6 +71,15 @@ for (const name of backends) {
       expect(await unknown.json()).toMatchObject({ error: { code: "not_found" } })
     })
 
+    it("runs search and ingest from the CLI against the live server's store", () => {
+      const search = tenders(["search", "дорога", "--json"], env)
+      expect(search.status, search.stderr).toBe(0)
+      expect((JSON.parse(search.stdout) as { results: Array<unknown> }).results.length).toBeGreaterThan(0)
+      const ingest = tenders(["ingest", "--from", join(import.meta.dirname, "..", "data", "sample-tenders.jsonl"), "--json"], env)
+      expect(ingest.status, ingest.stderr).toBe(0)
+      expect(JSON.parse(ingest.stdout)).toMatchObject({ new: 0, rejected: 0 })
+    })
+
     it("rejects a key revoked with the CLI", async () => {
       const revoked = tenders(["keys", "revoke", keyId], env)
       expect(revoked.status, revoked.stderr).toBe(0)

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Layer } from "effect"
-import { Rates, searchTenders, TenderStore } from "../src/index.ts"
-import { isoFromNow, makeRecord, SourceStatusStoreEmpty, TenderStoreMemory } from "../src/testing/index.ts"
+import { DateTime, Effect, Layer, Ref } from "effect"
+import { Rates, searchTenders, type SourceRunSummary, TenderStore } from "../src/index.ts"
+import { isoFromNow, makeRecord, SourceStatusStoreEmpty, sourceStatusStoreMemory, TenderStoreMemory } from "../src/testing/index.ts"
 
 const Test = Layer.mergeAll(TenderStoreMemory, SourceStatusStoreEmpty, Rates.bundled)
 
@@ -32,4 +32,18 @@ describe("searchTenders", () => {
       assert.deepStrictEqual(response.results.map((r) => r.id), ["ted-1-2026"])
       assert.include(response.hint, "Only 1 open tender")
     }).pipe(Effect.provide(Test)))
+
+  it.live("lists failing sources in degradedSources and still answers", () =>
+    Effect.gen(function*() {
+      const now = yield* DateTime.now
+      const runs = yield* Ref.make<ReadonlyArray<SourceRunSummary>>([
+        { code: "ted", lastSuccessAt: now, lastFailureAt: null, runningSince: null },
+        { code: "eaeu", lastSuccessAt: DateTime.subtract(now, { hours: 2 }), lastFailureAt: now, runningSince: null }
+      ])
+      const response = yield* searchTenders({ q: "road" }, "free").pipe(
+        Effect.provide(Layer.mergeAll(TenderStoreMemory, sourceStatusStoreMemory(runs), Rates.bundled))
+      )
+      assert.deepStrictEqual(response.degradedSources, ["eaeu"])
+      assert.deepStrictEqual(response.results, [])
+    }))
 })

@@ -1,0 +1,79 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, describe, expect, it } from "vitest"
+import { childEnv, tenders } from "./cli.ts"
+
+const dataDir = mkdtempSync(join(tmpdir(), "tdc-"))
+const env = childEnv({ TENDERS_DATA_DIR: dataDir })
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
+
+const record = (id: string, title: string) =>
+  JSON.stringify({
+    id, source: "ted", nativeId: id.slice(4), title, buyer: "Gemeente Utrecht", country: "NL", region: null,
+    budget: "120000.50", currency: "EUR", deadline: "2099-01-15T10:00:00Z", publishedAt: "2026-11-01T00:00:00Z",
+    status: "open", url: `https://ted.europa.eu/en/notice/-/detail/${id.slice(4)}`, cpvCodes: ["90911200"],
+    okpd2Codes: [], lots: [], docsUrl: []
+  })
+
+describe("tenders CLI", () => {
+  it("prints help for every command", () => {
+    for (const args of [[], ["serve"], ["ingest"], ["search"], ["keys"], ["keys", "create"], ["keys", "list"], ["keys", "revoke"], ["accounts", "set"], ["accounts", "add-pack"]]) {
+      const result = tenders([...args, "--help"], env)
+      expect(result.status, args.join(" ")).toBe(0)
+      expect(result.stdout).toContain("Usage: tenders")
+    }
+    expect(tenders(["serve", "--help"], env).stdout).toContain("env: TENDERS_PORT")
+  })
+
+  it("answers bad arguments with one line on stderr and a non-zero exit", () => {
+    for (const args of [["nope"], ["keys", "create"], ["keys", "create", "--email", "x@example.com", "--plan", "gold"], ["keys", "create", "--email", "new@example.com"], ["search", "road", "--limit", "50"], ["search", "road", "--min-budget", "lots"], ["keys", "revoke", "missing"], ["ingest", "--from", "/nonexistent.jsonl"], ["accounts", "add-pack", "--email", "nobody@example.com"]]) {
+      const result = tenders(args, env)
+      expect(result.status, args.join(" ")).not.toBe(0)
+      expect(result.stderr.trim().split("\n"), `${args.join(" ")}: ${result.stderr}`).toHaveLength(1)
+    }
+  })
+
+  it("ingests normalised JSON lines, rejects a bad line with its number, and changes nothing on a re-run", () => {
+    const file = join(dataDir, "in.jsonl")
+    writeFileSync(file, [record("ted-900001-2026", "Street cleaning services"), "{not json", record("ted-900002-2026", "Snow clearing"), ""].join("\n"))
+    const first = tenders(["ingest", "--from", file, "--json"], env)
+    expect(first.status, first.stderr).toBe(0)
+    expect(JSON.parse(first.stdout)).toEqual({ new: 2, updated: 0, unchanged: 0, rejected: 1 })
+    expect(first.stderr).toContain("line 2")
+    const again = tenders(["ingest", "--from", file, "--json"], env)
+    expect(JSON.parse(again.stdout)).toEqual({ new: 0, updated: 0, unchanged: 2, rejected: 1 })
+  })
+
+  it("searches the local store as a table or as the API's JSON", () => {
+    const table = tenders(["search", "cleaning"], env)
+    expect(table.status, table.stderr).toBe(0)
+    expect(table.stdout).toContain("ted-900001-2026")
+    expect(table.stdout).toContain("120000.50 EUR")
+    const json = tenders(["search", "", "--country", "nl", "--cpv", "90911200-8", "--currency", "eur", "--max-budget", "200000", "--json"], env)
+    expect(json.status, json.stderr).toBe(0)
+    const body = JSON.parse(json.stdout) as { results: Array<{ id: string }>; hint?: string }
+    expect(body.results.map((r) => r.id)).toEqual(["ted-900001-2026", "ted-900002-2026"])
+    expect(body.hint).toContain("converted to EUR")
+  })
+
+  it("manages keys and accounts: create, list, plan change, pack, revoke", () => {
+    const created = tenders(["keys", "create", "--email", "ops@example.com", "--plan", "free", "--kind", "mcp", "--json"], env)
+    expect(created.status, created.stderr).toBe(0)
+    const key = JSON.parse(created.stdout) as { key: string; keyId: string; kind: string; plan: string }
+    expect(key.key).toMatch(/^mcp_live_[0-9A-Za-z]{32}$/u)
+    expect([key.kind, key.plan]).toEqual(["mcp", "free"])
+    const refused = tenders(["accounts", "add-pack", "--email", "ops@example.com"], env)
+    expect(refused.status).not.toBe(0)
+    expect(tenders(["accounts", "set", "--email", "ops@example.com", "--plan", "pro", "--monthly-limit", "10"], env).stdout).toContain("plan pro, 10 calls a month (override)")
+    expect(tenders(["accounts", "add-pack", "--email", "ops@example.com"], env).stdout).toContain("1 pack(s)")
+    const listed = JSON.parse(tenders(["keys", "list", "--json"], env).stdout) as Array<Record<string, unknown>>
+    const mine = listed.find((k) => k.keyId === key.keyId)
+    expect(Object.keys(mine ?? {})).toEqual(["keyId", "accountId", "email", "plan", "kind", "prefix", "createdAt", "revokedAt"])
+    expect(mine?.plan).toBe("pro")
+    expect(JSON.stringify(listed)).not.toContain(key.key)
+    expect(tenders(["keys", "revoke", key.keyId], env).status).toBe(0)
+    const after = JSON.parse(tenders(["keys", "list", "--json"], env).stdout) as Array<{ keyId: string; revokedAt: string | null }>
+    expect(after.find((k) => k.keyId === key.keyId)?.revokedAt).toMatch(/Z$/u)
+  })
+})
