@@ -4,11 +4,11 @@ import { Migrator, SqlClient } from "effect/sql"
 const initial = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   yield* sql`CREATE EXTENSION IF NOT EXISTS pg_trgm`
-  yield* sql`CREATE FUNCTION tenders_text_vector(latin text, cyrillic text, armenian text, whole text, weight "char")
+  yield* sql`CREATE FUNCTION tenders_text_vector(latin text, cyrillic text, armenian text, unstemmed text, weight "char")
     RETURNS tsvector LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
       SELECT setweight(
         to_tsvector('english', latin) || to_tsvector('russian', cyrillic) ||
-        to_tsvector('armenian', armenian) || to_tsvector('simple', whole),
+        to_tsvector('armenian', armenian) || to_tsvector('simple', unstemmed),
         weight)
     $$`
   yield* sql`CREATE TABLE tenders (

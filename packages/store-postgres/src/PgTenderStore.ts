@@ -6,10 +6,16 @@ import { searchConditions, textQuery } from "./SearchSql.ts"
 import { TenderRow, tenderColumns } from "./TenderRow.ts"
 
 // Lower-cased here: the database's locale may be C, where lower() leaves Cyrillic and Armenian alone.
+// Latin words are stemmed as English and Cyrillic as Russian on both sides; Armenian words and words of no
+// stemmed script (numbers, codes) are also kept whole in the `simple` configuration, for prefix matching.
 const vectorParts = (prefix: string, raw: string) => {
-  const text = raw.toLowerCase()
-  const parts = splitByScript(text)
-  return { [`${prefix}_latin`]: parts.latin, [`${prefix}_cyr`]: parts.cyrillic, [`${prefix}_arm`]: parts.armenian, [`${prefix}_all`]: text }
+  const parts = splitByScript(raw.toLowerCase())
+  return {
+    [`${prefix}_latin`]: parts.latin,
+    [`${prefix}_cyr`]: parts.cyrillic,
+    [`${prefix}_arm`]: parts.armenian,
+    [`${prefix}_all`]: `${parts.armenian} ${parts.other}`
+  }
 }
 
 const toInsertRow = (record: TenderRecord) => ({

@@ -7,9 +7,9 @@ type Sql = Statement.Constructor
 const tokenQuery = (sql: Sql, token: QueryToken): Statement.Fragment => {
   switch (token.script) {
     case "latin":
-      return sql`(plainto_tsquery('english', ${token.text}) || plainto_tsquery('simple', ${token.text}))`
+      return sql`plainto_tsquery('english', ${token.text})`
     case "cyrillic":
-      return sql`(plainto_tsquery('russian', ${token.text}) || plainto_tsquery('simple', ${token.text}))`
+      return sql`plainto_tsquery('russian', ${token.text})`
     // Snowball keeps Armenian plurals, so Armenian words also match by prefix; tokens are letters/digits only.
     case "armenian":
       return sql`(plainto_tsquery('armenian', ${token.text}) || to_tsquery('simple', ${token.text} || ':*'))`

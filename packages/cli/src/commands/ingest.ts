@@ -6,7 +6,7 @@ import { createReadStream } from "node:fs"
 import { createInterface } from "node:readline"
 import { type GlobalOptions, runCommand, UsageError } from "../Runtime.ts"
 
-const decodeLine = Schema.decodeUnknownEffect(Schema.fromJsonString(TenderRecord))
+const decodeLine = Schema.decodeUnknownResult(Schema.fromJsonString(TenderRecord))
 
 /** Reads normalised JSON lines; bad lines are rejected with their line number, never fatal. */
 const readRecords = (path: string) =>
@@ -18,7 +18,7 @@ const readRecords = (path: string) =>
       for await (const line of createInterface({ input: createReadStream(path, "utf8"), crlfDelay: Infinity })) {
         lineNo++
         if (line.trim().length === 0) continue
-        const result = await Effect.runPromise(Effect.result(decodeLine(line)))
+        const result = decodeLine(line)
         if (result._tag === "Success") records.push(result.success)
         else rejected.push(`line ${lineNo}: ${result.failure.message.split("\n").join(" ")}`)
       }

@@ -1,7 +1,7 @@
 import { AccountStore, KeyKind, Plan } from "@tenders/core"
 import type { Command } from "commander"
 import { Option as CliOption } from "commander"
-import { Effect, Option, Schema } from "effect"
+import { Effect, Option } from "effect"
 import { type GlobalOptions, runCommand, UsageError } from "../Runtime.ts"
 import { table } from "../Table.ts"
 
@@ -87,6 +87,3 @@ export const registerKeys = (program: Command, globals: () => GlobalOptions) => 
         process.stdout.write(`Revoked key ${keyId}.\n`)
       })))
 }
-
-/** Schema-checked plan name, for commands that take one. */
-export const decodePlan = Schema.decodeUnknownOption(Plan)
