@@ -32,6 +32,7 @@ export interface SearchQuery {
 /** Inputs to the hint about few or no results. */
 export interface HintInput {
   readonly found: number
+  readonly approximate: boolean
   readonly limit: number
   readonly textUsed: boolean
   readonly filtersUsed: ReadonlyArray<string>
@@ -51,7 +52,9 @@ const advice: Record<string, string> = {
 /** The `hint` of a search response, or undefined when results filled the limit and no note applies. */
 export const searchHint = (input: HintInput): string | undefined => {
   const parts: Array<string> = []
-  if (input.found < input.limit) {
+  if (input.approximate) {
+    parts.push("No open tender contains every word of `q`; these have similar words in the title or buyer. Check the spelling or use fewer words.")
+  } else if (input.found < input.limit) {
     const lead = input.found === 0 ? "No open tenders match." : `Only ${input.found} open tender${input.found === 1 ? "" : "s"} match.`
     const steps = input.filtersUsed.map((name) => advice[name]).filter((s): s is string => s !== undefined)
     if (input.textUsed) steps.push("use fewer or more general words in `q`")

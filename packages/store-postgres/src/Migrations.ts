@@ -47,6 +47,7 @@ const initial = Effect.gen(function*() {
   yield* sql`CREATE INDEX tenders_open_country_idx ON tenders (country, deadline_sort) WHERE status IN ('open', 'amended')`
   yield* sql`CREATE INDEX tenders_cpv_prefixes_idx ON tenders USING gin (cpv_prefixes)`
   yield* sql`CREATE INDEX tenders_budget_idx ON tenders (currency, budget) WHERE status IN ('open', 'amended')`
+  yield* sql`CREATE INDEX tenders_title_trgm_idx ON tenders USING gin (lower(title) gin_trgm_ops)`
   yield* sql`CREATE INDEX tenders_buyer_trgm_idx ON tenders USING gin (lower(buyer) gin_trgm_ops)`
   yield* sql`CREATE INDEX tenders_source_native_idx ON tenders (source, native_id)`
 

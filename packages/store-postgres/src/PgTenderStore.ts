@@ -83,18 +83,25 @@ export const PgTenderStore = Layer.effect(
 
     // Relevance in two exact tiers: tenders whose title has every word, then those matching elsewhere
     // (lot names, buyer, codes); nearest deadline first within a tier. The second tier runs only when the
-    // first leaves room, so broad words stop after one early-exit index scan.
+    // first leaves room, so broad words stop after one early-exit index scan. When neither finds anything,
+    // titles and buyers with similar words (pg_trgm word similarity) answer, marked approximate.
     const search = Effect.fn("PgTenderStore.search")(function*(query: SearchQuery) {
       const text = textQuery(sql, query.tokens)
-      if (text === undefined) return yield* page(searchConditions(sql, query, []), query.limit)
+      if (text === undefined) return { tenders: yield* page(searchConditions(sql, query, []), query.limit), approximate: false }
       const inTitle = yield* page(searchConditions(sql, query, [sql`t.title_vec @@ ${text}`]), query.limit)
-      if (inTitle.length >= query.limit) return inTitle
+      if (inTitle.length >= query.limit) return { tenders: inTitle, approximate: false }
       const elsewhere = yield* page(
         searchConditions(sql, query, [sql`t.search_vec @@ ${text}`, sql`NOT (t.title_vec @@ ${text})`]),
         query.limit - inTitle.length
       )
-      const results: ReadonlyArray<StoredTender> = [...inTitle, ...elsewhere]
-      return results
+      if (inTitle.length + elsewhere.length > 0) return { tenders: [...inTitle, ...elsewhere], approximate: false }
+      const words = query.tokens.map((token) => token.text).join(" ")
+      const similar = yield* sql`SELECT ${sql.literal(tenderColumns)} FROM tenders t
+        WHERE ${searchConditions(sql, query, [sql`(${words} <% lower(t.title) OR ${words} <% lower(t.buyer))`])}
+        ORDER BY greatest(word_similarity(${words}, lower(t.title)), coalesce(word_similarity(${words}, lower(t.buyer)), 0)) DESC,
+          t.deadline_sort, t.id
+        LIMIT ${query.limit}`.unprepared.pipe(Effect.flatMap(decodeRows))
+      return { tenders: similar, approximate: similar.length > 0 }
     }, Effect.orDie)
 
     const count = Effect.fn("PgTenderStore.count")(function*(query: SearchQuery) {

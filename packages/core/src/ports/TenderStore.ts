@@ -9,12 +9,21 @@ export interface UpsertCounts {
   readonly unchanged: number
 }
 
+/** What a search found; `approximate` when no tender had every word and similar spellings were used. */
+export interface SearchResult {
+  readonly tenders: ReadonlyArray<StoredTender>
+  readonly approximate: boolean
+}
+
 /** Tender storage and search. */
 export class TenderStore extends Context.Service<TenderStore, {
   /** Inserts or updates records by id; the same record twice is one tender and counts as unchanged. */
   readonly upsert: (records: ReadonlyArray<TenderRecord>) => Effect.Effect<UpsertCounts>
-  /** Open tenders matching the query, best first, at most `query.limit`. */
-  readonly search: (query: SearchQuery) => Effect.Effect<ReadonlyArray<StoredTender>>
+  /**
+   * Open tenders matching the query, best first, at most `query.limit`; when no tender has every word,
+   * tenders whose title or buyer has similar words (trigram similarity), marked approximate.
+   */
+  readonly search: (query: SearchQuery) => Effect.Effect<SearchResult>
   /** Number of open tenders matching the query (no limit). */
   readonly count: (query: SearchQuery) => Effect.Effect<number>
   readonly get: (id: TenderId) => Effect.Effect<Option.Option<StoredTender>>

@@ -82,7 +82,7 @@ export const TenderStoreMemory = Layer.effect(
             return [{ new: created, updated, unchanged }, next]
           })
         }),
-      search: (query) => Effect.map(matching(query), (list) => list.slice(0, query.limit)),
+      search: (query) => Effect.map(matching(query), (list) => ({ tenders: list.slice(0, query.limit), approximate: false })),
       count: (query) => Effect.map(matching(query), (list) => list.length),
       get: (id) => Effect.map(Ref.get(rows), (map) => Option.fromNullishOr(map.get(id))),
       size: Effect.map(Ref.get(rows), (map) => map.size),

@@ -54,7 +54,8 @@ export const searchTenders = Effect.fn("searchTenders")(function*(request: Searc
   const rates = yield* Rates
   const health = yield* sourceHealth
   const hint = searchHint({
-    found: found.length,
+    found: found.tenders.length,
+    approximate: found.approximate,
     limit,
     textUsed: hasWord(request.q),
     filtersUsed: usedStructuredFilters(request),
@@ -63,7 +64,7 @@ export const searchTenders = Effect.fn("searchTenders")(function*(request: Searc
   })
   const degraded = degradedSources(health)
   const response: SearchResponse = {
-    results: found.map(toCard),
+    results: found.tenders.map(toCard),
     ...(hint === undefined ? {} : { hint }),
     ...(degraded.length === 0 ? {} : { degradedSources: degraded })
   }
