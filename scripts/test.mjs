@@ -5,6 +5,9 @@ import { mkdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 
 const root = join(import.meta.dirname, "..")
+// No telemetry: tests reach no network beyond the package registries.
+process.env["TURBO_TELEMETRY_DISABLED"] = "1"
+process.env["DO_NOT_TRACK"] = "1"
 const bin = (name) => join(root, "node_modules", ".bin", name)
 const run = (title, command, args) => {
   process.stdout.write(`\n== ${title}\n`)

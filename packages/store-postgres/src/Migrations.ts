@@ -37,8 +37,9 @@ const initial = Effect.gen(function*() {
     created_at timestamptz NOT NULL,
     updated_at timestamptz NOT NULL
   )`
-  yield* sql`CREATE INDEX tenders_title_vec_idx ON tenders USING gin (title_vec)`
-  yield* sql`CREATE INDEX tenders_search_vec_idx ON tenders USING gin (search_vec)`
+  // Search only ever looks at open tenders: partial indexes skip the cancelled and closed ones.
+  yield* sql`CREATE INDEX tenders_title_vec_idx ON tenders USING gin (title_vec) WHERE status IN ('open', 'amended')`
+  yield* sql`CREATE INDEX tenders_search_vec_idx ON tenders USING gin (search_vec) WHERE status IN ('open', 'amended')`
   // A large sample keeps rare words' estimates low enough for the planner to prefer the GIN index.
   yield* sql`ALTER TABLE tenders ALTER COLUMN title_vec SET STATISTICS 2000`
   yield* sql`ALTER TABLE tenders ALTER COLUMN search_vec SET STATISTICS 2000`
@@ -47,8 +48,8 @@ const initial = Effect.gen(function*() {
   yield* sql`CREATE INDEX tenders_open_country_idx ON tenders (country, deadline_sort) WHERE status IN ('open', 'amended')`
   yield* sql`CREATE INDEX tenders_cpv_prefixes_idx ON tenders USING gin (cpv_prefixes)`
   yield* sql`CREATE INDEX tenders_budget_idx ON tenders (currency, budget) WHERE status IN ('open', 'amended')`
-  yield* sql`CREATE INDEX tenders_title_trgm_idx ON tenders USING gin (lower(title) gin_trgm_ops)`
-  yield* sql`CREATE INDEX tenders_buyer_trgm_idx ON tenders USING gin (lower(buyer) gin_trgm_ops)`
+  yield* sql`CREATE INDEX tenders_title_trgm_idx ON tenders USING gin (lower(title) gin_trgm_ops) WHERE status IN ('open', 'amended')`
+  yield* sql`CREATE INDEX tenders_buyer_trgm_idx ON tenders USING gin (lower(buyer) gin_trgm_ops) WHERE status IN ('open', 'amended')`
   yield* sql`CREATE INDEX tenders_source_native_idx ON tenders (source, native_id)`
 
   yield* sql`CREATE TABLE accounts (
