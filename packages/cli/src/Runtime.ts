@@ -1,6 +1,7 @@
-import { Rates } from "@tenders/core"
+import { Rates, RatesTable } from "@tenders/core"
 import { layerStore } from "@tenders/store-postgres"
-import { Cause, Effect, Exit, Layer } from "effect"
+import { Cause, Config, Effect, Exit, Layer, Option, Schema } from "effect"
+import { readFileSync } from "node:fs"
 
 /** Options every command shares (commander's globals). */
 export interface GlobalOptions {
@@ -8,9 +9,24 @@ export interface GlobalOptions {
   readonly databaseUrl?: string | undefined
 }
 
+/** The reference rates: an operator's table from TENDERS_RATES_FILE, else the bundled one. */
+export const ratesLayer = Layer.unwrap(Effect.gen(function*() {
+  const file = yield* Config.option(Config.String("TENDERS_RATES_FILE"))
+  if (Option.isNone(file)) return Rates.bundled
+  const text = yield* Effect.try({
+    try: () => readFileSync(file.value, "utf8"),
+    catch: (cause) => new UsageError(`TENDERS_RATES_FILE: cannot read ${file.value}: ${cause instanceof Error ? cause.message : String(cause)}`)
+  })
+  const json = yield* Effect.try({ try: () => JSON.parse(text) as unknown, catch: () => new UsageError(`TENDERS_RATES_FILE: ${file.value} is not JSON`) })
+  const table = yield* Schema.decodeUnknownEffect(RatesTable)(json).pipe(
+    Effect.mapError((error) => new UsageError(`TENDERS_RATES_FILE: ${file.value}: ${error.message.split("\n").join(" ")}`))
+  )
+  return Layer.succeed(Rates, Rates.of({ table }))
+}))
+
 /** The ports a command needs, over the configured store. */
 export const appLayer = (options: GlobalOptions) =>
-  Layer.mergeAll(layerStore({ databaseUrl: options.databaseUrl, dataDir: options.dataDir }), Rates.bundled)
+  Layer.mergeAll(layerStore({ databaseUrl: options.databaseUrl, dataDir: options.dataDir }), ratesLayer)
 
 /** A failure the user caused: printed as one line, exit code 1. */
 export class UsageError extends Error {}

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
@@ -55,6 +55,21 @@ describe("tenders CLI", () => {
     const body = JSON.parse(json.stdout) as { results: Array<{ id: string }>; hint?: string }
     expect(body.results.map((r) => r.id)).toEqual(["ted-900001-2026", "ted-900002-2026"])
     expect(body.hint).toContain("converted to EUR")
+  })
+
+  it("uses an operator's rate table from TENDERS_RATES_FILE and refuses a malformed one", () => {
+    const bundled = JSON.parse(readFileSync(join(import.meta.dirname, "..", "..", "core", "src", "data", "reference-rates.json"), "utf8")) as { quarter: string }
+    const good = join(dataDir, "rates.json")
+    writeFileSync(good, JSON.stringify({ ...bundled, quarter: "2027-Q1" }))
+    const converted = tenders(["search", "", "--currency", "EUR", "--min-budget", "1", "--json"], childEnv({ TENDERS_DATA_DIR: dataDir, TENDERS_RATES_FILE: good }))
+    expect(converted.status, converted.stderr).toBe(0)
+    expect((JSON.parse(converted.stdout) as { hint?: string }).hint).toContain("reference rates of 2027-Q1")
+    const bad = join(dataDir, "bad-rates.json")
+    writeFileSync(bad, JSON.stringify({ ...bundled, quarter: "soon" }))
+    const refused = tenders(["search", "road"], childEnv({ TENDERS_DATA_DIR: dataDir, TENDERS_RATES_FILE: bad }))
+    expect(refused.status).not.toBe(0)
+    expect(refused.stderr).toContain("TENDERS_RATES_FILE")
+    expect(refused.stderr.trim().split("\n")).toHaveLength(1)
   })
 
   it("manages keys and accounts: create, list, plan change, pack, revoke", () => {
