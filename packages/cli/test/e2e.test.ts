@@ -80,6 +80,19 @@ for (const name of backends) {
       expect(JSON.parse(ingest.stdout)).toMatchObject({ new: 0, rejected: 0 })
     })
 
+    it("counts calls exactly when many arrive at once: a limit of 5 lets exactly 5 of 30 through", async () => {
+      const created = tenders(["keys", "create", "--email", `burst-${Date.now()}@example.com`, "--plan", "pro", "--monthly-limit", "5", "--json"], env)
+      expect(created.status, created.stderr).toBe(0)
+      const burstKey = (JSON.parse(created.stdout) as { key: string }).key
+      const responses = await Promise.all(Array.from({ length: 30 }, () => post("/v1/tenders/search", { q: "road" }, burstKey)))
+      const statuses = responses.map((r) => r.status)
+      expect(statuses.filter((s) => s === 200)).toHaveLength(5)
+      expect(statuses.filter((s) => s === 429)).toHaveLength(25)
+      const refused = responses.find((r) => r.status === 429)
+      expect(refused?.headers.get("retry-after")).toMatch(/^\d+$/u)
+      expect(responses.find((r) => r.status === 200)?.headers.get("ratelimit-policy")).toBe(`"monthly";q=5`)
+    })
+
     it("rejects a key revoked with the CLI", async () => {
       const revoked = tenders(["keys", "revoke", keyId], env)
       expect(revoked.status, revoked.stderr).toBe(0)
