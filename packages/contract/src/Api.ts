@@ -22,7 +22,8 @@ export class TendersGroup extends HttpApiGroup.make("tenders")
     }).annotate(OpenApi.Summary, "Get the full card of one tender")
       .annotate(OpenApi.Description, "Any status. On the Free plan cpvCodes, okpd2Codes, lots and docsUrl are omitted.")
   )
-  .middleware(Authorization) {}
+  .middleware(Authorization)
+  .annotateMerge(OpenApi.annotations({ title: "Tenders", description: "Search open tenders from all three sources and read one tender in full." })) {}
 
 /** The machine-readable description, behind a key like every endpoint but /health. */
 export class MetaGroup extends HttpApiGroup.make("meta")
@@ -32,14 +33,16 @@ export class MetaGroup extends HttpApiGroup.make("meta")
       error: common
     }).annotate(OpenApi.Summary, "This OpenAPI 3.1 document (needs a key, does not count against the quota)")
   )
-  .middleware(Authorization) {}
+  .middleware(Authorization)
+  .annotateMerge(OpenApi.annotations({ title: "Description", description: "The machine-readable description of this interface." })) {}
 
 /** Service and source health, for uptime monitors; no authentication. */
 export class SystemGroup extends HttpApiGroup.make("system", { topLevel: true })
   .add(
     HttpApiEndpoint.get("health", "/health", { success: HealthReport, error: InternalError })
       .annotate(OpenApi.Summary, "Service and data-source health (200 for ok and degraded)")
-  ) {}
+  )
+  .annotateMerge(OpenApi.annotations({ title: "System", description: "Health for uptime monitors; no key needed." })) {}
 
 /** The Tenders REST interface, version 1.2.0. */
 export class TendersApi extends HttpApi.make("tenders")
