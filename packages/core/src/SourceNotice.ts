@@ -1,0 +1,35 @@
+import { Schema } from "effect"
+import { TenderRecord } from "./Tender.ts"
+
+/** What a source notice says about its procedure. */
+export const NoticeKind = Schema.Literals(["original", "amendment", "cancellation", "result"])
+export type NoticeKind = typeof NoticeKind.Type
+
+/**
+ * One notice as a source parser reads it: the normalised record of this notice (its own id, status as the
+ * notice itself states it), what kind of notice it is, and the keys that link it to the other notices of the
+ * same procedure. Lifecycle rules in core decide what it does to the stored tender.
+ */
+export const ParsedNotice = Schema.Struct({
+  kind: NoticeKind,
+  record: TenderRecord,
+  /** Links all notices of one procedure: TED procedure-identifier, EIS purchase number, Armenian procurement code. */
+  procedureKey: Schema.String,
+  /** Source version when the source numbers versions (EIS versionNumber, TED notice-version), else null. */
+  version: Schema.NullOr(Schema.Int),
+  /** Free-text reason for amendments and cancellations when the source gives one (TED change-reason-code, ...). */
+  reason: Schema.NullOr(Schema.String)
+}).annotate({ identifier: "ParsedNotice" })
+export type ParsedNotice = typeof ParsedNotice.Type
+
+/** A notice the parser could not read, with the reason; never fatal for a run. */
+export interface RejectedNotice {
+  readonly where: string
+  readonly reason: string
+}
+
+/** The outcome of parsing one payload (one API page, one HTML page, one XML file). */
+export interface ParseResult {
+  readonly notices: ReadonlyArray<ParsedNotice>
+  readonly rejected: ReadonlyArray<RejectedNotice>
+}
