@@ -66,6 +66,18 @@ export const resolveProcedure = (notices: ReadonlyArray<ParsedNotice>): TenderRe
   return { ...merged, id, nativeId: canonical.record.nativeId, status }
 }
 
+const canonical = (value: unknown): string =>
+  JSON.stringify(value, (_key, v: unknown) =>
+    v !== null && typeof v === "object" && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).toSorted(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v)
+
+/** Whether two records say the same thing (key order and extra fields such as `updatedAt` aside). */
+export const sameRecord = (a: TenderRecord, b: TenderRecord): boolean => {
+  const strip = ({ updatedAt: _u, ...rest }: TenderRecord & { readonly updatedAt?: string }) => rest
+  return canonical(strip(a)) === canonical(strip(b))
+}
+
 /** What an ingested notice changed, for the event log and alerts. */
 export type TenderChange = "new" | "amended" | "cancelled" | "closed" | "updated" | "unchanged"
 
@@ -81,6 +93,6 @@ export const changeOf = (
     if (after.status === "closed") return "closed"
     if (after.status === "amended") return "amended"
   }
-  if (JSON.stringify(before) === JSON.stringify(after)) return "unchanged"
+  if (sameRecord(before, after)) return "unchanged"
   return notice.kind === "amendment" ? "amended" : "updated"
 }

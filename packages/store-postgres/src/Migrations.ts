@@ -86,8 +86,35 @@ const initial = Effect.gen(function*() {
   yield* sql`CREATE INDEX source_runs_source_idx ON source_runs (source, started_at DESC)`
 })
 
+const notices = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`ALTER TABLE tenders ADD COLUMN procedure_key text`
+  yield* sql`UPDATE tenders SET procedure_key = native_id`
+  yield* sql`CREATE INDEX tenders_procedure_idx ON tenders (source, procedure_key)`
+  yield* sql`CREATE TABLE tender_notices (
+    notice_key text PRIMARY KEY,
+    source text NOT NULL,
+    procedure_key text NOT NULL,
+    kind text NOT NULL,
+    version integer,
+    content_hash text NOT NULL,
+    notice jsonb NOT NULL,
+    received_at timestamptz NOT NULL
+  )`
+  yield* sql`CREATE INDEX tender_notices_procedure_idx ON tender_notices (source, procedure_key)`
+  yield* sql`CREATE TABLE tender_aliases (alias text PRIMARY KEY, tender_id text NOT NULL)`
+  yield* sql`CREATE TABLE tender_events (
+    id bigserial PRIMARY KEY,
+    tender_id text NOT NULL,
+    change text NOT NULL,
+    notice_key text,
+    created_at timestamptz NOT NULL
+  )`
+  yield* sql`CREATE INDEX tender_events_tender_idx ON tender_events (tender_id, id)`
+})
+
 /** Runs the schema migrations once, in order (the migrator locks its table inside a transaction). */
 export const migrate = Migrator.make({})({
-  loader: Migrator.fromRecord({ "1_initial": initial }),
+  loader: Migrator.fromRecord({ "1_initial": initial, "2_notices": notices }),
   table: "tenders_migrations"
 })

@@ -5,6 +5,7 @@ import { layerEmbedded } from "./embedded/EmbeddedPostgres.ts"
 import type { EmbeddedStoreError } from "./embedded/EmbeddedStoreError.ts"
 import { migrate } from "./Migrations.ts"
 import { PgAccountStore } from "./PgAccountStore.ts"
+import { PgNoticeStore } from "./PgNoticeStore.ts"
 import { PgSourceStatusStore } from "./PgSourceStatusStore.ts"
 import { PgTenderStore } from "./PgTenderStore.ts"
 
@@ -24,7 +25,7 @@ export const layerSql = (
 
 /** Every store port over a migrated database, plus the SQL client itself. */
 export const layerStore = (options: StoreOptions) =>
-  Layer.mergeAll(PgTenderStore, PgAccountStore, PgSourceStatusStore).pipe(
+  Layer.mergeAll(PgTenderStore, PgNoticeStore, PgAccountStore, PgSourceStatusStore).pipe(
     Layer.provideMerge(Layer.effectDiscard(Effect.orDie(migrate))),
     Layer.provideMerge(layerSql(options))
   )

@@ -1,5 +1,5 @@
 import { assert, describe, layer } from "@effect/vitest"
-import { AccountStore, Rates, TenderStore, toSearchQuery, type Filters } from "@tenders/core"
+import { AccountStore, type Filters, lifecycleResolver, NoticeStore, type ParsedNotice, Rates, TenderId, TenderStore, toSearchQuery } from "@tenders/core"
 import { isoFromNow, makeRecord } from "@tenders/core/testing"
 import { Effect, Layer, Option } from "effect"
 import { backends } from "./backends.ts"
@@ -101,6 +101,39 @@ for (const [name, makeLayer] of backends()) {
         Effect.gen(function*() {
           const store = yield* TenderStore
           assert.strictEqual(yield* store.count(yield* toSearchQuery({ q: "" }, 1)), 7)
+        }))
+
+      it.effect("links a procedure's notices into one tender whatever their order, with aliases and change events", () =>
+        Effect.gen(function*() {
+          const notices = yield* NoticeStore
+          const tenders = yield* TenderStore
+          const procedure = (suffix: string) => {
+            const n = (kind: ParsedNotice["kind"], id: string, extra: Partial<Parameters<typeof makeRecord>[0]>): ParsedNotice => ({
+              kind,
+              procedureKey: `proc-${suffix}`,
+              version: null,
+              reason: null,
+              record: makeRecord({ id: `${id}${suffix}-2026`, title: "Snow clearing", ...extra })
+            })
+            return {
+              original: n("original", "ted-71", { publishedAt: "2026-11-01T00:00:00Z", budget: "5000" }),
+              amendment: n("amendment", "ted-72", { publishedAt: "2026-11-05T00:00:00Z", budget: null, title: "Snow clearing, lots 1-2", status: "amended" }),
+              cancellation: n("cancellation", "ted-73", { publishedAt: "2026-11-09T00:00:00Z", status: "cancelled" })
+            }
+          }
+          const a = procedure("1")
+          const inOrder = []
+          for (const n of [a.original, a.original, a.amendment, a.cancellation]) inOrder.push(...(yield* notices.applyNotices([n], lifecycleResolver)))
+          assert.deepStrictEqual(inOrder, ["new", "unchanged", "amended", "cancelled"])
+          const b = procedure("2")
+          const reversed = yield* notices.applyNotices([b.cancellation, b.amendment, b.original], lifecycleResolver)
+          assert.strictEqual(reversed[0], "new")
+          const first = Option.getOrThrow(yield* tenders.get(TenderId.make("ted-711-2026")))
+          const second = Option.getOrThrow(yield* tenders.get(TenderId.make("ted-712-2026")))
+          assert.deepStrictEqual([first.status, first.title, first.budget], ["cancelled", "Snow clearing, lots 1-2", "5000"])
+          assert.deepStrictEqual([second.id, second.status, second.title, second.budget], ["ted-712-2026", "cancelled", "Snow clearing, lots 1-2", "5000"])
+          assert.strictEqual(Option.getOrThrow(yield* tenders.get(TenderId.make("ted-732-2026"))).id, "ted-712-2026")
+          assert.strictEqual(Option.getOrThrow(yield* tenders.get(TenderId.make("ted-721-2026"))).id, "ted-711-2026")
         }))
 
       it.effect("authenticates hashed keys, revokes them, and counts calls exactly under concurrency", () =>
