@@ -45,6 +45,27 @@ describe("tenders CLI", () => {
     expect(JSON.parse(again.stdout)).toEqual({ new: 0, updated: 0, unchanged: 2, rejected: 1 })
   })
 
+  it("ingests recorded payloads in each source's own format, links a cancellation to its original, and changes nothing on a re-run", () => {
+    const fixtures = join(import.meta.dirname, "..", "..", "adapters-sources", "test", "fixtures")
+    const sourceDir = join(dataDir, "sources")
+    const ted = join(fixtures, "ted", "RECONSTRUCTED-search-response-original-change-cancel.json")
+    const first = tenders(["ingest", "--source", "ted", "--from", ted, "--json"], env)
+    expect(first.status, first.stderr).toBe(0)
+    expect(JSON.parse(first.stdout)).toMatchObject({ files: 1, new: 1, amended: 1, cancelled: 1, rejected: 0 })
+    expect(JSON.parse(tenders(["ingest", "--source", "ted", "--from", ted, "--json"], env).stdout)).toMatchObject({ new: 0, amended: 0, cancelled: 0, unchanged: 3 })
+    for (const source of ["eaeu", "gnumner"]) {
+      const run = tenders(["ingest", "--source", source, "--from", join(fixtures, source), "--json"], env)
+      expect(run.status, run.stderr).toBe(0)
+      expect((JSON.parse(run.stdout) as { new: number }).new, source).toBeGreaterThan(0)
+      expect(JSON.parse(tenders(["ingest", "--source", source, "--from", join(fixtures, source), "--json"], env).stdout)).toMatchObject({ new: 0, amended: 0, cancelled: 0, closed: 0, updated: 0 })
+    }
+    const cancelled = tenders(["search", "Luxembourg", "--json"], env)
+    expect((JSON.parse(cancelled.stdout) as { results: Array<{ id: string }> }).results.map((r) => r.id)).not.toContain("ted-12345-2019")
+    const missing = tenders(["ingest", "--source", "ted", "--from", join(sourceDir, "nothing-here")], env)
+    expect(missing.status).not.toBe(0)
+    expect(tenders(["ingest", "--source", "eaeu"], env).stderr).toContain("live fetching")
+  })
+
   it("searches the local store as a table or as the API's JSON", () => {
     const table = tenders(["search", "cleaning"], env)
     expect(table.status, table.stderr).toBe(0)

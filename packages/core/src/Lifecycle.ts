@@ -11,6 +11,12 @@ export const statusOfKind: Record<ParsedNotice["kind"], TenderStatus> = {
   cancellation: "cancelled"
 }
 
+const canonical = (value: unknown): string =>
+  JSON.stringify(value, (_key, v: unknown) =>
+    v !== null && typeof v === "object" && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).toSorted(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v)
+
 const byAge = (a: ParsedNotice, b: ParsedNotice): number => {
   const va = a.version ?? 0
   const vb = b.version ?? 0
@@ -18,7 +24,10 @@ const byAge = (a: ParsedNotice, b: ParsedNotice): number => {
   const pa = a.record.publishedAt ?? ""
   const pb = b.record.publishedAt ?? ""
   if (pa !== pb) return pa < pb ? -1 : 1
-  return a.record.id < b.record.id ? -1 : a.record.id > b.record.id ? 1 : 0
+  if (a.record.id !== b.record.id) return a.record.id < b.record.id ? -1 : 1
+  const ca = canonical(a)
+  const cb = canonical(b)
+  return ca < cb ? -1 : ca > cb ? 1 : 0
 }
 
 const overlay = (base: TenderRecord, next: TenderRecord): TenderRecord => ({
@@ -65,12 +74,6 @@ export const resolveProcedure = (notices: ReadonlyArray<ParsedNotice>): TenderRe
   const status = sorted.map((n) => statusOfKind[n.kind]).reduce((a, b) => (rank[b] > rank[a] ? b : a), "open" as TenderStatus)
   return { ...merged, id, nativeId: canonical.record.nativeId, status }
 }
-
-const canonical = (value: unknown): string =>
-  JSON.stringify(value, (_key, v: unknown) =>
-    v !== null && typeof v === "object" && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v).toSorted(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : v)
 
 /** Whether two records say the same thing (key order and extra fields such as `updatedAt` aside). */
 export const sameRecord = (a: TenderRecord, b: TenderRecord): boolean => {

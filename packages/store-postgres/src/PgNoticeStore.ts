@@ -9,10 +9,14 @@ const decodeNotices = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ no
 const decodeTender = Schema.decodeUnknownEffect(Schema.Array(TenderRow))
 const toRecord = Schema.decodeUnknownEffect(TenderRecord)
 
-/** One stored row per notice: a source republishing the same notice (or a newer state of it) replaces it. */
-const noticeKey = (n: ParsedNotice) => [n.record.source, n.procedureKey, n.record.id, n.kind, n.version ?? 0].join("|")
-
 const hashOf = (n: ParsedNotice) => createHash("sha256").update(JSON.stringify(n)).digest("hex")
+
+/**
+ * One stored row per distinct notice content: the same notice read twice (or from two pages that say the
+ * same) is one row, while pages that say different things about one procedure (a listing item and its detail
+ * page) are separate notices that the lifecycle overlays, so re-reading them changes nothing.
+ */
+const noticeKey = (n: ParsedNotice, hash: string) => [n.record.source, n.procedureKey, n.record.id, n.kind, n.version ?? 0, hash].join("|")
 
 /** NoticeStore on PostgreSQL: notices, tenders, aliases and change events, one transaction per notice. */
 export const PgNoticeStore = Layer.effect(
@@ -22,8 +26,8 @@ export const PgNoticeStore = Layer.effect(
 
     const applyOne = (notice: ParsedNotice, resolve: NoticeResolver, now: string) =>
       Effect.gen(function*() {
-        const key = noticeKey(notice)
         const hash = hashOf(notice)
+        const key = noticeKey(notice, hash)
         const known = yield* sql<{ content_hash: string }>`SELECT content_hash FROM tender_notices WHERE notice_key = ${key}`
         if (known[0]?.content_hash === hash) return "unchanged" as const
         yield* sql`INSERT INTO tender_notices (notice_key, source, procedure_key, kind, version, content_hash, notice, received_at)
