@@ -11,7 +11,7 @@ const rules = {
   core: ["effect"],
   contract: ["effect", "@tenders/core"],
   "store-postgres": ["effect", "@tenders/core", "@effect/sql-pg", "@effect/platform-node", "@electric-sql/pglite", "node:"],
-  "adapters-sources": ["effect", "@tenders/core", "@effect/platform-node", "fast-xml-parser", "node-html-parser", "node:"],
+  "adapters-sources": ["effect", "@tenders/core", "@effect/platform-node", "fast-xml-parser", "node-html-parser", "undici", "node:"],
   http: ["effect", "@tenders/core", "@tenders/contract", "node:"],
   mcp: ["effect", "@tenders/core", "@tenders/contract", "@modelcontextprotocol/server", "node:"],
   "client-sdk": ["effect", "@tenders/core", "@tenders/contract"],

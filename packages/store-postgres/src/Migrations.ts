@@ -113,8 +113,21 @@ const notices = Effect.gen(function*() {
   yield* sql`CREATE INDEX tender_events_tender_idx ON tender_events (tender_id, id)`
 })
 
+const schedule = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`ALTER TABLE source_runs ADD COLUMN owner text`
+  yield* sql`ALTER TABLE source_runs ADD COLUMN summary jsonb`
+  yield* sql`CREATE TABLE source_cursors (source text PRIMARY KEY, cursor text NOT NULL, updated_at timestamptz NOT NULL)`
+  yield* sql`CREATE TABLE source_schedule (
+    source text PRIMARY KEY,
+    next_run_at timestamptz NOT NULL,
+    lease_owner text,
+    lease_expires_at timestamptz
+  )`
+})
+
 /** Runs the schema migrations once, in order (the migrator locks its table inside a transaction). */
 export const migrate = Migrator.make({})({
-  loader: Migrator.fromRecord({ "1_initial": initial, "2_notices": notices }),
+  loader: Migrator.fromRecord({ "1_initial": initial, "2_notices": notices, "3_schedule": schedule }),
   table: "tenders_migrations"
 })

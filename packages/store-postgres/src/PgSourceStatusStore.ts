@@ -18,11 +18,15 @@ export const PgSourceStatusStore = Layer.effect(
     const sql = yield* PgClient.PgClient
     const fmt = (column: string) => sql.literal(`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`)
     const summaries = Effect.gen(function*() {
-      const rows = yield* sql`SELECT source AS code,
-          ${fmt("max(finished_at) FILTER (WHERE ok)")} AS "lastSuccessAt",
-          ${fmt("max(finished_at) FILTER (WHERE NOT ok)")} AS "lastFailureAt",
-          ${fmt("max(started_at) FILTER (WHERE finished_at IS NULL)")} AS "runningSince"
-        FROM source_runs GROUP BY source`
+      // A run that never finished counts as running only if nothing finished after it started (a crashed
+      // run is superseded by the next one).
+      const rows = yield* sql`SELECT r.source AS code,
+          ${fmt("max(r.finished_at) FILTER (WHERE r.ok)")} AS "lastSuccessAt",
+          ${fmt("max(r.finished_at) FILTER (WHERE NOT r.ok)")} AS "lastFailureAt",
+          ${fmt("max(r.started_at) FILTER (WHERE r.finished_at IS NULL AND r.started_at > COALESCE(l.done, '-infinity'::timestamptz))")} AS "runningSince"
+        FROM source_runs r
+        LEFT JOIN (SELECT source, max(finished_at) AS done FROM source_runs GROUP BY source) l ON l.source = r.source
+        GROUP BY r.source`
       const decoded = yield* decode(rows)
       return decoded.map((r) => ({
         code: r.code,

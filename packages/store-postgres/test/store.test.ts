@@ -1,7 +1,7 @@
 import { assert, describe, layer } from "@effect/vitest"
-import { AccountStore, type Filters, lifecycleResolver, NoticeStore, type ParsedNotice, Rates, TenderId, TenderStore, toSearchQuery } from "@tenders/core"
+import { AccountStore, type Filters, lifecycleResolver, NoticeStore, type ParsedNotice, Rates, runIfDue, runSource, type SourceFeed, SourceRunStore, sourceHealth, SourceUnavailable, TenderId, TenderStore, toSearchQuery } from "@tenders/core"
 import { isoFromNow, makeRecord } from "@tenders/core/testing"
-import { Effect, Layer, Option } from "effect"
+import { DateTime, Duration, Effect, Layer, Option, Stream } from "effect"
 import { backends } from "./backends.ts"
 
 const records = [
@@ -134,6 +134,56 @@ for (const [name, makeLayer] of backends()) {
           assert.deepStrictEqual([second.id, second.status, second.title, second.budget], ["ted-712-2026", "cancelled", "Snow clearing, lots 1-2", "5000"])
           assert.strictEqual(Option.getOrThrow(yield* tenders.get(TenderId.make("ted-732-2026"))).id, "ted-712-2026")
           assert.strictEqual(Option.getOrThrow(yield* tenders.get(TenderId.make("ted-721-2026"))).id, "ted-711-2026")
+        }))
+
+      it.effect("runs a feed page by page, saving the cursor after each, and records failures for health", () =>
+        Effect.gen(function*() {
+          const runs = yield* SourceRunStore
+          const notice = (id: string): ParsedNotice => ({
+            kind: "original", procedureKey: id, version: null, reason: null,
+            record: makeRecord({ id, source: "eaeu", title: "Поставка топлива", url: "https://zakupki.gov.ru/x" })
+          })
+          const failing: SourceFeed = {
+            source: "eaeu",
+            pages: () => Stream.concat(
+              Stream.make(
+                { results: [{ notices: [notice("eaeu-111")], rejected: [] }], cursor: "c1" },
+                { results: [{ notices: [notice("eaeu-222")], rejected: [{ where: "x", reason: "bad" }] }], cursor: "c2" }
+              ),
+              Stream.fail(new SourceUnavailable({ source: "eaeu", message: "503 three times" }))
+            )
+          }
+          const failed = yield* runSource(failing, { owner: "test", since: null })
+          assert.strictEqual(failed.error, "503 three times")
+          assert.deepStrictEqual([failed.summary.pages, failed.summary.new, failed.summary.rejected], [2, 2, 1])
+          assert.strictEqual(yield* runs.loadCursor("eaeu"), "c2")
+          const health = yield* sourceHealth
+          assert.strictEqual(health.sources.find((x) => x.code === "eaeu")?.status, "error")
+          let seen: string | null = "unset"
+          const recovering: SourceFeed = { source: "eaeu", pages: (start) => Stream.fromEffect(Effect.sync(() => { seen = start.cursor; return { results: [], cursor: "c3" } })) }
+          const ok = yield* runSource(recovering, { owner: "test", since: null })
+          assert.strictEqual(seen, "c2")
+          assert.isNull(ok.error)
+          assert.strictEqual((yield* sourceHealth).sources.find((x) => x.code === "eaeu")?.status, "ok")
+          const recent = yield* runs.recentRuns("eaeu", 5)
+          assert.deepStrictEqual(recent.map((r) => r.error), [null, "503 three times"])
+        }))
+
+      it.effect("gives a due source's slot to exactly one of many concurrent claimers, then not again until it is due", () =>
+        Effect.gen(function*() {
+          const runs = yield* SourceRunStore
+          const until = DateTime.addDuration(yield* DateTime.now, Duration.minutes(10))
+          const claims = yield* Effect.forEach(Array.from({ length: 12 }, (_, i) => `replica-${i}`), (owner) => runs.claim("ted", owner, { until }), { concurrency: "unbounded" })
+          assert.strictEqual(claims.filter(Boolean).length, 1)
+          const winner = `replica-${claims.indexOf(true)}`
+          assert.isFalse(yield* runs.claim("ted", "late", { until }))
+          yield* runs.release("ted", winner, DateTime.addDuration(yield* DateTime.now, Duration.hours(1)))
+          assert.isFalse(yield* runs.claim("ted", "late", { until }))
+          const feed: SourceFeed = { source: "gnumner", pages: () => Stream.make({ results: [], cursor: null }) }
+          const first = yield* runIfDue(feed, "a", Duration.hours(1))
+          const second = yield* runIfDue(feed, "b", Duration.hours(1))
+          assert.isNotNull(first)
+          assert.isNull(second)
         }))
 
       it.effect("authenticates hashed keys, revokes them, and counts calls exactly under concurrency", () =>
