@@ -1,3 +1,6 @@
 export { parseEisRss, parseEisXml } from "./eaeu/parse.ts"
 export * from "./gnumner/index.ts"
 export { normalizePublicationNumber, parseTedSearchResponse, tedNextToken } from "./ted/parse.ts"
+export { defaultEisFeedConfig, type EisFeedConfig, makeEisFeed } from "./eaeu/Feed.ts"
+export { gnumnerHttpClientLayer, type GnumnerFeedConfig, makeGnumnerFeed } from "./gnumner/Feed.ts"
+export { defaultTedFeedConfig, makeTedFeed, type TedFeedConfig } from "./ted/Feed.ts"

@@ -1,7 +1,8 @@
-import { Rates, RatesTable } from "@tenders/core"
+import { Rates, RatesTable, SourceIntervals } from "@tenders/core"
 import { layerStore } from "@tenders/store-postgres"
 import { Cause, Config, Effect, Exit, Layer, Option, Schema } from "effect"
 import { readFileSync } from "node:fs"
+import { sourceIntervals } from "./Feeds.ts"
 
 /** Options every command shares (commander's globals). */
 export interface GlobalOptions {
@@ -24,9 +25,13 @@ export const ratesLayer = Layer.unwrap(Effect.gen(function*() {
   return Layer.succeed(Rates, Rates.of({ table }))
 }))
 
-/** The ports a command needs, over the configured store. */
+/** The ports a command needs, over the configured store; health uses the configured source intervals. */
 export const appLayer = (options: GlobalOptions) =>
-  Layer.mergeAll(layerStore({ databaseUrl: options.databaseUrl, dataDir: options.dataDir }), ratesLayer)
+  Layer.mergeAll(
+    layerStore({ databaseUrl: options.databaseUrl, dataDir: options.dataDir }),
+    ratesLayer,
+    Layer.effect(SourceIntervals, sourceIntervals)
+  )
 
 /** A failure the user caused: printed as one line, exit code 1. */
 export class UsageError extends Error {}

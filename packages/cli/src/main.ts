@@ -4,6 +4,7 @@ import { registerIngest } from "./commands/ingest.ts"
 import { registerKeys } from "./commands/keys.ts"
 import { registerSearch } from "./commands/search.ts"
 import { registerServe } from "./commands/serve.ts"
+import { registerSources } from "./commands/sources.ts"
 import type { GlobalOptions } from "./Runtime.ts"
 
 const program = new Command("tenders")
@@ -19,6 +20,7 @@ registerIngest(program, globals)
 registerSearch(program, globals)
 registerKeys(program, globals)
 registerAccounts(program, globals)
+registerSources(program, globals)
 
 try {
   await program.parseAsync(process.argv)

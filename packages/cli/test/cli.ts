@@ -18,6 +18,17 @@ export const tenders = (args: ReadonlyArray<string>, env: NodeJS.ProcessEnv = ch
   return { status: result.status, stdout: result.stdout, stderr: result.stderr }
 }
 
+/** Runs a CLI command without blocking this process (needed when this process also serves the command's requests). */
+export const tendersAsync = (args: ReadonlyArray<string>, env: NodeJS.ProcessEnv = childEnv()) =>
+  new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, [tendersBin, ...args], { env, stdio: ["ignore", "pipe", "pipe"] })
+    let stdout = ""
+    let stderr = ""
+    child.stdout.on("data", (chunk) => (stdout += String(chunk)))
+    child.stderr.on("data", (chunk) => (stderr += String(chunk)))
+    child.once("close", (status) => resolve({ status, stdout, stderr }))
+  })
+
 /** A free TCP port on loopback. */
 export const freePort = () =>
   new Promise<number>((resolve, reject) => {
@@ -30,10 +41,10 @@ export const freePort = () =>
     })
   })
 
-/** Starts `tenders serve` and waits (bounded) until /health answers. */
-export const startServer = async (args: ReadonlyArray<string>, env: NodeJS.ProcessEnv) => {
+/** Starts `tenders serve` (without scheduled fetching unless `serveArgs` says otherwise) and waits (bounded) until /health answers. */
+export const startServer = async (args: ReadonlyArray<string>, env: NodeJS.ProcessEnv, serveArgs: ReadonlyArray<string> = ["--no-schedule"]) => {
   const port = await freePort()
-  const child: ChildProcess = spawn(process.execPath, [tendersBin, ...args, "serve", "--port", String(port)], { env, stdio: ["ignore", "pipe", "pipe"] })
+  const child: ChildProcess = spawn(process.execPath, [tendersBin, ...args, "serve", "--port", String(port), ...serveArgs], { env, stdio: ["ignore", "pipe", "pipe"] })
   let output = ""
   child.stdout?.on("data", (chunk) => (output += String(chunk)))
   child.stderr?.on("data", (chunk) => (output += String(chunk)))

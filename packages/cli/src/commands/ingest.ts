@@ -1,11 +1,12 @@
-import { ingestNotices, ingestRecords, type ParseResult, SourceCode, TenderRecord } from "@tenders/core"
+import { ingestNotices, ingestRecords, parseInstant, type ParseResult, runSource, SourceCode, sourceCodes, TenderRecord } from "@tenders/core"
 import { SingleBar } from "cli-progress"
 import type { Command } from "commander"
 import { Option as CliOption } from "commander"
-import { Effect, Schema } from "effect"
+import { Effect, Option, Schema } from "effect"
 import { createReadStream } from "node:fs"
 import { createInterface } from "node:readline"
 import { type GlobalOptions, runCommand, UsageError } from "../Runtime.ts"
+import { feedFor } from "../Feeds.ts"
 import { parsePayloadFile, payloadFiles } from "../SourceFiles.ts"
 
 const decodeLine = Schema.decodeUnknownResult(Schema.fromJsonString(TenderRecord))
@@ -47,10 +48,29 @@ const print = (summary: Record<string, number>, json: boolean) =>
 
 interface IngestOptions {
   readonly from?: string
-  readonly source?: SourceCode
+  readonly source?: SourceCode | "all"
   readonly section?: string
+  readonly since?: string
   readonly json?: boolean
 }
+
+/** Fetches live: one run per source from its saved cursor (or `since`), recorded for health. */
+const live = (sources: ReadonlyArray<SourceCode>, sinceText: string | undefined, json: boolean) =>
+  Effect.gen(function*() {
+    const since = sinceText === undefined ? null : Option.getOrNull(parseInstant(sinceText))
+    if (sinceText !== undefined && since === null) {
+      return yield* Effect.fail(new UsageError(`--since must be a date (YYYY-MM-DD) or a date-time with Z or an offset, got "${sinceText}"`))
+    }
+    let failed = false
+    for (const source of sources) {
+      const feed = yield* feedFor(source).pipe(Effect.mapError((e) => new UsageError(e.message)))
+      const outcome = yield* runSource(feed, { owner: `cli-${process.pid}`, since })
+      failed ||= outcome.error !== null
+      const line = { source, ...outcome.summary, error: outcome.error }
+      process.stdout.write(json ? `${JSON.stringify(line)}\n` : `${source}: ${Object.entries(outcome.summary).map(([k, v]) => `${k} ${v}`).join(", ")}${outcome.error === null ? "" : ` — failed: ${outcome.error}`}\n`)
+    }
+    if (failed) process.exitCode = 1
+  })
 
 const normalised = (from: string, json: boolean) =>
   Effect.gen(function*() {
@@ -84,18 +104,18 @@ export const registerIngest = (program: Command, globals: () => GlobalOptions) =
     .command("ingest")
     .description("import tenders: normalised JSON lines (--from FILE), or a source's recorded payloads (--source X --from FILE|DIR)")
     .option("--from <path>", "a JSON-lines file of normalised records, or with --source a payload file or directory")
-    .addOption(new CliOption("--source <source>", "read the source's own format: TED search JSON, gnumner HTML pages, EIS XML").choices(SourceCode.literals))
+    .addOption(new CliOption("--source <source>", "fetch live from a source (or all), or with --from read its own format: TED search JSON, gnumner HTML pages, EIS XML").choices([...SourceCode.literals, "all"]))
+    .option("--since <date>", "live backfill from this date instead of the saved cursor")
     .option("--section <slug>", "gnumner listing section of the pages (default: read from the file name or the page)")
     .option("--json", "print the summary as JSON")
     .action((options: IngestOptions) =>
       runCommand(globals(), Effect.gen(function*() {
-        if (options.from === undefined) {
-          return yield* Effect.fail(new UsageError(
-            options.source === undefined
-              ? "pass --from FILE (normalised JSON lines) or --source X --from PATH (recorded payloads)"
-              : `live fetching from ${options.source} is not available yet: pass --from with recorded payloads`
-          ))
+        const json = options.json === true
+        if (options.source === undefined) {
+          if (options.from === undefined) return yield* Effect.fail(new UsageError("pass --from FILE (normalised JSON lines) or --source X (live, or --from recorded payloads)"))
+          return yield* normalised(options.from, json)
         }
-        if (options.source === undefined) return yield* normalised(options.from, options.json === true)
-        return yield* recorded(options.source, options.from, options.section, options.json === true)
+        if (options.from === undefined) return yield* live(options.source === "all" ? sourceCodes : [options.source], options.since, json)
+        if (options.source === "all") return yield* Effect.fail(new UsageError("--from needs one --source: each source has its own format"))
+        return yield* recorded(options.source, options.from, options.section, json)
       })))

@@ -1,11 +1,14 @@
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
-import { ingestRecords, TenderStore } from "@tenders/core"
+import { ingestRecords, runIfDue, type SourceCode, sourceCodes, TenderStore } from "@tenders/core"
 import { HttpApp } from "@tenders/http"
 import type { Command } from "commander"
 import { Option as CliOption } from "commander"
-import { Cause, DateTime, Effect, Exit, Layer, Runtime } from "effect"
+import { Cause, Config, DateTime, Duration, Effect, Exit, Layer, Runtime, Schedule } from "effect"
 import { HttpRouter } from "effect/http"
+import { randomUUID } from "node:crypto"
 import { createServer } from "node:http"
+import { hostname } from "node:os"
+import { feedFor, sourceIntervals } from "../Feeds.ts"
 import { appLayer, type GlobalOptions } from "../Runtime.ts"
 import { loadSample } from "../SampleData.ts"
 
@@ -13,7 +16,34 @@ interface ServeOptions {
   readonly port: string
   readonly host: string
   readonly seed: boolean
+  readonly schedule: boolean
 }
+
+/**
+ * Scheduled ingestion: every source on its own fiber, checking each tick whether its slot is due; the lease
+ * in the database makes each scheduled run happen once across every replica sharing it.
+ */
+const scheduler = Effect.gen(function*() {
+  const intervals = yield* sourceIntervals
+  const tick = yield* Config.Duration("TENDERS_SCHEDULER_TICK").pipe(Config.withDefault(Duration.seconds(15)))
+  const owner = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`
+  const loop = (source: SourceCode) =>
+    Effect.gen(function*() {
+      const feed = yield* feedFor(source)
+      const once = runIfDue(feed, owner, intervals[source]).pipe(
+        Effect.tap((outcome) =>
+          outcome === null
+            ? Effect.void
+            : outcome.error === null
+            ? Effect.logInfo(`${source}: ${JSON.stringify(outcome.summary)}`)
+            : Effect.logWarning(`${source} failed: ${outcome.error}`)),
+        Effect.catchCause((cause) => Effect.logError(`${source}: scheduled run crashed`, cause))
+      )
+      yield* once.pipe(Effect.repeat(Schedule.spaced(tick)))
+    })
+  yield* Effect.logInfo(`Scheduled ingestion on (${sourceCodes.map((s) => `${s} every ${Duration.format(intervals[s])}`).join(", ")}); --no-schedule turns it off.`)
+  yield* Effect.forEach(sourceCodes, (source) => Effect.forkScoped(loop(source)), { discard: true })
+})
 
 /** Ingests the bundled sample into an empty store. */
 const seedIfEmpty = Effect.gen(function*() {
@@ -42,15 +72,17 @@ export const registerServe = (program: Command, globals: () => GlobalOptions) =>
     .addOption(new CliOption("--port <port>", "port to listen on").env("TENDERS_PORT").default(process.env["PORT"] ?? "8080"))
     .addOption(new CliOption("--host <host>", "address to bind").env("TENDERS_HOST").default("127.0.0.1"))
     .option("--no-seed", "do not ingest the bundled sample data into an empty store")
+    .option("--no-schedule", "do not fetch the sources on a schedule (a read-only replica)")
     .action((options: ServeOptions) => {
       const port = parsePort(options.port)
       const ports = appLayer(globals())
       const startup = Effect.gen(function*() {
         if (options.seed) yield* seedIfEmpty
+        if (options.schedule) yield* scheduler
       })
       const server = HttpRouter.serve(HttpApp).pipe(
         Layer.provide(NodeHttpServer.layer(createServer, { port, host: options.host })),
-        Layer.provide(Layer.effectDiscard(startup)),
+        Layer.provide(Layer.effectDiscard(startup.pipe(Effect.orDie))),
         Layer.provideMerge(ports)
       )
       NodeRuntime.runMain(Layer.launch(server), { teardown: stopCleanly })

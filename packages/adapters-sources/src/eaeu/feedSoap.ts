@@ -1,0 +1,81 @@
+import type { ParseResult } from "@tenders/core"
+import { Result } from "effect"
+import { bodyText, fatal, ok, retry, statusVerdict } from "./feedHttp.ts"
+import type { Reply, Verdict } from "./feedHttp.ts"
+import { readZip } from "./feedZip.ts"
+import { parseEisXml } from "./parse.ts"
+import { descendants, descendantTexts, readXml, text } from "./xml.ts"
+
+/** Namespace of the EIS "сервис отдачи информации" (getDocsIP) operations. */
+export const GET_DOCS_NS = "http://zakupki.gov.ru/fz44/get-docs-ip/ws"
+
+/** One `getDocsByOrgRegionRequest`: a region, a document type, one day. */
+export interface SoapQuery {
+  readonly token: string
+  readonly requestId: string
+  readonly createDateTime: string
+  readonly region: string
+  readonly documentType: string
+  readonly day: string
+}
+
+const escapeXml = (s: string): string =>
+  s.replace(/&/gu, "&amp;").replace(/</gu, "&lt;").replace(/>/gu, "&gt;").replace(/"/gu, "&quot;")
+
+/** The SOAP envelope: token in the header, unqualified children in the order the service validates. */
+export const soapEnvelope = (q: SoapQuery): string => `<?xml version="1.0" encoding="UTF-8"?>
+<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:ws="${GET_DOCS_NS}">
+  <soapenv:Header>
+    <individualPerson_token>${escapeXml(q.token)}</individualPerson_token>
+  </soapenv:Header>
+  <soapenv:Body>
+    <ws:getDocsByOrgRegionRequest>
+      <index>
+        <id>${escapeXml(q.requestId)}</id>
+        <createDateTime>${escapeXml(q.createDateTime)}</createDateTime>
+        <mode>PROD</mode>
+      </index>
+      <selectionParams>
+        <orgRegion>${escapeXml(q.region)}</orgRegion>
+        <subsystemType>PRIZ</subsystemType>
+        <documentType44>${escapeXml(q.documentType)}</documentType44>
+        <periodInfo>
+          <exactDate>${escapeXml(q.day)}</exactDate>
+        </periodInfo>
+      </selectionParams>
+    </ws:getDocsByOrgRegionRequest>
+  </soapenv:Body>
+</soapenv:Envelope>
+`
+
+/** Reads a getDocsIP reply: the archive URLs; a SOAP fault or an `errorInfo` is fatal, a garbled reply is retried. */
+export const readSoapReply = (reply: Reply): Verdict<ReadonlyArray<string>> => {
+  const read = readXml(bodyText(reply))
+  if (read._tag === "Ok") {
+    const fault = descendants(read.node, "Fault")[0]
+    if (fault !== undefined) {
+      const message = text(fault, "faultstring") ?? text(fault, "Reason", "Text") ?? text(fault, "faultcode")
+      return fatal(`SOAP fault: ${message ?? "no fault message"}`)
+    }
+  }
+  const byStatus = statusVerdict(reply.status)
+  if (byStatus !== undefined) return byStatus
+  if (read._tag === "Error") return retry(`unreadable SOAP reply: ${read.reason}`)
+  if (read.name !== "Envelope") return retry(`not a SOAP envelope: <${read.name}>`)
+  const error = descendants(read.node, "errorInfo")[0]
+  if (error !== undefined) {
+    return fatal(`getDocsIP error ${text(error, "code") ?? "?"}: ${text(error, "message") ?? "no message"}`)
+  }
+  return ok(descendantTexts(read.node, "archiveUrl"))
+}
+
+const utf8 = new TextDecoder("utf-8")
+
+/** Reads an archive reply: every `.xml` file of the ZIP parsed; a damaged ZIP is retried. */
+export const readArchiveReply = (reply: Reply): Verdict<ReadonlyArray<ParseResult>> => {
+  const byStatus = statusVerdict(reply.status)
+  if (byStatus !== undefined) return byStatus
+  const zip = readZip(reply.body)
+  if (Result.isFailure(zip)) return retry(zip.failure)
+  return ok(zip.success.filter((e) => /\.xml$/iu.test(e.name)).map((e) => parseEisXml(utf8.decode(e.data))))
+}

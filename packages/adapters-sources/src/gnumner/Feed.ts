@@ -1,0 +1,170 @@
+import type { FeedPage, FeedStart, ParsedNotice, SourceFeed, SourceUnavailable } from "@tenders/core"
+import { Clock, DateTime, Effect, Option, Ref, Stream } from "effect"
+import type { HttpClient } from "effect/http"
+import { decodeCursor, encodeCursor, laterIso } from "./feedCursor.ts"
+import type { SectionCursor } from "./feedCursor.ts"
+import { readDetails } from "./feedDetails.ts"
+import { makeFetcher } from "./feedHttp.ts"
+import type { PageFetcher } from "./feedHttp.ts"
+import { parseGnumnerListing } from "./listing.ts"
+import { sectionMeaning } from "./notice.ts"
+
+export { gnumnerHttpClientLayer } from "./feedTls.ts"
+
+/** Settings of the gnumner listing feed. */
+export interface GnumnerFeedConfig {
+  readonly baseUrl: string
+  readonly language: "hy" | "ru"
+  /** Listing section slugs, read in this order. */
+  readonly sections: ReadonlyArray<string>
+  readonly maxPagesPerSection: number
+  /** Follow the ARMEPS / eAuction links of new items (buyer, CPV, richer title). */
+  readonly fetchDetails: boolean
+  /** TENDERS_GNUMNER_INSECURE_TLS_HOSTS; the feed only names it in errors, `gnumnerHttpClientLayer` applies it. */
+  readonly insecureTlsHosts: ReadonlyArray<string>
+  readonly minIntervalMs: number
+  readonly maxAttempts: number
+  readonly maxRetryAfterSeconds: number
+  readonly requestTimeoutMs: number
+  readonly lookbackDays: number
+}
+
+const CHANGES_FAILED_CONTRACTS: ReadonlyArray<string> = [
+  "hraverum_katarvats_popokhutyunner", "chkayacats_gnman_yntacakargi_masin_haytararutyunner",
+  "paymanagir_knqelu_masin_haytararutyun", "knqvats_paymanagri_masin_haytararutyun"
+]
+
+const HY_TENDER_SECTIONS: ReadonlyArray<string> = [
+  "elektronayin_achurdi_haytararutyun_ev_hraver", "bac_mrcuyti_haytararutyun_ev_hraver",
+  "gnanshman_harcman_haytararutyun_ev_hraver", "erkpul_mrcuyti_nakhaorakavorman_haytararutyun",
+  "bac_mrcuyti_nakhaorakavorman_haytararutyun", "gnanshman_harcman_nakhaorakavorman_haytararutyun",
+  "_pak_npatakayin_mrcuyti_nakhaorakavorman_haytararutyun",
+  "pak_parberakan_mrcuyti_nakhaorakavorman_haytararutyun_ev_hraver",
+  "_mek_andzic_gnumneri_katarman_haytararutyun_ev_hraver", "otarerkrya_petutyunneri_koghmic_kazmakerpvogh_gnumner",
+  "mayr_ator_s_ejmiatsni_haytararutyunner",
+  "tsragri_irakanacman_grasenyakneri_koghmic_katarvogh_gnumneri_masin_haytararutyunner_ev_hraverner",
+  "hanrayin_kazmakerputyunneri_koghmic_katarvogh_gnumneri_veraberyal_haytararutyunner"
+]
+
+/** Russian-UI tender slugs seen in another scraper; the change/failed/contract slugs are only known in Armenian. */
+const RU_TENDER_SECTIONS: ReadonlyArray<string> = [
+  "obyavlenie_i_priglashenie_na_elektronnyi_auktcion", "obyavlenie_i_priglashenie_na_otkrytyi_konkurs",
+  "obyavlenie_i_priglashenie_po_zaprosu_kotirovok", "zapros_tcenovykh_predlozhenii"
+]
+
+/** The tender, changes, failed and contract sections the listing parser knows, for a UI language. */
+export const defaultGnumnerSections = (language: "hy" | "ru"): ReadonlyArray<string> =>
+  [...(language === "ru" ? RU_TENDER_SECTIONS : HY_TENDER_SECTIONS), ...CHANGES_FAILED_CONTRACTS]
+
+/** The defaults of every setting (sections follow the language). */
+export const gnumnerFeedDefaults = (config: Partial<GnumnerFeedConfig> = {}): GnumnerFeedConfig => {
+  const language = config.language ?? "hy"
+  return {
+    baseUrl: "https://gnumner.minfin.am",
+    sections: defaultGnumnerSections(language),
+    maxPagesPerSection: 5,
+    fetchDetails: true,
+    insecureTlsHosts: [],
+    minIntervalMs: 2000,
+    maxAttempts: 4,
+    maxRetryAfterSeconds: 120,
+    requestTimeoutMs: 30_000,
+    lookbackDays: 7,
+    ...config,
+    language
+  }
+}
+
+/** A listing notice newer than the section's floor (undated notices always count as new). */
+const isNew = (notice: ParsedNotice, floorMs: number): boolean =>
+  notice.record.publishedAt === null || Date.parse(notice.record.publishedAt) > floorMs
+
+interface SectionState {
+  readonly page: number
+  /** Newest publication time read in this section so far (committed to the cursor when the section ends). */
+  readonly newest: string | null
+}
+
+interface RunState {
+  readonly config: GnumnerFeedConfig
+  readonly fetch: PageFetcher
+  readonly floorOf: (slug: string) => number
+  /** Cursor sections, updated when a section is read to its end. */
+  readonly committed: Ref.Ref<SectionCursor>
+  /** The cursor of the last emitted page (a section end emits an empty page only when the cursor moved). */
+  readonly lastCursor: Ref.Ref<string>
+}
+
+const pageUrlOf = (config: GnumnerFeedConfig, slug: string, page: number): string => {
+  const base = `${config.baseUrl.replace(/\/+$/u, "")}/${config.language}/page/${slug}/`
+  return page === 1 ? base : `${base}${page}`
+}
+
+/** One section as pages: page 1, 2, ... until an empty page, a 404, a page with nothing new, or the page limit. */
+const sectionPages = (run: RunState, slug: string): Stream.Stream<FeedPage, SourceUnavailable> =>
+  Stream.paginate<SectionState, FeedPage, SourceUnavailable>({ page: 1, newest: null }, (state) =>
+    Effect.gen(function*() {
+      const { config } = run
+      const pageUrl = pageUrlOf(config, slug, state.page)
+      const fetched = yield* run.fetch(pageUrl)
+      const listing = fetched._tag === "page"
+        ? parseGnumnerListing(fetched.html, { section: slug, pageUrl })
+        : { notices: [], rejected: [] }
+      const floor = run.floorOf(slug)
+      const fresh = listing.notices.filter((n) => isNew(n, floor))
+      const stop = fetched._tag === "notFound" || listing.notices.length + listing.rejected.length === 0 ||
+        (listing.notices.length > 0 && fresh.length === 0)
+      const newest = fresh.reduce<string | null>((acc, n) => laterIso(acc, n.record.publishedAt), state.newest)
+      const last = stop || state.page >= Math.max(1, config.maxPagesPerSection)
+      if (last && newest !== null) {
+        yield* Ref.update(run.committed, (c) => ({ ...c, [slug]: laterIso(c[slug] ?? null, newest) ?? newest }))
+      }
+      const cursor = encodeCursor(yield* Ref.get(run.committed))
+      const moved = cursor !== (yield* Ref.getAndSet(run.lastCursor, cursor))
+      if (stop) return [moved ? [{ results: [], cursor }] : [], Option.none()] as const
+      const details = config.fetchDetails ? yield* readDetails(run.fetch, fresh) : []
+      const page: FeedPage = { results: [{ notices: fresh, rejected: listing.rejected }, ...details], cursor }
+      return [[page], last ? Option.none() : Option.some({ page: state.page + 1, newest })] as const
+    }))
+
+/** Clarification sections yield nothing and are not read; an unknown slug is one rejection, not a crawl. */
+const knownSectionPages = (run: RunState, slug: string): Stream.Stream<FeedPage, SourceUnavailable> => {
+  const meaning = sectionMeaning(slug)
+  if (meaning === "skip") return Stream.empty
+  if (meaning !== "unknown") return sectionPages(run, slug)
+  return Stream.fromEffect(Effect.map(Ref.get(run.lastCursor), (cursor): FeedPage => ({
+    results: [{ notices: [], rejected: [{ where: pageUrlOf(run.config, slug, 1), reason: `unknown gnumner section "${slug}"` }] }],
+    cursor
+  })))
+}
+
+/** The gnumner.minfin.am listing feed (plus ARMEPS / eAuction detail pages), resumable per section. */
+export const makeGnumnerFeed = (
+  config: Partial<GnumnerFeedConfig> = {}
+): Effect.Effect<SourceFeed, never, HttpClient.HttpClient> =>
+  Effect.gen(function*() {
+    const settings = gnumnerFeedDefaults(config)
+    const fetch = yield* makeFetcher(settings)
+    const pages = (start: FeedStart): Stream.Stream<FeedPage, SourceUnavailable> =>
+      Stream.unwrap(Effect.gen(function*() {
+        const now = yield* Clock.currentTimeMillis
+        const incoming = decodeCursor(start.cursor)
+        const fallback = start.since === null
+          ? now - settings.lookbackDays * 86_400_000
+          : DateTime.toEpochMillis(start.since)
+        const run: RunState = {
+          config: settings,
+          fetch,
+          floorOf: (slug) => {
+            const saved = incoming[slug]
+            return saved === undefined ? fallback : Date.parse(saved)
+          },
+          committed: yield* Ref.make(incoming),
+          lastCursor: yield* Ref.make(encodeCursor(incoming))
+        }
+        return Stream.fromIterable([...new Set(settings.sections)]).pipe(
+          Stream.flatMap((slug) => knownSectionPages(run, slug))
+        )
+      }))
+    return { source: "gnumner", pages }
+  })

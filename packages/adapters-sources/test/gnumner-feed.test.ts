@@ -1,0 +1,268 @@
+import { describe, expect, it } from "@effect/vitest"
+import type { FeedPage, FeedStart, SourceUnavailable } from "@tenders/core"
+import { DateTime, Effect, Result, Stream } from "effect"
+import type { Layer } from "effect"
+import { FetchHttpClient } from "effect/http"
+import type { HttpClient } from "effect/http"
+import { delay, http, HttpResponse } from "msw"
+import { setupServer } from "msw/node"
+import { execFileSync } from "node:child_process"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { createServer } from "node:https"
+import type { Server } from "node:https"
+import type { AddressInfo } from "node:net"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, afterEach, beforeAll } from "vitest"
+import { gnumnerHttpClientLayer, makeGnumnerFeed } from "../src/gnumner/Feed.ts"
+import type { GnumnerFeedConfig } from "../src/gnumner/Feed.ts"
+
+const fixture = (name: string): string =>
+  readFileSync(new URL(`./fixtures/gnumner/feed/${name}`, import.meta.url), "utf8")
+
+const BASE = "https://gnumner.minfin.am"
+const AUCTION = "elektronayin_achurdi_haytararutyun_ev_hraver"
+const CHANGES = "hraverum_katarvats_popokhutyunner"
+const ARMEPS_URL = "https://armeps.am/epps/cft/listContractDocuments.do?resourceId=12486627"
+const EAUCTION_URL = "https://eauction.armeps.am/hy/public/tender_details/tmid/d903e27c-3159-45ae-be43-6f33a82068ba"
+const AUCTION_P1 = fixture("RECONSTRUCTED_listing-page_elektronayin_achurdi.html")
+const CHANGES_P1 = fixture("RECONSTRUCTED_listing-page_hraverum_katarvats_popokhutyunner.html")
+const EMPTY_PAGE = "<html><body><div class=\"content\"><p>Ոչինչ չի գտնվել</p></div></body></html>"
+
+const pageUrl = (slug: string, page: number): string => `${BASE}/hy/page/${slug}/${page === 1 ? "" : String(page)}`
+
+/** A synthetic listing page (same DOM as the fixtures) with file links. */
+const listingPage = (items: ReadonlyArray<readonly [code: string, localTime: string]>): string =>
+  `<html><body>${items.map(([code, time]) =>
+    `<div class="tender"><div class="tender_title"><p><a href="${BASE}/website/images/original/${code.replace(/\W/gu, "")}.pdf">` +
+    `[${code}] Գնում</a></p></div><div class="tender_date"><p class="tender_time">(Հրապարակված է ${time}-ից մինչև 2026-10-30 10:00:00 ժամը ներառյալ)</p></div></div>`
+  ).join("")}</body></html>`
+
+const AUCTION_P2 = listingPage([["ԵՔ-ԷԱՃԾՁԲ-26/90", "2026-09-20 10:00:00"], ["ԵՔ-ԷԱՃԾՁԲ-26/89", "2026-09-19 10:00:00"]])
+const CHANGES_P2 = listingPage([["ԵՔ-ԷԱՃԾՁԲ-26/70", "2026-09-21 10:00:00"]])
+
+type Reply = () => Response | Promise<Response>
+const html = (body: string): Reply => () => HttpResponse.html(body)
+const status = (code: number, headers: Record<string, string> = {}): Reply => () => new HttpResponse(null, { status: code, headers })
+
+const hits: Array<string> = []
+const server = setupServer()
+
+/** Serves `replies` in order for exactly this URL (query included); the last reply repeats. */
+const route = (url: string, ...replies: ReadonlyArray<Reply>) => {
+  const queue = [...replies]
+  const target = new URL(url)
+  return http.get(`${target.origin}${target.pathname}`, ({ request }) => {
+    if (request.url !== url) return undefined
+    hits.push(url)
+    const reply = queue.length > 1 ? queue.shift() : queue[0]
+    return reply === undefined ? undefined : reply()
+  })
+}
+
+const since = DateTime.makeUnsafe("2026-01-01T00:00:00Z")
+const fromScratch: FeedStart = { cursor: null, since }
+const fast = (config: Partial<GnumnerFeedConfig>): Partial<GnumnerFeedConfig> => ({
+  sections: [AUCTION], fetchDetails: false, minIntervalMs: 1, maxAttempts: 3, requestTimeoutMs: 2000, ...config
+})
+
+/** Runs the feed, keeping every page emitted before a failure. */
+const run = (config: Partial<GnumnerFeedConfig>, start: FeedStart = fromScratch, client: Layer.Layer<HttpClient.HttpClient> = FetchHttpClient.layer) =>
+  Effect.gen(function*() {
+    const feed = yield* makeGnumnerFeed(fast(config))
+    const pages: Array<FeedPage> = []
+    const exit = yield* feed.pages(start).pipe(Stream.runForEach((p) => Effect.sync(() => pages.push(p))), Effect.result)
+    const error: SourceUnavailable | null = Result.isFailure(exit) ? exit.failure : null
+    return { pages, error }
+  }).pipe(Effect.provide(client))
+
+const codes = (page: FeedPage | undefined) => page?.results.flatMap((r) => r.notices.map((n) => n.record.nativeId)) ?? []
+
+describe("gnumner feed over HTTP (msw)", () => {
+  beforeAll(() => server.listen({ onUnhandledFrame: "error" }))
+  afterEach(() => {
+    server.resetHandlers()
+    hits.length = 0
+  })
+  afterAll(() => server.close())
+
+  it.live("reads two sections of two pages, stopping at an empty page and at a 404", () =>
+    Effect.gen(function*() {
+      server.use(
+        route(pageUrl(AUCTION, 1), html(AUCTION_P1)), route(pageUrl(AUCTION, 2), html(AUCTION_P2)),
+        route(pageUrl(AUCTION, 3), html(EMPTY_PAGE)),
+        route(pageUrl(CHANGES, 1), html(CHANGES_P1)), route(pageUrl(CHANGES, 2), html(CHANGES_P2)),
+        route(pageUrl(CHANGES, 3), status(404))
+      )
+      const { pages, error } = yield* run({ sections: [AUCTION, CHANGES] })
+      expect(error).toBeNull()
+      expect(hits).toEqual([1, 2, 3].map((n) => pageUrl(AUCTION, n)).concat([1, 2, 3].map((n) => pageUrl(CHANGES, n))))
+      expect(pages.map(codes)).toEqual([
+        ["ԵՔ-ԷԱՃԾՁԲ-26/148", "ԱՄԱՀ-ԱՊ-ԳՀԱՊՁԲ-26/107", "ՀՀ ՖՆ-ԷԱՃԱՊՁԲ-26/12"], ["ԵՔ-ԷԱՃԾՁԲ-26/90", "ԵՔ-ԷԱՃԾՁԲ-26/89"], [],
+        ["ՀՀ ՖՆ-ԷԱՃԱՊՁԲ-26/12", "ԵՔ-ԷԱՃԱՊՁԲ-26/45"], ["ԵՔ-ԷԱՃԾՁԲ-26/70"], []
+      ])
+      expect(pages[3]?.results[0]?.notices.every((n) => n.kind === "amendment")).toBe(true)
+      // A section's floor only moves once it is read to its end, so a failure mid-section loses nothing.
+      const auctionDone = { sections: { [AUCTION]: "2026-09-25T14:59:34Z" } }
+      expect(pages.map((p) => p.cursor && JSON.parse(p.cursor))).toEqual([
+        { sections: {} }, { sections: {} }, auctionDone, auctionDone, auctionDone,
+        { sections: { ...auctionDone.sections, [CHANGES]: "2026-10-06T11:02:40Z" } }
+      ])
+    }))
+
+  it.live("stops at the cursor's time, keeps other sections of the cursor, and reads a bad cursor as none", () =>
+    Effect.gen(function*() {
+      server.use(route(pageUrl(AUCTION, 1), html(AUCTION_P1)), route(pageUrl(AUCTION, 2), html(AUCTION_P2)))
+      const cursor = JSON.stringify({ sections: { [AUCTION]: "2026-09-25T13:00:00Z", other: "2026-05-01T00:00:00Z" } })
+      const { pages, error } = yield* run({ maxPagesPerSection: 5 }, { cursor, since: null })
+      expect(error).toBeNull()
+      expect(hits).toEqual([pageUrl(AUCTION, 1), pageUrl(AUCTION, 2)])
+      expect(pages.map(codes)).toEqual([["ԱՄԱՀ-ԱՊ-ԳՀԱՊՁԲ-26/107", "ՀՀ ՖՆ-ԷԱՃԱՊՁԲ-26/12"], []])
+      expect(JSON.parse(pages.at(-1)?.cursor ?? "null")).toEqual({
+        sections: { [AUCTION]: "2026-09-25T14:59:34Z", other: "2026-05-01T00:00:00Z" }
+      })
+      hits.length = 0
+      const again = yield* run({ maxPagesPerSection: 1 }, { cursor: "{not json", since })
+      expect(again.error).toBeNull()
+      expect(codes(again.pages[0])).toHaveLength(3)
+    }))
+
+  it.live("follows ARMEPS / eAuction links of new items; a failing detail page is a rejection", () =>
+    Effect.gen(function*() {
+      server.use(
+        route(pageUrl(AUCTION, 1), html(AUCTION_P1)), route(pageUrl(AUCTION, 2), status(404)),
+        route(EAUCTION_URL, status(500)),
+        route(ARMEPS_URL, html(fixture("armeps-listContractDocuments-fragment-real.html")))
+      )
+      const { pages, error } = yield* run({ fetchDetails: true, maxAttempts: 2 })
+      expect(error).toBeNull()
+      expect(hits).toEqual([pageUrl(AUCTION, 1), EAUCTION_URL, EAUCTION_URL, ARMEPS_URL, pageUrl(AUCTION, 2)])
+      const [listing, eauction, armeps] = pages[0]?.results ?? []
+      expect(listing?.notices).toHaveLength(3)
+      expect(eauction?.notices).toEqual([])
+      expect(eauction?.rejected).toEqual([{ where: EAUCTION_URL, reason: expect.stringContaining("HTTP 500") }])
+      expect(armeps?.rejected).toEqual([])
+      expect(armeps?.notices[0]?.record).toMatchObject({
+        nativeId: "ԱՄԱՀ-ԱՊ-ԳՀԱՊՁԲ-26/107", buyer: "Արաքսի համայնքապետարան", cpvCodes: ["44131300", "44423690"]
+      })
+    }))
+
+  it.live("follows an eAuction detail page", () =>
+    Effect.gen(function*() {
+      server.use(
+        route(pageUrl(AUCTION, 1), html(AUCTION_P1)), route(pageUrl(AUCTION, 2), status(404)),
+        route(EAUCTION_URL, html(fixture("eauction-tender_details-fragment-real.html"))), route(ARMEPS_URL, status(404))
+      )
+      const { pages } = yield* run({ fetchDetails: true })
+      const [, eauction, armeps] = pages[0]?.results ?? []
+      expect(eauction?.notices[0]?.record.docsUrl).toEqual(["https://eauction.armeps.am/application/documents/public_invitation/tender_47686.zip"])
+      expect(armeps?.rejected[0]?.reason).toContain("not found")
+    }))
+
+  it.live("waits out a 429 Retry-After, then reads the page", () =>
+    Effect.gen(function*() {
+      server.use(route(pageUrl(AUCTION, 1), status(429, { "retry-after": "1" }), html(AUCTION_P1)), route(pageUrl(AUCTION, 2), status(404)))
+      const started = Date.now()
+      const { pages, error } = yield* run({})
+      expect(error).toBeNull()
+      expect(Date.now() - started).toBeGreaterThanOrEqual(950)
+      expect(hits.slice(0, 2)).toEqual([pageUrl(AUCTION, 1), pageUrl(AUCTION, 1)])
+      expect(codes(pages[0])).toHaveLength(3)
+    }))
+
+  it.live("fails at once on a Retry-After above the limit, after the good pages", () =>
+    Effect.gen(function*() {
+      server.use(route(pageUrl(AUCTION, 1), html(AUCTION_P1)), route(pageUrl(AUCTION, 2), status(429, { "retry-after": "3600" })))
+      const { pages, error } = yield* run({ maxRetryAfterSeconds: 120 })
+      expect(codes(pages[0])).toHaveLength(3)
+      expect(pages).toHaveLength(1)
+      expect(error).toMatchObject({ _tag: "SourceUnavailable", source: "gnumner" })
+      expect(error?.message).toContain("Retry-After 3600")
+      expect(hits).toEqual([pageUrl(AUCTION, 1), pageUrl(AUCTION, 2)])
+    }))
+
+  it.live("retries a 503, then reads the page; a lasting 503 fails after maxAttempts", () =>
+    Effect.gen(function*() {
+      server.use(route(pageUrl(AUCTION, 1), status(503), html(AUCTION_P1)), route(pageUrl(AUCTION, 2), status(503)))
+      const { pages, error } = yield* run({ maxAttempts: 3 })
+      expect(codes(pages[0])).toHaveLength(3)
+      expect(hits).toEqual([pageUrl(AUCTION, 1), pageUrl(AUCTION, 1), ...Array(3).fill(pageUrl(AUCTION, 2))])
+      expect(error?.message).toMatch(/HTTP 503 \(gave up after 3 attempts\)/u)
+      expect(pages.map((p) => p.cursor)).toEqual(['{"sections":{}}'])
+    }))
+
+  it.live("retries a request that times out", () =>
+    Effect.gen(function*() {
+      const slow: Reply = async () => {
+        await delay(1500)
+        return HttpResponse.html(AUCTION_P1)
+      }
+      server.use(route(pageUrl(AUCTION, 1), slow, html(AUCTION_P1)), route(pageUrl(AUCTION, 2), slow))
+      const { pages, error } = yield* run({ requestTimeoutMs: 150, maxAttempts: 2 })
+      expect(codes(pages[0])).toHaveLength(3)
+      expect(error?.message).toMatch(/timed out after 150 ms \(gave up after 2 attempts\)/u)
+    }))
+
+  it.live("spaces requests by minIntervalMs; skips clarification sections and rejects unknown ones unread", () =>
+    Effect.gen(function*() {
+      server.use(route(pageUrl(AUCTION, 1), html(AUCTION_P1)), route(pageUrl(AUCTION, 2), html(AUCTION_P2)),
+        route(pageUrl(AUCTION, 3), status(404)))
+      const started = Date.now()
+      const sections = ["hraveri_veraberyal_tramadrvats_parzabanumneri_masin_haytararutyun_1", AUCTION, "no_such_section"]
+      const { pages, error } = yield* run({ minIntervalMs: 150, sections })
+      expect(error).toBeNull()
+      expect(Date.now() - started).toBeGreaterThanOrEqual(290)
+      expect(hits).toHaveLength(3)
+      expect(pages.at(-1)?.results[0]?.rejected[0]?.reason).toBe("unknown gnumner section \"no_such_section\"")
+    }))
+
+  it.live("reads garbage HTML as a page without items", () =>
+    Effect.gen(function*() {
+      server.use(route(pageUrl(AUCTION, 1), html("\u0000\u0001<<<>>> %PDF-1.4 <p></b>></html><table><tr><td>")))
+      const { pages, error } = yield* run({})
+      expect(error).toBeNull()
+      expect(pages).toEqual([])
+      expect(hits).toEqual([pageUrl(AUCTION, 1)])
+    }))
+})
+
+describe("gnumner feed TLS switch (real HTTPS server, no msw)", () => {
+  let dir = ""
+  let httpsServer: Server | undefined
+  let origin = ""
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), "gnumner-tls-"))
+    execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=localhost", "-days", "1",
+      "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem")], { stdio: "ignore" })
+    const tls = { key: readFileSync(join(dir, "key.pem")), cert: readFileSync(join(dir, "cert.pem")) }
+    const started = createServer(tls, (req, res) => {
+      const first = req.url === `/hy/page/${AUCTION}/`
+      res.writeHead(first ? 200 : 404, { "content-type": "text/html; charset=utf-8" }).end(first ? AUCTION_P1 : "")
+    })
+    httpsServer = started
+    await new Promise<void>((resolve) => started.listen(0, "127.0.0.1", resolve))
+    const address: AddressInfo | string | null = started.address()
+    origin = typeof address === "object" && address !== null ? `https://127.0.0.1:${address.port}` : ""
+  })
+  afterAll(() => {
+    httpsServer?.closeAllConnections()
+    httpsServer?.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  it.live("fails with SourceUnavailable naming the switch when the certificate is refused", () =>
+    Effect.gen(function*() {
+      const { pages, error } = yield* run({ baseUrl: origin, maxAttempts: 2 }, fromScratch, gnumnerHttpClientLayer([]))
+      expect(pages).toEqual([])
+      expect(error?.message).toContain("TLS error")
+      expect(error?.message).toContain("add \"127.0.0.1\" to TENDERS_GNUMNER_INSECURE_TLS_HOSTS")
+    }))
+
+  it.live("reads the page when the host is in insecureTlsHosts", () =>
+    Effect.gen(function*() {
+      const { pages, error } = yield* run({ baseUrl: origin, insecureTlsHosts: ["127.0.0.1"] }, fromScratch,
+        gnumnerHttpClientLayer(["127.0.0.1"]))
+      expect(error).toBeNull()
+      expect(codes(pages[0])).toEqual(["ԵՔ-ԷԱՃԾՁԲ-26/148", "ԱՄԱՀ-ԱՊ-ԳՀԱՊՁԲ-26/107", "ՀՀ ՖՆ-ԷԱՃԱՊՁԲ-26/12"])
+    }))
+})

@@ -1,0 +1,138 @@
+import { readFileSync } from "node:fs"
+import { createServer, type Server } from "node:http"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { childEnv, createTestDatabase, startServer, tendersAsync } from "./cli.ts"
+
+const pgUrl = process.env["TEST_DATABASE_URL"]
+const tedPage = readFileSync(join(import.meta.dirname, "..", "..", "adapters-sources", "test", "fixtures", "ted", "RECONSTRUCTED-search-response-original-change-cancel.json"), "utf8")
+
+/** A stand-in for the three sources on loopback: TED answers one page, the others have nothing new. */
+const fakeSources = async () => {
+  const requests: Array<{ path: string; at: number }> = []
+  let tedStatus = 200
+  const server: Server = createServer((req, res) => {
+    requests.push({ path: req.url ?? "", at: Date.now() })
+    if ((req.url ?? "").startsWith("/v3/notices/search")) {
+      if (tedStatus !== 200) {
+        res.writeHead(tedStatus, { "content-type": "application/json" }).end(JSON.stringify({ message: "unavailable" }))
+        return
+      }
+      const body = JSON.parse(tedPage) as Record<string, unknown>
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ ...body, iterationNextToken: null }))
+      return
+    }
+    if ((req.url ?? "").includes("rss")) {
+      res.writeHead(200, { "content-type": "application/rss+xml" }).end(`<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel><title>EIS</title></channel></rss>`)
+      return
+    }
+    res.writeHead(404).end()
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  const address = server.address()
+  const base = `http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}`
+  return { base, requests, setTedStatus: (status: number) => (tedStatus = status), close: () => new Promise((r) => server.close(r)) }
+}
+
+describe("tenders ingest --source X (live) and tenders sources", () => {
+  it("fetches from the source's address, changes nothing on a re-run, and reports a failing source with a non-zero exit", async () => {
+    const sources = await fakeSources()
+    const dataDir = mkdtempSync(join(tmpdir(), "tdl-"))
+    const env = childEnv({ TENDERS_DATA_DIR: dataDir, TENDERS_TED_BASE_URL: sources.base, TENDERS_TED_REQUEST_INTERVAL_MS: "0", TENDERS_TED_MAX_ATTEMPTS: "1" })
+    try {
+      const first = await tendersAsync(["ingest", "--source", "ted", "--json"], env)
+      expect(first.status, first.stderr).toBe(0)
+      expect(JSON.parse(first.stdout)).toMatchObject({ source: "ted", new: 1, amended: 1, cancelled: 1, error: null })
+      const again = await tendersAsync(["ingest", "--source", "ted", "--since", "2026-01-01", "--json"], env)
+      expect(JSON.parse(again.stdout)).toMatchObject({ new: 0, amended: 0, cancelled: 0, unchanged: 3 })
+      sources.setTedStatus(503)
+      const failing = await tendersAsync(["ingest", "--source", "ted"], env)
+      expect(failing.status).not.toBe(0)
+      expect(failing.stdout).toContain("failed")
+      const report = JSON.parse((await tendersAsync(["sources", "--json"], env)).stdout) as { status: string; sources: Array<{ code: string; status: string; lastError: { message: string } | null }> }
+      expect(report.status).toBe("degraded")
+      const ted = report.sources.find((s) => s.code === "ted")
+      expect(ted?.status).toBe("error")
+      expect(ted?.lastError?.message).toContain("503")
+      expect((await tendersAsync(["sources"], env)).stdout).toContain("overall: degraded")
+      expect((await tendersAsync(["ingest", "--source", "ted", "--since", "yesterday"], env)).status).not.toBe(0)
+    } finally {
+      await sources.close()
+      rmSync(dataDir, { recursive: true, force: true })
+    }
+  }, 120_000)
+})
+
+describe.skipIf(pgUrl === undefined || pgUrl.length === 0)("scheduled ingestion on a fleet sharing PostgreSQL", () => {
+  let sources: Awaited<ReturnType<typeof fakeSources>>
+  let database: Awaited<ReturnType<typeof createTestDatabase>>
+  const dataDirs: Array<string> = []
+
+  beforeAll(async () => {
+    sources = await fakeSources()
+    database = await createTestDatabase(pgUrl ?? "")
+  })
+  afterAll(async () => {
+    await sources.close()
+    await database.drop()
+    for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true })
+  })
+
+  const envFor = () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "tds-"))
+    dataDirs.push(dataDir)
+    return childEnv({
+      DATABASE_URL: database.url,
+      TENDERS_DATA_DIR: dataDir,
+      TENDERS_TED_BASE_URL: sources.base,
+      TENDERS_GNUMNER_BASE_URL: sources.base,
+      TENDERS_EAEU_RSS_URL: `${sources.base}/rss.html`,
+      TENDERS_TED_INTERVAL: "2 seconds",
+      TENDERS_GNUMNER_INTERVAL: "1 hour",
+      TENDERS_EAEU_INTERVAL: "1 hour",
+      TENDERS_TED_REQUEST_INTERVAL_MS: "0",
+      TENDERS_GNUMNER_REQUEST_INTERVAL_MS: "0",
+      TENDERS_EAEU_REQUEST_INTERVAL_MS: "0",
+      TENDERS_SCHEDULER_TICK: "100 millis",
+      TENDERS_TED_MAX_ATTEMPTS: "1",
+      TENDERS_GNUMNER_MAX_ATTEMPTS: "1",
+      TENDERS_EAEU_MAX_ATTEMPTS: "1"
+    })
+  }
+
+  it("runs each scheduled ingestion once across two replicas, and health follows the source's failures and recovery", async () => {
+    const a = await startServer([], envFor(), ["--no-seed"])
+    const b = await startServer([], envFor(), ["--no-seed"])
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 7_000))
+      const tedCalls = sources.requests.filter((r) => r.path.startsWith("/v3/notices/search")).map((r) => r.at)
+      // Slots are 2 s apart: two replicas must not both run one slot (no two runs within 1.5 s).
+      expect(tedCalls.length).toBeGreaterThanOrEqual(2)
+      expect(tedCalls.length).toBeLessThanOrEqual(5)
+      for (let i = 1; i < tedCalls.length; i++) expect(tedCalls[i]! - tedCalls[i - 1]!).toBeGreaterThan(1_500)
+      const health = (await (await fetch(`${a.base}/health`)).json()) as { sources: Array<{ code: string; status: string }> }
+      expect(health.sources.find((s) => s.code === "ted")?.status).toBe("ok")
+      const sourcesCli = JSON.parse((await tendersAsync(["sources", "--json"], envFor())).stdout) as { sources: Array<{ code: string; lastRun: { summary: Record<string, number> } | null }> }
+      expect(sourcesCli.sources.find((s) => s.code === "ted")?.lastRun?.summary["rejected"]).toBe(0)
+
+      sources.setTedStatus(503)
+      await new Promise((resolve) => setTimeout(resolve, 4_500))
+      const failing = (await (await fetch(`${b.base}/health`)).json()) as { status: string; sources: Array<{ code: string; status: string }> }
+      expect(failing.sources.find((s) => s.code === "ted")?.status).toBe("error")
+      const key = JSON.parse((await tendersAsync(["keys", "create", "--email", "fleet@example.com", "--plan", "pro", "--json"], envFor())).stdout) as { key: string }
+      const search = await fetch(`${a.base}/v1/tenders/search`, { method: "POST", headers: { authorization: `Bearer ${key.key}`, "content-type": "application/json" }, body: JSON.stringify({ q: "" }) })
+      expect(search.status).toBe(200)
+      expect(((await search.json()) as { degradedSources?: Array<string> }).degradedSources).toContain("ted")
+
+      sources.setTedStatus(200)
+      await new Promise((resolve) => setTimeout(resolve, 4_500))
+      const recovered = (await (await fetch(`${a.base}/health`)).json()) as { sources: Array<{ code: string; status: string }> }
+      expect(recovered.sources.find((s) => s.code === "ted")?.status).toBe("ok")
+    } finally {
+      expect(await a.stop()).toBe(0)
+      expect(await b.stop()).toBe(0)
+    }
+  }, 90_000)
+})
