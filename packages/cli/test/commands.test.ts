@@ -63,7 +63,6 @@ describe("tenders CLI", () => {
     expect((JSON.parse(cancelled.stdout) as { results: Array<{ id: string }> }).results.map((r) => r.id)).not.toContain("ted-12345-2019")
     const missing = tenders(["ingest", "--source", "ted", "--from", join(sourceDir, "nothing-here")], env)
     expect(missing.status).not.toBe(0)
-    expect(tenders(["ingest", "--source", "eaeu"], env).stderr).toContain("live fetching")
   })
 
   it("searches the local store as a table or as the API's JSON", () => {
