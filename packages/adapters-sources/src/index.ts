@@ -1,3 +1,4 @@
+export { parseEisArchive } from "./eaeu/archive.ts"
 export { parseEisRss, parseEisXml } from "./eaeu/parse.ts"
 export * from "./gnumner/index.ts"
 export { normalizePublicationNumber, parseTedSearchResponse, tedNextToken } from "./ted/parse.ts"

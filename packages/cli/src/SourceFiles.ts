@@ -1,4 +1,4 @@
-import { parseEisRss, parseEisXml, parseGnumnerPage, parseTedSearchResponse } from "@tenders/adapters-sources"
+import { parseEisArchive, parseEisRss, parseEisXml, parseGnumnerPage, parseTedSearchResponse } from "@tenders/adapters-sources"
 import type { ParseResult, SourceCode } from "@tenders/core"
 import { readdirSync, readFileSync, statSync } from "node:fs"
 import { basename, extname, join, resolve } from "node:path"
@@ -7,7 +7,7 @@ import { pathToFileURL } from "node:url"
 const extensions: Record<SourceCode, ReadonlyArray<string>> = {
   ted: [".json"],
   gnumner: [".html", ".htm"],
-  eaeu: [".xml"]
+  eaeu: [".xml", ".zip"]
 }
 
 /** The payload files under a path (a file, or a directory walked recursively), in name order. */
@@ -31,8 +31,12 @@ const parseJson = (text: string): unknown => {
 
 /** Parses one recorded payload in the source's own format: the same bytes the live feed would have read. */
 export const parsePayloadFile = (file: string, source: SourceCode, options: { readonly section?: string | undefined }): ParseResult => {
-  const text = readFileSync(file, "utf8")
   const where = basename(file)
+  if (source === "eaeu" && extname(file).toLowerCase() === ".zip") {
+    const parts = parseEisArchive(readFileSync(file), where)
+    return { notices: parts.flatMap((p) => p.notices), rejected: parts.flatMap((p) => p.rejected.map((r) => ({ where: `${where} ${r.where}`, reason: r.reason }))) }
+  }
+  const text = readFileSync(file, "utf8")
   const result = ((): ParseResult => {
     switch (source) {
       case "ted": {

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
+import { zip } from "../../adapters-sources/test/fixtures/eaeu/feed/zipWriter.ts"
 import { childEnv, tenders } from "./cli.ts"
 
 const dataDir = mkdtempSync(join(tmpdir(), "tdc-"))
@@ -59,6 +60,16 @@ describe("tenders CLI", () => {
       expect((JSON.parse(run.stdout) as { new: number }).new, source).toBeGreaterThan(0)
       expect(JSON.parse(tenders(["ingest", "--source", source, "--from", join(fixtures, source), "--json"], env).stdout)).toMatchObject({ new: 0, amended: 0, cancelled: 0, closed: 0, updated: 0 })
     }
+    const eisDir = join(fixtures, "eaeu")
+    const archive = join(dataDir, "eis-archive.zip")
+    writeFileSync(archive, zip([
+      { name: "notice.xml", text: readFileSync(join(eisDir, "RECONSTRUCTED_epNotificationEF2020_0101500000623000049_v2_amended.xml"), "utf8") },
+      { name: "cancel.xml", text: readFileSync(join(eisDir, "RECONSTRUCTED_epNotificationCancel_0101500000623000049.xml"), "utf8"), stored: true },
+      { name: "readme.txt", text: "not XML" }
+    ]))
+    const zipped = tenders(["ingest", "--source", "eaeu", "--from", archive, "--json"], env)
+    expect(zipped.status, zipped.stderr).toBe(0)
+    expect(JSON.parse(zipped.stdout)).toMatchObject({ files: 1, new: 0, rejected: 0, unchanged: 2 })
     const cancelled = tenders(["search", "Luxembourg", "--json"], env)
     expect((JSON.parse(cancelled.stdout) as { results: Array<{ id: string }> }).results.map((r) => r.id)).not.toContain("ted-12345-2019")
     const missing = tenders(["ingest", "--source", "ted", "--from", join(sourceDir, "nothing-here")], env)

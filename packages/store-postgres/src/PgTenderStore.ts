@@ -72,8 +72,23 @@ export const PgTenderStore = Layer.effect(
       Effect.orDie
     )
 
+    // The status column changes; the content hash does not, so re-ingesting the same record leaves it closed.
+    const closeExpired = Effect.gen(function*() {
+      const now = DateTime.formatIso(yield* DateTime.now)
+      const rows = yield* sql<{ n: number }>`WITH closed AS (
+          UPDATE tenders t SET status = 'closed', updated_at = ${now}::timestamptz
+          WHERE t.status IN ('open', 'amended') AND t.deadline_sort <= ${now}::timestamptz
+          RETURNING t.id
+        ), events AS (
+          INSERT INTO tender_events (tender_id, change, notice_key, created_at)
+          SELECT id, 'closed', NULL, ${now}::timestamptz FROM closed
+        )
+        SELECT count(*)::int AS n FROM closed`
+      return rows[0]?.n ?? 0
+    }).pipe(Effect.orDie, Effect.withSpan("PgTenderStore.closeExpired"))
+
     const refreshStatistics = sql`ANALYZE tenders`.pipe(Effect.asVoid, Effect.orDie, Effect.withSpan("PgTenderStore.refreshStatistics"))
 
-    return TenderStore.of({ upsert: upsertBatch, search, count, get, size, refreshStatistics })
+    return TenderStore.of({ upsert: upsertBatch, search, count, get, size, refreshStatistics, closeExpired })
   })
 )

@@ -1,5 +1,5 @@
 import { assert, describe, layer } from "@effect/vitest"
-import { AccountStore, type Filters, lifecycleResolver, NoticeStore, type ParsedNotice, Rates, runIfDue, runSource, type SourceFeed, SourceRunStore, sourceHealth, SourceUnavailable, TenderId, TenderStore, toSearchQuery } from "@tenders/core"
+import { AccountStore, type Filters, lifecycleResolverAt, NoticeStore, type ParsedNotice, Rates, runIfDue, runSource, type SourceFeed, SourceRunStore, sourceHealth, SourceUnavailable, TenderId, TenderStore, toSearchQuery } from "@tenders/core"
 import { isoFromNow, makeRecord } from "@tenders/core/testing"
 import { DateTime, Duration, Effect, Layer, Option, Stream } from "effect"
 import { backends } from "./backends.ts"
@@ -123,10 +123,10 @@ for (const [name, makeLayer] of backends()) {
           }
           const a = procedure("1")
           const inOrder = []
-          for (const n of [a.original, a.original, a.amendment, a.cancellation]) inOrder.push(...(yield* notices.applyNotices([n], lifecycleResolver)))
+          for (const n of [a.original, a.original, a.amendment, a.cancellation]) inOrder.push(...(yield* notices.applyNotices([n], lifecycleResolverAt(yield* DateTime.now))))
           assert.deepStrictEqual(inOrder, ["new", "unchanged", "amended", "cancelled"])
           const b = procedure("2")
-          const reversed = yield* notices.applyNotices([b.cancellation, b.amendment, b.original], lifecycleResolver)
+          const reversed = yield* notices.applyNotices([b.cancellation, b.amendment, b.original], lifecycleResolverAt(yield* DateTime.now))
           assert.strictEqual(reversed[0], "new")
           const first = Option.getOrThrow(yield* tenders.get(TenderId.make("ted-711-2026")))
           const second = Option.getOrThrow(yield* tenders.get(TenderId.make("ted-712-2026")))
@@ -184,6 +184,19 @@ for (const [name, makeLayer] of backends()) {
           const second = yield* runIfDue(feed, "b", Duration.hours(1))
           assert.isNotNull(first)
           assert.isNull(second)
+        }))
+
+      it.effect("closes tenders whose deadline passed, once, with a closed event", () =>
+        Effect.gen(function*() {
+          const store = yield* TenderStore
+          yield* store.upsert([makeRecord({ id: "ted-990001-2026", deadline: isoFromNow(-0.5) }), makeRecord({ id: "ted-990002-2026", deadline: isoFromNow(3) })])
+          const closed = yield* store.closeExpired
+          assert.isAtLeast(closed, 1)
+          assert.strictEqual(Option.getOrThrow(yield* store.get(TenderId.make("ted-990001-2026"))).status, "closed")
+          assert.strictEqual(Option.getOrThrow(yield* store.get(TenderId.make("ted-990002-2026"))).status, "open")
+          assert.strictEqual(yield* store.closeExpired, 0)
+          const again = yield* store.upsert([makeRecord({ id: "ted-990001-2026", deadline: isoFromNow(-0.5) })])
+          assert.strictEqual(again.updated + again.new, 0)
         }))
 
       it.effect("authenticates hashed keys, revokes them, and counts calls exactly under concurrency", () =>

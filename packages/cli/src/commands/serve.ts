@@ -43,6 +43,12 @@ const scheduler = Effect.gen(function*() {
     })
   yield* Effect.logInfo(`Scheduled ingestion on (${sourceCodes.map((s) => `${s} every ${Duration.format(intervals[s])}`).join(", ")}); --no-schedule turns it off.`)
   yield* Effect.forEach(sourceCodes, (source) => Effect.forkScoped(loop(source)), { discard: true })
+  const store = yield* TenderStore
+  const sweep = store.closeExpired.pipe(
+    Effect.tap((n) => (n > 0 ? Effect.logInfo(`closed ${n} tender(s) whose deadline passed`) : Effect.void)),
+    Effect.catchCause((cause) => Effect.logError("deadline sweep failed", cause))
+  )
+  yield* Effect.forkScoped(sweep.pipe(Effect.repeat(Schedule.spaced(tick))))
 })
 
 /** Ingests the bundled sample into an empty store. */
@@ -81,7 +87,9 @@ export const registerServe = (program: Command, globals: () => GlobalOptions) =>
         if (options.schedule) yield* scheduler
       })
       const server = HttpRouter.serve(HttpApp).pipe(
-        Layer.provide(NodeHttpServer.layer(createServer, { port, host: options.host })),
+        // Idle keep-alive sockets outlive any client's own idle timeout (undici: 4 s), so a client never reuses a
+        // socket the server is closing at that moment.
+        Layer.provide(NodeHttpServer.layer(() => createServer({ keepAliveTimeout: 65_000, headersTimeout: 66_000 }), { port, host: options.host })),
         Layer.provide(Layer.effectDiscard(startup.pipe(Effect.orDie))),
         Layer.provideMerge(ports)
       )

@@ -29,6 +29,8 @@ export class TenderStore extends Context.Service<TenderStore, {
   readonly get: (id: TenderId) => Effect.Effect<Option.Option<StoredTender>>
   /** Number of stored tenders of any status. */
   readonly size: Effect.Effect<number>
+  /** Closes open and amended tenders whose deadline has passed, with a `closed` event each; returns how many. */
+  readonly closeExpired: Effect.Effect<number>
   /** Refreshes the planner's statistics after a large ingestion run. */
   readonly refreshStatistics: Effect.Effect<void>
 }>()("@tenders/core/TenderStore") {}

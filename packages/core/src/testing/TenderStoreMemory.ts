@@ -4,7 +4,7 @@ import { parseDecimal } from "../Money.ts"
 import { TenderStore } from "../ports/TenderStore.ts"
 import type { SearchQuery } from "../Search.ts"
 import type { StoredTender, TenderRecord } from "../Tender.ts"
-import { isOpen, subjectOf } from "../TenderView.ts"
+import { effectiveStatus, isOpen, subjectOf } from "../TenderView.ts"
 import { formatUtc } from "../Time.ts"
 
 const words = (record: TenderRecord) =>
@@ -86,7 +86,21 @@ export const TenderStoreMemory = Layer.effect(
       count: (query) => Effect.map(matching(query), (list) => list.length),
       get: (id) => Effect.map(Ref.get(rows), (map) => Option.fromNullishOr(map.get(id))),
       size: Effect.map(Ref.get(rows), (map) => map.size),
-      refreshStatistics: Effect.void
+      refreshStatistics: Effect.void,
+      closeExpired: Effect.gen(function*() {
+        const now = yield* DateTime.now
+        return yield* Ref.modify(rows, (map) => {
+          const next = new Map(map)
+          let closed = 0
+          for (const [id, record] of map) {
+            if (effectiveStatus(record, now) !== record.status) {
+              next.set(id, { ...record, status: "closed" })
+              closed++
+            }
+          }
+          return [closed, next]
+        })
+      })
     })
   })
 )

@@ -1,14 +1,19 @@
-import { Effect } from "effect"
+import { DateTime, Effect } from "effect"
 import { changeOf, resolveProcedure, type TenderChange } from "../Lifecycle.ts"
 import { type NoticeResolver, NoticeStore } from "../ports/NoticeStore.ts"
 import type { ParseResult } from "../SourceNotice.ts"
+import { effectiveStatus } from "../TenderView.ts"
 
 /** What an ingestion run did, per kind of change. */
 export type IngestSummary = Record<Exclude<TenderChange, "updated">, number> & { readonly updated: number; readonly rejected: number }
 
-/** The lifecycle rules as the store applies them. */
-export const lifecycleResolver: NoticeResolver = (notices, before, incoming) => {
-  const tender = resolveProcedure(notices)
+/**
+ * The lifecycle rules as the store applies them, as of `now`: a tender whose deadline has passed is closed
+ * even when no notice says so (the same rule the deadline sweep applies).
+ */
+export const lifecycleResolverAt = (now: DateTime.Utc): NoticeResolver => (notices, before, incoming) => {
+  const resolved = resolveProcedure(notices)
+  const tender = resolved === undefined ? undefined : { ...resolved, status: effectiveStatus(resolved, now) }
   return { tender, change: tender === undefined ? "unchanged" : changeOf(before, tender, incoming) }
 }
 
@@ -21,7 +26,7 @@ export const ingestNotices = Effect.fn("ingestNotices")(function*(results: Reado
   const counts = empty()
   for (const result of results) {
     counts.rejected += result.rejected.length
-    const changes = yield* store.applyNotices(result.notices, lifecycleResolver)
+    const changes = yield* store.applyNotices(result.notices, lifecycleResolverAt(yield* DateTime.now))
     for (const change of changes) counts[change] += 1
   }
   const summary: IngestSummary = counts
