@@ -179,6 +179,10 @@ for (const [name, makeLayer] of backends()) {
           assert.isFalse(yield* runs.claim("ted", "late", { until }))
           yield* runs.release("ted", winner, DateTime.addDuration(yield* DateTime.now, Duration.hours(1)))
           assert.isFalse(yield* runs.claim("ted", "late", { until }))
+          // A replica that took the slot and died leaves a lease; once it expires, another replica takes over.
+          assert.isTrue(yield* runs.claim("eaeu", "crashed", { until: DateTime.subtract(yield* DateTime.now, { seconds: 1 }) }))
+          assert.isTrue(yield* runs.claim("eaeu", "survivor", { until }))
+          assert.isFalse(yield* runs.claim("eaeu", "crashed", { until }))
           const feed: SourceFeed = { source: "gnumner", pages: () => Stream.make({ results: [], cursor: null }) }
           const first = yield* runIfDue(feed, "a", Duration.hours(1))
           const second = yield* runIfDue(feed, "b", Duration.hours(1))
