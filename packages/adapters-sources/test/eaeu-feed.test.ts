@@ -11,7 +11,9 @@ import type { EisFeedConfig } from "../src/eaeu/Feed.ts"
 import { readZip } from "../src/eaeu/feedZip.ts"
 import { zip } from "./fixtures/eaeu/feed/zipWriter.ts"
 
-const fixture = (name: string): string => readFileSync(new URL(`./fixtures/eaeu/feed/${name}`, import.meta.url), "utf8")
+// Recorded EIS documents are shared with the parser tests; the invented SOAP replies live in feed/.
+const fixture = (name: string): string =>
+  readFileSync(new URL(name.startsWith("INVENTED_") ? `./fixtures/eaeu/feed/${name}` : `./fixtures/eaeu/${name}`, import.meta.url), "utf8")
 const V1 = fixture("RECONSTRUCTED_epNotificationEF2020_0111200004623000009_v1.xml")
 const CANCEL = fixture("RECONSTRUCTED_epNotificationCancel_0101500000623000049.xml")
 const SOAP_TWO = fixture("INVENTED_getDocsIP-response-two-archives.xml")

@@ -12,7 +12,7 @@ import { makeTedFeed, TED_SEARCH_FIELDS, type TedFeedConfig } from "../src/ted/F
 const BASE = "http://ted.test"
 const SEARCH = `${BASE}/v3/notices/search`
 
-const fixtureText = (name: string): string => readFileSync(join(import.meta.dirname, "fixtures", "ted", "feed", name), "utf8")
+const fixtureText = (name: string): string => readFileSync(join(import.meta.dirname, "fixtures", "ted", name), "utf8")
 const fixture = (name: string): Record<string, unknown> => {
   const parsed: unknown = JSON.parse(fixtureText(name))
   if (!Predicate.isObject(parsed)) throw new Error(`fixture ${name} is not an object`)

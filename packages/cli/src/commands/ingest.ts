@@ -102,7 +102,7 @@ const recorded = (source: SourceCode, from: string, section: string | undefined,
 export const registerIngest = (program: Command, globals: () => GlobalOptions) =>
   program
     .command("ingest")
-    .description("import tenders: normalised JSON lines (--from FILE), or a source's recorded payloads (--source X --from FILE|DIR)")
+    .description("import tenders: normalised JSON lines (--from FILE), a source's recorded payloads (--source X --from PATH), or live (--source X|all)")
     .option("--from <path>", "a JSON-lines file of normalised records, or with --source a payload file or directory")
     .addOption(new CliOption("--source <source>", "fetch live from a source (or all), or with --from read its own format: TED search JSON, gnumner HTML pages, EIS XML").choices([...SourceCode.literals, "all"]))
     .option("--since <date>", "live backfill from this date instead of the saved cursor")
