@@ -16,15 +16,18 @@ import { join } from "node:path"
 import { afterAll, afterEach, beforeAll } from "vitest"
 import { gnumnerHttpClientLayer, makeGnumnerFeed } from "../src/gnumner/Feed.ts"
 import type { GnumnerFeedConfig } from "../src/gnumner/Feed.ts"
+import { docx, invitationFixture } from "./fixtures/gnumner/invitation/docx.ts"
 
 const fixture = (name: string): string =>
-  readFileSync(new URL(`./fixtures/gnumner/feed/${name}`, import.meta.url), "utf8")
+  readFileSync(new URL(`./fixtures/gnumner/${name}`, import.meta.url), "utf8")
 
 const BASE = "https://gnumner.minfin.am"
 const AUCTION = "elektronayin_achurdi_haytararutyun_ev_hraver"
 const CHANGES = "hraverum_katarvats_popokhutyunner"
 const ARMEPS_URL = "https://armeps.am/epps/cft/listContractDocuments.do?resourceId=12486627"
 const EAUCTION_URL = "https://eauction.armeps.am/hy/public/tender_details/tmid/d903e27c-3159-45ae-be43-6f33a82068ba"
+/** The invitation DOCX the third item of AUCTION_P1 links to. */
+const DOCX_URL = `${BASE}/website/images/original/36f98164.docx`
 const AUCTION_P1 = fixture("RECONSTRUCTED_listing-page_elektronayin_achurdi.html")
 const CHANGES_P1 = fixture("RECONSTRUCTED_listing-page_hraverum_katarvats_popokhutyunner.html")
 const EMPTY_PAGE = "<html><body><div class=\"content\"><p>Ոչինչ չի գտնվել</p></div></body></html>"
@@ -43,6 +46,8 @@ const CHANGES_P2 = listingPage([["ԵՔ-ԷԱՃԾՁԲ-26/70", "2026-09-21 10:00:00
 
 type Reply = () => Response | Promise<Response>
 const html = (body: string): Reply => () => HttpResponse.html(body)
+const file = (bytes: Uint8Array<ArrayBuffer>): Reply => () =>
+  new HttpResponse(bytes, { headers: { "content-type": "application/vnd.openxmlformats-officedocument.wordprocessingml.document" } })
 const status = (code: number, headers: Record<string, string> = {}): Reply => () => new HttpResponse(null, { status: code, headers })
 
 const hits: Array<string> = []
@@ -131,12 +136,12 @@ describe("gnumner feed over HTTP (msw)", () => {
     Effect.gen(function*() {
       server.use(
         route(pageUrl(AUCTION, 1), html(AUCTION_P1)), route(pageUrl(AUCTION, 2), status(404)),
-        route(EAUCTION_URL, status(500)),
+        route(EAUCTION_URL, status(500)), route(DOCX_URL, status(404)),
         route(ARMEPS_URL, html(fixture("armeps-listContractDocuments-fragment-real.html")))
       )
       const { pages, error } = yield* run({ fetchDetails: true, maxAttempts: 2 })
       expect(error).toBeNull()
-      expect(hits).toEqual([pageUrl(AUCTION, 1), EAUCTION_URL, EAUCTION_URL, ARMEPS_URL, pageUrl(AUCTION, 2)])
+      expect(hits).toEqual([pageUrl(AUCTION, 1), DOCX_URL, EAUCTION_URL, EAUCTION_URL, ARMEPS_URL, pageUrl(AUCTION, 2)])
       const [listing, eauction, armeps] = pages[0]?.results ?? []
       expect(listing?.notices).toHaveLength(3)
       expect(eauction?.notices).toEqual([])
@@ -151,12 +156,51 @@ describe("gnumner feed over HTTP (msw)", () => {
     Effect.gen(function*() {
       server.use(
         route(pageUrl(AUCTION, 1), html(AUCTION_P1)), route(pageUrl(AUCTION, 2), status(404)),
-        route(EAUCTION_URL, html(fixture("eauction-tender_details-fragment-real.html"))), route(ARMEPS_URL, status(404))
+        route(EAUCTION_URL, html(fixture("eauction-tender_details-fragment-real.html"))), route(ARMEPS_URL, status(404)),
+        route(DOCX_URL, status(404))
       )
       const { pages } = yield* run({ fetchDetails: true })
       const [, eauction, armeps] = pages[0]?.results ?? []
       expect(eauction?.notices[0]?.record.docsUrl).toEqual(["https://eauction.armeps.am/application/documents/public_invitation/tender_47686.zip"])
       expect(armeps?.rejected[0]?.reason).toContain("not found")
+    }))
+
+  it.live("reads the lots of a new item's invitation DOCX; a missing or broken DOCX is a rejection, the notice stays", () =>
+    Effect.gen(function*() {
+      const serve = (invitation: Reply) =>
+        server.use(route(pageUrl(AUCTION, 1), html(AUCTION_P1)), route(pageUrl(AUCTION, 2), status(404)),
+          route(DOCX_URL, invitation), route(EAUCTION_URL, status(404)), route(ARMEPS_URL, status(404)))
+      const listed = (pages: ReadonlyArray<FeedPage>) => {
+        const listing = pages[0]?.results[0]
+        return { listing, item: listing?.notices.find((n) => n.record.url === DOCX_URL) }
+      }
+      serve(file(docx(invitationFixture("INVENTED_invitation-hy_document.xml"))))
+      const read = yield* run({ fetchDetails: true })
+      expect(read.error).toBeNull()
+      expect(hits.slice(0, 2)).toEqual([pageUrl(AUCTION, 1), DOCX_URL])
+      const { listing, item } = listed(read.pages)
+      expect(listing?.rejected).toEqual([])
+      expect(listing?.notices).toHaveLength(3)
+      expect(item?.record).toMatchObject({ nativeId: "ՀՀ ՖՆ-ԷԱՃԱՊՁԲ-26/12", budget: null, cpvCodes: [] })
+      expect(item?.record.lots.map((lot) => lot.title)).toEqual([
+        "Համակարգչային տեխնիկա", "Լազերային տպիչ", "Գրենական պիտույքներ (թուղթ A4, թղթապանակներ)"
+      ])
+      expect(item?.record.lots[1]).toEqual({ title: "Լազերային տպիչ", budget: "1200000.5", currency: "AMD", cpvCodes: ["30232110"] })
+      expect(listing?.notices.filter((n) => n !== item).map((n) => n.record.lots)).toEqual([[], []])
+
+      for (const [reply, reason] of [
+        [status(404), "invitation document not found (HTTP 404)"],
+        [html("<html><body>Ֆայլը հասանելի չէ</body></html>"), expect.stringMatching(/^invitation document unreadable: not a DOCX file/u)]
+      ] as const) {
+        server.resetHandlers()
+        serve(reply)
+        const failed = yield* run({ fetchDetails: true })
+        expect(failed.error).toBeNull()
+        const broken = listed(failed.pages)
+        expect(broken.listing?.rejected).toEqual([{ where: DOCX_URL, reason }])
+        expect(broken.listing?.notices).toHaveLength(3)
+        expect(broken.item?.record.lots).toEqual([])
+      }
     }))
 
   it.live("waits out a 429 Retry-After, then reads the page", () =>

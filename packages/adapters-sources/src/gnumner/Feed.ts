@@ -3,9 +3,8 @@ import { Clock, DateTime, Effect, Option, Ref, Stream } from "effect"
 import type { HttpClient } from "effect/http"
 import { decodeCursor, encodeCursor, laterIso } from "./feedCursor.ts"
 import type { SectionCursor } from "./feedCursor.ts"
-import { readDetails } from "./feedDetails.ts"
-import { makeFetcher } from "./feedHttp.ts"
-import type { PageFetcher } from "./feedHttp.ts"
+import { readDetails, readInvitationLots } from "./feedDetails.ts"
+import { makeFetcher, type PageFetcher } from "./feedHttp.ts"
 import { parseGnumnerListing } from "./listing.ts"
 import { sectionMeaning } from "./notice.ts"
 
@@ -18,7 +17,7 @@ export interface GnumnerFeedConfig {
   /** Listing section slugs, read in this order. */
   readonly sections: ReadonlyArray<string>
   readonly maxPagesPerSection: number
-  /** Follow the ARMEPS / eAuction links of new items (buyer, CPV, richer title). */
+  /** Follow the ARMEPS / eAuction links of new items (buyer, CPV, richer title) and read their invitation DOCX lots. */
   readonly fetchDetails: boolean
   /** TENDERS_GNUMNER_INSECURE_TLS_HOSTS; the feed only names it in errors, `gnumnerHttpClientLayer` applies it. */
   readonly insecureTlsHosts: ReadonlyArray<string>
@@ -122,8 +121,10 @@ const sectionPages = (run: RunState, slug: string): Stream.Stream<FeedPage, Sour
       const cursor = encodeCursor(yield* Ref.get(run.committed))
       const moved = cursor !== (yield* Ref.getAndSet(run.lastCursor, cursor))
       if (stop) return [moved ? [{ results: [], cursor }] : [], Option.none()] as const
+      const lots = config.fetchDetails ? yield* readInvitationLots(run.fetch, fresh) : { notices: fresh, rejected: [] }
       const details = config.fetchDetails ? yield* readDetails(run.fetch, fresh) : []
-      const page: FeedPage = { results: [{ notices: fresh, rejected: listing.rejected }, ...details], cursor }
+      const listed = { notices: lots.notices, rejected: [...listing.rejected, ...lots.rejected] }
+      const page: FeedPage = { results: [listed, ...details], cursor }
       return [[page], last ? Option.none() : Option.some({ page: state.page + 1, newest })] as const
     }))
 
@@ -138,7 +139,7 @@ const knownSectionPages = (run: RunState, slug: string): Stream.Stream<FeedPage,
   })))
 }
 
-/** The gnumner.minfin.am listing feed (plus ARMEPS / eAuction detail pages), resumable per section. */
+/** The gnumner.minfin.am listing feed (plus ARMEPS / eAuction detail pages and invitation DOCX lots), resumable per section. */
 export const makeGnumnerFeed = (
   config: Partial<GnumnerFeedConfig> = {}
 ): Effect.Effect<SourceFeed, never, HttpClient.HttpClient> =>

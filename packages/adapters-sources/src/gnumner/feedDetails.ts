@@ -1,8 +1,12 @@
-import type { ParsedNotice, ParseResult } from "@tenders/core"
-import { Effect, Predicate } from "effect"
+import { ParsedNotice } from "@tenders/core"
+import type { ParseResult, RejectedNotice } from "@tenders/core"
+import { Effect, Predicate, Result, Schema } from "effect"
 import { parseArmepsDetail } from "./armeps.ts"
 import { parseEauctionDetail } from "./eauction.ts"
 import type { PageFetcher } from "./feedHttp.ts"
+import { parseInvitationDocx } from "./invitation.ts"
+import type { RecordLot } from "./invitation.ts"
+import { isInvitationDocx } from "./invitationHttp.ts"
 
 type DetailParser = (html: string, options: { readonly url: string }) => ParseResult
 
@@ -35,4 +39,40 @@ export const readDetails = (fetch: PageFetcher, notices: ReadonlyArray<ParsedNot
       Effect.catch((error) => Effect.succeed(rejectedDetail(url, `detail page unavailable: ${error.message}`)))
     )
   }).pipe(Effect.map((results) => results.filter(Predicate.isNotNull)))
+}
+
+const decodeNotice = Schema.decodeUnknownResult(ParsedNotice)
+
+/** The lots of one invitation DOCX, or why they could not be read. */
+const readInvitation = (fetch: PageFetcher, url: string): Effect.Effect<Result.Result<ReadonlyArray<RecordLot>, string>> =>
+  fetch(url).pipe(
+    Effect.map((fetched) =>
+      fetched._tag === "notFound"
+        ? Result.fail("invitation document not found (HTTP 404)")
+        : Result.mapError(parseInvitationDocx(fetched.bytes), (reason) => `invitation document unreadable: ${reason}`)),
+    Effect.catch((error) => Effect.succeed(Result.fail(`invitation document unavailable: ${error.message}`)))
+  )
+
+/**
+ * Fills `lots` of the listing notices whose resource is an invitation DOCX (each URL read once). A document that
+ * cannot be read or holds no lot table is a rejection; its notice is kept unchanged.
+ */
+export const readInvitationLots = (fetch: PageFetcher, notices: ReadonlyArray<ParsedNotice>): Effect.Effect<ParseResult> => {
+  const urls = [...new Set(notices.map((n) => n.record.url).filter(isInvitationDocx))]
+  return Effect.forEach(urls, (url) => Effect.map(readInvitation(fetch, url), (lots) => [url, lots] as const)).pipe(
+    Effect.map((read) => {
+      const byUrl = new Map(read)
+      const rejected: Array<RejectedNotice> = []
+      for (const [url, lots] of read) if (Result.isFailure(lots)) rejected.push({ where: url, reason: lots.failure })
+      const filled = notices.map((notice) => {
+        const lots = byUrl.get(notice.record.url)
+        if (lots === undefined || Result.isFailure(lots)) return notice
+        const decoded = decodeNotice({ ...notice, record: { ...notice.record, lots: lots.success } })
+        if (Result.isSuccess(decoded)) return decoded.success
+        rejected.push({ where: notice.record.url, reason: `invitation lots invalid: ${decoded.failure.message}` })
+        return notice
+      })
+      return { notices: filled, rejected }
+    })
+  )
 }

@@ -12,8 +12,10 @@ export interface FetchPolicy {
   readonly insecureTlsHosts: ReadonlyArray<string>
 }
 
-/** A page read: its HTML, or the host said it does not exist (404 / 410). */
-export type Fetched = { readonly _tag: "page"; readonly html: string } | { readonly _tag: "notFound" }
+/** A resource read: its bytes and their UTF-8 text (HTML pages, DOCX invitations), or the host said it does not exist (404 / 410). */
+export type Fetched = { readonly _tag: "page"; readonly html: string; readonly bytes: Uint8Array } | { readonly _tag: "notFound" }
+
+const utf8 = new TextDecoder("utf-8")
 
 type Attempt =
   | Fetched
@@ -69,8 +71,8 @@ const classify = (
   Effect.gen(function*() {
     const status = response.status
     if (status >= 200 && status < 300) {
-      const html = yield* response.text
-      return { _tag: "page", html } satisfies Attempt
+      const bytes = new Uint8Array(yield* response.arrayBuffer)
+      return { _tag: "page", html: utf8.decode(bytes), bytes } satisfies Attempt
     }
     if (status === 404 || status === 410) return { _tag: "notFound" } satisfies Attempt
     if (status === 408 || status >= 500) return retry(`GET ${url}: HTTP ${status}`)
@@ -97,7 +99,7 @@ export const makeFetcher = (policy: FetchPolicy): Effect.Effect<PageFetcher, nev
       yield* Ref.set(lastRequestAt, now + wait)
     })
     const attempt = (url: string): Effect.Effect<Attempt> =>
-      client.get(url, { headers: { accept: "text/html,application/xhtml+xml" } }).pipe(
+      client.get(url, { headers: { accept: "text/html,application/xhtml+xml,application/vnd.openxmlformats-officedocument.wordprocessingml.document;q=0.9,*/*;q=0.8" } }).pipe(
         Effect.flatMap((response) => classify(response, url, policy)),
         Effect.timeout(Duration.millis(policy.requestTimeoutMs)),
         Effect.catch((error) => Effect.succeed(retry(describeFailure(error, url, policy))))
