@@ -1,6 +1,6 @@
-import { FullTender, HealthReport, SearchRequest, SearchResponse } from "@tenders/core"
+import { FullTender, HealthReport, SearchRequest, SearchResponse, WatchlistCreated, WatchlistInput } from "@tenders/core"
 import { Schema } from "effect"
-import { HttpApi, HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Authorization } from "./Authorization.ts"
 import { InternalError, InvalidInputError, LimitReachedError, NotFoundError, PlanRequiredError } from "./ErrorBody.ts"
 
@@ -25,6 +25,19 @@ export class TendersGroup extends HttpApiGroup.make("tenders")
   .middleware(Authorization)
   .annotateMerge(OpenApi.annotations({ title: "Tenders", description: "Search open tenders from all three sources and read one tender in full." })) {}
 
+/** Saved filters that raise alerts. */
+export class WatchlistsGroup extends HttpApiGroup.make("watchlists")
+  .add(
+    HttpApiEndpoint.post("create", "/v1/watchlists", {
+      payload: WatchlistInput,
+      success: WatchlistCreated.pipe(HttpApiSchema.status(201)),
+      error: common
+    }).annotate(OpenApi.Summary, "Save filters as a watchlist")
+      .annotate(OpenApi.Description, "Alerts (new, deadline-24h, amended) come by e-mail (default), signed webhook (paid plans) and GET /v1/alerts. A filter set that matches everything is refused; structured filters and webhooks need a paid plan; the plan limits the number of watchlists.")
+  )
+  .middleware(Authorization)
+  .annotateMerge(OpenApi.annotations({ title: "Watchlists", description: "Saved filters and their alerts." })) {}
+
 /** The machine-readable description, behind a key like every endpoint but /health. */
 export class MetaGroup extends HttpApiGroup.make("meta")
   .add(
@@ -47,6 +60,7 @@ export class SystemGroup extends HttpApiGroup.make("system", { topLevel: true })
 /** The Tenders REST interface, version 1.2.0. */
 export class TendersApi extends HttpApi.make("tenders")
   .add(TendersGroup)
+  .add(WatchlistsGroup)
   .add(MetaGroup)
   .add(SystemGroup)
   .annotate(HttpApi.PayloadParseOptions, { onExcessProperty: "error", errors: "all" })

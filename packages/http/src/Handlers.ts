@@ -1,5 +1,5 @@
 import { CurrentCaller, TendersApi } from "@tenders/contract"
-import { getTender, Rates, searchTenders, SourceStatusStore, sourceHealth, TenderStore } from "@tenders/core"
+import { createWatchlist, getTender, Rates, searchTenders, SourceStatusStore, sourceHealth, TenderStore, WatchlistStore } from "@tenders/core"
 import { Effect } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder, OpenApi } from "effect/http-api"
@@ -15,6 +15,13 @@ export const TendersHandlers = HttpApiBuilder.group(TendersApi, "tenders", Effec
       Effect.flatMap(CurrentCaller, (caller) => searchTenders(payload, caller.account.plan)).pipe(Effect.provideContext(context)))
     .handle("get", ({ params }) =>
       Effect.flatMap(CurrentCaller, (caller) => getTender(params.id, caller.account.plan)).pipe(Effect.provideContext(context)))
+}))
+
+/** Watchlist creation. */
+export const WatchlistsHandlers = HttpApiBuilder.group(TendersApi, "watchlists", Effect.fn(function*(handlers) {
+  const context = yield* Effect.context<TenderStore | Rates | WatchlistStore>()
+  return handlers.handle("create", ({ payload }) =>
+    Effect.flatMap(CurrentCaller, (caller) => createWatchlist(payload, caller.account)).pipe(Effect.provideContext(context)))
 }))
 
 /** The OpenAPI document, generated from the contract. */

@@ -3,7 +3,7 @@ import { Layer } from "effect"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import { AuthorizationLive } from "./AuthorizationLive.ts"
 import { ErrorMapping } from "./ErrorMapping.ts"
-import { MetaHandlers, SystemHandlers, TendersHandlers } from "./Handlers.ts"
+import { MetaHandlers, SystemHandlers, TendersHandlers, WatchlistsHandlers } from "./Handlers.ts"
 
 /**
  * Every route of the REST interface plus `/docs`, as router layers. Needs the core ports
@@ -11,7 +11,7 @@ import { MetaHandlers, SystemHandlers, TendersHandlers } from "./Handlers.ts"
  */
 export const HttpApp = Layer.mergeAll(
   HttpApiBuilder.layer(TendersApi).pipe(
-    Layer.provide([TendersHandlers, MetaHandlers, SystemHandlers]),
+    Layer.provide([TendersHandlers, WatchlistsHandlers, MetaHandlers, SystemHandlers]),
     Layer.provide(AuthorizationLive)
   ),
   HttpApiScalar.layer(TendersApi, { path: "/docs" }),

@@ -126,8 +126,22 @@ const schedule = Effect.gen(function*() {
   )`
 })
 
+const watchlists = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`CREATE TABLE watchlists (
+    id uuid PRIMARY KEY,
+    account_id uuid NOT NULL REFERENCES accounts (id),
+    name text NOT NULL,
+    filters jsonb NOT NULL,
+    email boolean NOT NULL,
+    webhook text,
+    created_at timestamptz NOT NULL
+  )`
+  yield* sql`CREATE INDEX watchlists_account_idx ON watchlists (account_id, created_at)`
+})
+
 /** Runs the schema migrations once, in order (the migrator locks its table inside a transaction). */
 export const migrate = Migrator.make({})({
-  loader: Migrator.fromRecord({ "1_initial": initial, "2_notices": notices, "3_schedule": schedule }),
+  loader: Migrator.fromRecord({ "1_initial": initial, "2_notices": notices, "3_schedule": schedule, "4_watchlists": watchlists }),
   table: "tenders_migrations"
 })

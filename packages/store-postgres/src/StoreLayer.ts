@@ -9,6 +9,7 @@ import { PgNoticeStore } from "./PgNoticeStore.ts"
 import { PgSourceRunStore } from "./PgSourceRunStore.ts"
 import { PgSourceStatusStore } from "./PgSourceStatusStore.ts"
 import { PgTenderStore } from "./PgTenderStore.ts"
+import { PgWatchlistStore } from "./PgWatchlistStore.ts"
 
 /** Where the data lives: real PostgreSQL when `databaseUrl` is set, else embedded PGlite in `dataDir`. */
 export interface StoreOptions {
@@ -26,7 +27,7 @@ export const layerSql = (
 
 /** Every store port over a migrated database, plus the SQL client itself. */
 export const layerStore = (options: StoreOptions) =>
-  Layer.mergeAll(PgTenderStore, PgNoticeStore, PgAccountStore, PgSourceStatusStore, PgSourceRunStore).pipe(
+  Layer.mergeAll(PgTenderStore, PgNoticeStore, PgAccountStore, PgSourceStatusStore, PgSourceRunStore, PgWatchlistStore).pipe(
     Layer.provideMerge(Layer.effectDiscard(Effect.orDie(migrate))),
     Layer.provideMerge(layerSql(options))
   )

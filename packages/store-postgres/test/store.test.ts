@@ -1,5 +1,5 @@
 import { assert, describe, layer } from "@effect/vitest"
-import { AccountStore, type Filters, lifecycleResolverAt, NoticeStore, type ParsedNotice, Rates, runIfDue, runSource, type SourceFeed, SourceRunStore, sourceHealth, SourceUnavailable, TenderId, TenderStore, toSearchQuery } from "@tenders/core"
+import { AccountStore, WatchlistStore, type Filters, lifecycleResolverAt, NoticeStore, type ParsedNotice, Rates, runIfDue, runSource, type SourceFeed, SourceRunStore, sourceHealth, SourceUnavailable, TenderId, TenderStore, toSearchQuery } from "@tenders/core"
 import { isoFromNow, makeRecord } from "@tenders/core/testing"
 import { DateTime, Duration, Effect, Layer, Option, Stream } from "effect"
 import { backends } from "./backends.ts"
@@ -201,6 +201,25 @@ for (const [name, makeLayer] of backends()) {
           assert.strictEqual(yield* store.closeExpired, 0)
           const again = yield* store.upsert([makeRecord({ id: "ted-990001-2026", deadline: isoFromNow(-0.5) })])
           assert.strictEqual(again.updated + again.new, 0)
+        }))
+
+      it.effect("keeps the plan's watchlist limit under concurrent creation, and lists and deletes per account", () =>
+        Effect.gen(function*() {
+          const accounts = yield* AccountStore
+          const watchlists = yield* WatchlistStore
+          const owner = yield* accounts.saveAccount({ email: "wl-owner@example.com", plan: "free", monthlyLimit: null })
+          const other = yield* accounts.saveAccount({ email: "wl-other@example.com", plan: "free", monthlyLimit: null })
+          const input = { name: "Roads", filters: { q: "road" }, channels: { email: false, webhook: "https://hooks.example.com/x" } }
+          const ids = yield* Effect.forEach(Array.from({ length: 10 }), () => watchlists.create(owner.id, input, 3), { concurrency: "unbounded" })
+          assert.strictEqual(ids.filter((id) => id !== undefined).length, 3)
+          const listed = yield* watchlists.list(owner.id)
+          assert.strictEqual(listed.length, 3)
+          assert.deepStrictEqual([listed[0]?.name, listed[0]?.filters, listed[0]?.channels], ["Roads", { q: "road" }, { email: false, webhook: "https://hooks.example.com/x" }])
+          assert.deepStrictEqual(yield* watchlists.list(other.id), [])
+          const first = listed[0]?.id ?? ""
+          assert.isFalse(yield* watchlists.remove(other.id, first))
+          assert.isTrue(yield* watchlists.remove(owner.id, first))
+          assert.strictEqual((yield* watchlists.list(owner.id)).length, 2)
         }))
 
       it.effect("authenticates hashed keys, revokes them, and counts calls exactly under concurrency", () =>
