@@ -5,6 +5,7 @@ import { registerKeys } from "./commands/keys.ts"
 import { registerSearch } from "./commands/search.ts"
 import { registerServe } from "./commands/serve.ts"
 import { registerSources } from "./commands/sources.ts"
+import { registerWatchlists } from "./commands/watchlists.ts"
 import type { GlobalOptions } from "./Runtime.ts"
 
 const program = new Command("tenders")
@@ -21,6 +22,7 @@ registerSearch(program, globals)
 registerKeys(program, globals)
 registerAccounts(program, globals)
 registerSources(program, globals)
+registerWatchlists(program, globals)
 
 try {
   await program.parseAsync(process.argv)

@@ -19,7 +19,7 @@ const record = (id: string, title: string) =>
 
 describe("tenders CLI", () => {
   it("prints help for every command", () => {
-    for (const args of [[], ["serve"], ["ingest"], ["search"], ["keys"], ["keys", "create"], ["keys", "list"], ["keys", "revoke"], ["accounts", "set"], ["accounts", "add-pack"]]) {
+    for (const args of [[], ["serve"], ["ingest"], ["search"], ["sources"], ["watchlists", "create"], ["keys"], ["keys", "create"], ["keys", "list"], ["keys", "revoke"], ["accounts", "set"], ["accounts", "add-pack"]]) {
       const result = tenders([...args, "--help"], env)
       expect(result.status, args.join(" ")).toBe(0)
       expect(result.stdout).toContain("Usage: tenders")
@@ -101,6 +101,23 @@ describe("tenders CLI", () => {
     expect(refused.status).not.toBe(0)
     expect(refused.stderr).toContain("TENDERS_RATES_FILE")
     expect(refused.stderr.trim().split("\n")).toHaveLength(1)
+  })
+
+  it("creates, lists and deletes watchlists with the API's rules", () => {
+    expect(tenders(["accounts", "set", "--email", "wl@example.com", "--plan", "free"], env).status).toBe(0)
+    const created = tenders(["watchlists", "create", "--email", "wl@example.com", "--name", "Cleaning", "--q", "cleaning", "--no-email-alerts", "--json"], env)
+    expect(created.status, created.stderr).toBe(0)
+    const { watchlistId, estimatedMatches } = JSON.parse(created.stdout) as { watchlistId: string; estimatedMatches: number }
+    expect(estimatedMatches).toBeGreaterThan(0)
+    const refused = tenders(["watchlists", "create", "--email", "wl@example.com", "--name", "NL", "--q", "cleaning", "--country", "NL"], env)
+    expect(refused.status).not.toBe(0)
+    expect(refused.stderr).toContain("Pro or Business")
+    expect(tenders(["watchlists", "create", "--email", "wl@example.com", "--name", "Everything"], env).stderr).toContain("match every tender")
+    const listed = JSON.parse(tenders(["watchlists", "list", "--email", "wl@example.com", "--json"], env).stdout) as Array<{ id: string; channels: { email: boolean } }>
+    expect(listed.map((w) => [w.id, w.channels.email])).toEqual([[watchlistId, false]])
+    expect(tenders(["watchlists", "delete", watchlistId, "--email", "wl@example.com"], env).status).toBe(0)
+    expect(tenders(["watchlists", "delete", watchlistId, "--email", "wl@example.com"], env).status).not.toBe(0)
+    expect(tenders(["watchlists", "list", "--email", "wl@example.com"], env).stdout).toContain("No watchlists.")
   })
 
   it("manages keys and accounts: create, list, plan change, pack, revoke", () => {

@@ -4,7 +4,8 @@ import { Effect, Schema } from "effect"
 import { type GlobalOptions, runCommand, UsageError } from "../Runtime.ts"
 import { table } from "../Table.ts"
 
-interface SearchOptions {
+/** The filter flags shared by `search` and `watchlists create`. */
+export interface SearchFlags {
   readonly country: Array<string>
   readonly cpv: Array<string>
   readonly minBudget?: string
@@ -12,6 +13,9 @@ interface SearchOptions {
   readonly currency?: string
   readonly deadlineAfter?: string
   readonly limit?: string
+}
+
+interface SearchOptions extends SearchFlags {
   readonly json?: boolean
 }
 
@@ -24,8 +28,8 @@ const number = (flag: string, raw: string | undefined) => {
   return n
 }
 
-/** Builds the same request body the REST API takes, so the CLI validates exactly like the API. */
-const toRequest = (q: string, o: SearchOptions) => ({
+/** Builds the same filters the REST API takes, so the CLI validates exactly like the API. */
+export const toFilters = (q: string, o: SearchFlags) => ({
   q,
   ...(o.country.length > 0 ? { countries: o.country } : {}),
   ...(o.cpv.length > 0 ? { cpv: o.cpv } : {}),
@@ -50,23 +54,27 @@ const render = (cards: ReadonlyArray<TenderCard>) =>
     { maxWidths: [40, 60, 36, 4, 20, 16] }
   )
 
-/** `tenders search`: the search use case on the local store, as an operator (every filter allowed). */
-export const registerSearch = (program: Command, globals: () => GlobalOptions) =>
-  program
-    .command("search")
-    .description("search open tenders in the local store")
-    .argument("<q>", "free text in English, Russian or Armenian (\"\" for filters only)")
+/** Adds the structured-filter flags to a command. */
+export const searchFlags = (command: Command): Command =>
+  command
     .option("--country <XX>", "ISO 3166-1 alpha-2 country (repeatable)", collect, [])
     .option("--cpv <prefix>", "CPV code or prefix, e.g. 45 or 45233140-2 (repeatable)", collect, [])
     .option("--min-budget <n>", "minimum estimated budget")
     .option("--max-budget <n>", "maximum estimated budget")
     .option("--currency <C>", "compare budgets in this currency (EUR, USD, AMD, RUB, ...)")
     .option("--deadline-after <date>", "only deadlines after this date or date-time")
+
+/** `tenders search`: the search use case on the local store, as an operator (every filter allowed). */
+export const registerSearch = (program: Command, globals: () => GlobalOptions) =>
+  searchFlags(program
+    .command("search")
+    .description("search open tenders in the local store")
+    .argument("<q>", "free text in English, Russian or Armenian (\"\" for filters only)"))
     .option("--limit <n>", "number of results, 1 to 20 (default 10)")
     .option("--json", "print the API's JSON response")
     .action((q: string, options: SearchOptions) =>
       runCommand(globals(), Effect.gen(function*() {
-        const request = yield* Effect.try({ try: () => toRequest(q, options), catch: (e) => (e instanceof UsageError ? e : new UsageError(String(e))) })
+        const request = yield* Effect.try({ try: () => toFilters(q, options), catch: (e) => (e instanceof UsageError ? e : new UsageError(String(e))) })
         const decoded = yield* Schema.decodeUnknownEffect(SearchRequest)(request, { errors: "all" }).pipe(
           Effect.mapError((e) => new UsageError(e.message.split("\n").join(" ")))
         )

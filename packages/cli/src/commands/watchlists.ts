@@ -1,0 +1,86 @@
+import { AccountStore, createWatchlist, WatchlistInput, WatchlistStore } from "@tenders/core"
+import type { Command } from "commander"
+import { Effect, Option, Schema } from "effect"
+import { type GlobalOptions, runCommand, UsageError } from "../Runtime.ts"
+import { table } from "../Table.ts"
+import { searchFlags, type SearchFlags, toFilters } from "./search.ts"
+
+const accountOf = (email: string) =>
+  Effect.gen(function*() {
+    const found = yield* (yield* AccountStore).findAccount(email)
+    if (Option.isNone(found)) return yield* Effect.fail(new UsageError(`no account for ${email}`))
+    return found.value
+  })
+
+interface CreateOptions extends SearchFlags {
+  readonly email: string
+  readonly name: string
+  readonly q?: string
+  readonly emailAlerts?: boolean
+  readonly webhook?: string
+  readonly json?: boolean
+}
+
+/** `tenders watchlists list|create|delete`: an account's watchlists, with the same rules as the API. */
+export const registerWatchlists = (program: Command, globals: () => GlobalOptions) => {
+  const watchlists = program.command("watchlists").description("list, create and delete an account's watchlists")
+  watchlists
+    .command("list")
+    .description("list an account's watchlists")
+    .requiredOption("--email <email>", "account e-mail")
+    .option("--json", "print as JSON")
+    .action((options: { readonly email: string; readonly json?: boolean }) =>
+      runCommand(globals(), Effect.gen(function*() {
+        const account = yield* accountOf(options.email)
+        const list = yield* (yield* WatchlistStore).list(account.id)
+        if (options.json === true) {
+          process.stdout.write(`${JSON.stringify(list)}\n`)
+          return
+        }
+        process.stdout.write(list.length === 0 ? "No watchlists.\n" : `${table(
+          ["ID", "NAME", "FILTERS", "E-MAIL", "WEBHOOK", "CREATED"],
+          list.map((w) => [w.id, w.name, JSON.stringify(w.filters), w.channels?.email === false ? "no" : "yes", w.channels?.webhook ?? "-", w.createdAt]),
+          { maxWidths: [36, 30, 60, 6, 40, 20] }
+        )}\n`)
+      })))
+  searchFlags(
+    watchlists
+      .command("create")
+      .description("create a watchlist for an account (the plan's rules apply, as on the API)")
+      .requiredOption("--email <email>", "account e-mail")
+      .requiredOption("--name <name>", "watchlist name (1 to 100 characters)")
+      .option("--q <words>", "free text in English, Russian or Armenian")
+  )
+    .option("--no-email-alerts", "do not send alerts by e-mail")
+    .option("--webhook <url>", "HTTPS endpoint for signed JSON alerts (paid plans)")
+    .option("--json", "print the API's JSON answer")
+    .action((options: CreateOptions) =>
+      runCommand(globals(), Effect.gen(function*() {
+        const account = yield* accountOf(options.email)
+        const filters = yield* Effect.try({ try: () => toFilters(options.q ?? "", options), catch: (e) => (e instanceof UsageError ? e : new UsageError(String(e))) })
+        const { q: _q, ...rest } = filters
+        const body = {
+          name: options.name,
+          filters: options.q === undefined ? rest : { q: options.q, ...rest },
+          channels: { email: options.emailAlerts !== false, ...(options.webhook === undefined ? {} : { webhook: options.webhook }) }
+        }
+        const input = yield* Schema.decodeUnknownEffect(WatchlistInput)(body, { errors: "all", onExcessProperty: "error" }).pipe(
+          Effect.mapError((e) => new UsageError(e.message.split("\n").join(" ")))
+        )
+        const created = yield* createWatchlist(input, account)
+        process.stdout.write(options.json === true ? `${JSON.stringify(created)}\n` : `Watchlist ${created.watchlistId}: ${created.estimatedMatches} open tenders match now.${created.hint === undefined ? "" : ` ${created.hint}`}\n`)
+      })))
+  watchlists
+    .command("delete")
+    .description("delete one of an account's watchlists")
+    .requiredOption("--email <email>", "account e-mail")
+    .argument("<watchlistId>", "the id shown by watchlists list")
+    .action((watchlistId: string, options: { readonly email: string }) =>
+      runCommand(globals(), Effect.gen(function*() {
+        const account = yield* accountOf(options.email)
+        if (!(yield* (yield* WatchlistStore).remove(account.id, watchlistId))) {
+          return yield* Effect.fail(new UsageError(`${options.email} has no watchlist ${watchlistId}`))
+        }
+        process.stdout.write(`Deleted watchlist ${watchlistId}.\n`)
+      })))
+}
