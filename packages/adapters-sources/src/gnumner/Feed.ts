@@ -6,7 +6,7 @@ import type { SectionCursor } from "./feedCursor.ts"
 import { readDetails, readInvitationLots } from "./feedDetails.ts"
 import { makeFetcher, type PageFetcher } from "./feedHttp.ts"
 import { parseGnumnerListing } from "./listing.ts"
-import { sectionMeaning } from "./notice.ts"
+import { ARMENIAN_TENDER_SECTIONS, RUSSIAN_TENDER_SECTIONS, sectionMeaning } from "./notice.ts"
 
 export { gnumnerHttpClientLayer } from "./feedTls.ts"
 
@@ -33,27 +33,9 @@ const CHANGES_FAILED_CONTRACTS: ReadonlyArray<string> = [
   "paymanagir_knqelu_masin_haytararutyun", "knqvats_paymanagri_masin_haytararutyun"
 ]
 
-const HY_TENDER_SECTIONS: ReadonlyArray<string> = [
-  "elektronayin_achurdi_haytararutyun_ev_hraver", "bac_mrcuyti_haytararutyun_ev_hraver",
-  "gnanshman_harcman_haytararutyun_ev_hraver", "erkpul_mrcuyti_nakhaorakavorman_haytararutyun",
-  "bac_mrcuyti_nakhaorakavorman_haytararutyun", "gnanshman_harcman_nakhaorakavorman_haytararutyun",
-  "_pak_npatakayin_mrcuyti_nakhaorakavorman_haytararutyun",
-  "pak_parberakan_mrcuyti_nakhaorakavorman_haytararutyun_ev_hraver",
-  "_mek_andzic_gnumneri_katarman_haytararutyun_ev_hraver", "otarerkrya_petutyunneri_koghmic_kazmakerpvogh_gnumner",
-  "mayr_ator_s_ejmiatsni_haytararutyunner",
-  "tsragri_irakanacman_grasenyakneri_koghmic_katarvogh_gnumneri_masin_haytararutyunner_ev_hraverner",
-  "hanrayin_kazmakerputyunneri_koghmic_katarvogh_gnumneri_veraberyal_haytararutyunner"
-]
-
-/** Russian-UI tender slugs seen in another scraper; the change/failed/contract slugs are only known in Armenian. */
-const RU_TENDER_SECTIONS: ReadonlyArray<string> = [
-  "obyavlenie_i_priglashenie_na_elektronnyi_auktcion", "obyavlenie_i_priglashenie_na_otkrytyi_konkurs",
-  "obyavlenie_i_priglashenie_po_zaprosu_kotirovok", "zapros_tcenovykh_predlozhenii"
-]
-
 /** The tender, changes, failed and contract sections the listing parser knows, for a UI language. */
 export const defaultGnumnerSections = (language: "hy" | "ru"): ReadonlyArray<string> =>
-  [...(language === "ru" ? RU_TENDER_SECTIONS : HY_TENDER_SECTIONS), ...CHANGES_FAILED_CONTRACTS]
+  [...(language === "ru" ? RUSSIAN_TENDER_SECTIONS : ARMENIAN_TENDER_SECTIONS), ...CHANGES_FAILED_CONTRACTS]
 
 /** The defaults of every setting (sections follow the language). */
 export const gnumnerFeedDefaults = (config: Partial<GnumnerFeedConfig> = {}): GnumnerFeedConfig => {

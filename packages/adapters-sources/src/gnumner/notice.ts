@@ -13,7 +13,8 @@ export interface SectionMeaning {
 const tender: SectionMeaning = { kind: "original", status: "open", reason: null }
 const result: SectionMeaning = { kind: "result", status: "closed", reason: null }
 
-const TENDER_SECTIONS: ReadonlyArray<string> = [
+/** Tender sections of the Armenian UI (sections.json). */
+export const ARMENIAN_TENDER_SECTIONS: ReadonlyArray<string> = [
   "elektronayin_achurdi_haytararutyun_ev_hraver", "bac_mrcuyti_haytararutyun_ev_hraver",
   "gnanshman_harcman_haytararutyun_ev_hraver", "erkpul_mrcuyti_nakhaorakavorman_haytararutyun",
   "bac_mrcuyti_nakhaorakavorman_haytararutyun", "gnanshman_harcman_nakhaorakavorman_haytararutyun",
@@ -22,11 +23,16 @@ const TENDER_SECTIONS: ReadonlyArray<string> = [
   "_mek_andzic_gnumneri_katarman_haytararutyun_ev_hraver", "otarerkrya_petutyunneri_koghmic_kazmakerpvogh_gnumner",
   "mayr_ator_s_ejmiatsni_haytararutyunner",
   "tsragri_irakanacman_grasenyakneri_koghmic_katarvogh_gnumneri_masin_haytararutyunner_ev_hraverner",
-  "hanrayin_kazmakerputyunneri_koghmic_katarvogh_gnumneri_veraberyal_haytararutyunner",
-  // Russian-UI slugs seen in another scraper (sections.json `ru_sections_seen_in_another_scraper`).
+  "hanrayin_kazmakerputyunneri_koghmic_katarvogh_gnumneri_veraberyal_haytararutyunner"
+]
+
+/** Tender sections of the Russian UI, seen in another scraper (sections.json `ru_sections_seen_in_another_scraper`). */
+export const RUSSIAN_TENDER_SECTIONS: ReadonlyArray<string> = [
   "obyavlenie_i_priglashenie_na_elektronnyi_auktcion", "obyavlenie_i_priglashenie_na_otkrytyi_konkurs",
   "obyavlenie_i_priglashenie_po_zaprosu_kotirovok", "zapros_tcenovykh_predlozhenii"
 ]
+
+const TENDER_SECTIONS: ReadonlyArray<string> = [...ARMENIAN_TENDER_SECTIONS, ...RUSSIAN_TENDER_SECTIONS]
 
 const RESULT_SECTIONS: ReadonlyArray<string> = [
   "paymanagir_knqelu_masin_haytararutyun", "knqvats_paymanagri_masin_haytararutyun",
