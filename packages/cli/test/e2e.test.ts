@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { childEnv, createTestDatabase, startServer, tenders } from "./cli.ts"
@@ -91,6 +91,25 @@ for (const name of backends) {
       const refused = responses.find((r) => r.status === 429)
       expect(refused?.headers.get("retry-after")).toMatch(/^\d+$/u)
       expect(responses.find((r) => r.status === 200)?.headers.get("ratelimit-policy")).toBe(`"monthly";q=5`)
+    })
+
+    it("raises an alert for a tender ingested after a watchlist was saved, and lists it on GET /v1/alerts", async () => {
+      const saved = await post("/v1/watchlists", { name: "Glaciers", filters: { q: "glaciology" } })
+      expect(saved.status).toBe(201)
+      const { watchlistId } = (await saved.json()) as { watchlistId: string }
+      const file = join(dataDir, "glacier.jsonl")
+      const deadline = new Date(Date.now() + 5 * 86_400_000).toISOString().replace(/\.\d{3}Z$/u, "Z")
+      writeFileSync(file, `${JSON.stringify({
+        id: "ted-777777-2026", source: "ted", nativeId: "777777-2026", title: "Glaciology survey of the Aletsch glacier", buyer: "Canton du Valais",
+        country: "CH", region: null, budget: "250000", currency: "CHF", deadline, publishedAt: null, status: "open",
+        url: "https://ted.europa.eu/en/notice/-/detail/777777-2026", cpvCodes: ["71354000"], okpd2Codes: [], lots: [], docsUrl: []
+      })}\n`)
+      const ingested = tenders(["ingest", "--from", file], env)
+      expect(ingested.status, ingested.stderr).toBe(0)
+      const res = await fetch(`${server.base}/v1/alerts`, { headers: { authorization: `Bearer ${key}` } })
+      expect(res.status).toBe(200)
+      const body = (await res.json()) as { alerts: Array<{ watchlistId: string; watchlistName: string; reason: string; tender: { id: string } }> }
+      expect(body.alerts.map((a) => [a.watchlistId, a.watchlistName, a.reason, a.tender.id])).toEqual([[watchlistId, "Glaciers", "new", "ted-777777-2026"]])
     })
 
     it("rejects a key revoked with the CLI", async () => {

@@ -1,4 +1,4 @@
-import { FullTender, HealthReport, SearchRequest, SearchResponse, WatchlistCreated, WatchlistInput } from "@tenders/core"
+import { AlertsResponse, FullTender, HealthReport, SearchRequest, SearchResponse, WatchlistCreated, WatchlistInput } from "@tenders/core"
 import { Schema } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Authorization } from "./Authorization.ts"
@@ -33,7 +33,10 @@ export class WatchlistsGroup extends HttpApiGroup.make("watchlists")
       success: WatchlistCreated.pipe(HttpApiSchema.status(201)),
       error: common
     }).annotate(OpenApi.Summary, "Save filters as a watchlist")
-      .annotate(OpenApi.Description, "Alerts (new, deadline-24h, amended) come by e-mail (default), signed webhook (paid plans) and GET /v1/alerts. A filter set that matches everything is refused; structured filters and webhooks need a paid plan; the plan limits the number of watchlists.")
+      .annotate(OpenApi.Description, "Alerts (new, deadline-24h, amended) come by e-mail (default), signed webhook (paid plans) and GET /v1/alerts. A filter set that matches everything is refused; structured filters and webhooks need a paid plan; the plan limits the number of watchlists."),
+    HttpApiEndpoint.get("alerts", "/v1/alerts", { success: AlertsResponse, error: common })
+      .annotate(OpenApi.Summary, "List open alerts from your watchlists, nearest deadline first")
+      .annotate(OpenApi.Description, "Alerts whose tender is still open: new matches, amendments, and deadlines within 24 hours; at most 50, nearest deadline first (none last), then newest.")
   )
   .middleware(Authorization)
   .annotateMerge(OpenApi.annotations({ title: "Watchlists", description: "Saved filters and their alerts." })) {}

@@ -1,5 +1,5 @@
 import { CurrentCaller, TendersApi } from "@tenders/contract"
-import { createWatchlist, getTender, Rates, searchTenders, SourceStatusStore, sourceHealth, TenderStore, WatchlistStore } from "@tenders/core"
+import { AlertStore, createWatchlist, getTender, listAlerts, Rates, searchTenders, SourceStatusStore, sourceHealth, TenderStore, WatchlistStore } from "@tenders/core"
 import { Effect } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder, OpenApi } from "effect/http-api"
@@ -17,11 +17,14 @@ export const TendersHandlers = HttpApiBuilder.group(TendersApi, "tenders", Effec
       Effect.flatMap(CurrentCaller, (caller) => getTender(params.id, caller.account.plan)).pipe(Effect.provideContext(context)))
 }))
 
-/** Watchlist creation. */
+/** Watchlist creation and the caller's open alerts. */
 export const WatchlistsHandlers = HttpApiBuilder.group(TendersApi, "watchlists", Effect.fn(function*(handlers) {
-  const context = yield* Effect.context<TenderStore | Rates | WatchlistStore>()
-  return handlers.handle("create", ({ payload }) =>
-    Effect.flatMap(CurrentCaller, (caller) => createWatchlist(payload, caller.account)).pipe(Effect.provideContext(context)))
+  const context = yield* Effect.context<TenderStore | Rates | WatchlistStore | AlertStore>()
+  return handlers
+    .handle("create", ({ payload }) =>
+      Effect.flatMap(CurrentCaller, (caller) => createWatchlist(payload, caller.account)).pipe(Effect.provideContext(context)))
+    .handle("alerts", () =>
+      Effect.flatMap(CurrentCaller, (caller) => listAlerts(caller.account.id)).pipe(Effect.provideContext(context)))
 }))
 
 /** The OpenAPI document, generated from the contract. */

@@ -1,5 +1,5 @@
 import { AccountStore, type Plan, Rates, TenderStore, type TenderRecord } from "@tenders/core"
-import { AccountStoreMemory, SourceStatusStoreEmpty, TenderStoreMemory, WatchlistStoreMemory } from "@tenders/core/testing"
+import { AccountStoreMemory, AlertStoreEmpty, SourceStatusStoreEmpty, TenderStoreMemory, WatchlistStoreMemory } from "@tenders/core/testing"
 import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { HttpApp } from "../src/index.ts"
@@ -13,7 +13,7 @@ export interface CallOptions {
 
 /** The real router over in-memory ports, driven through web Requests. */
 export const makeTestApi = Effect.gen(function*() {
-  const ports = yield* Layer.build(Layer.mergeAll(TenderStoreMemory, AccountStoreMemory, SourceStatusStoreEmpty, WatchlistStoreMemory, Rates.bundled))
+  const ports = yield* Layer.build(Layer.mergeAll(TenderStoreMemory, AccountStoreMemory, SourceStatusStoreEmpty, WatchlistStoreMemory, AlertStoreEmpty, Rates.bundled))
   const { handler, dispose } = HttpRouter.toWebHandler(
     HttpApp.pipe(Layer.provide(Layer.succeedContext(ports)), Layer.provide(HttpServer.layerServices)),
     { disableLogger: true }

@@ -140,8 +140,26 @@ const watchlists = Effect.gen(function*() {
   yield* sql`CREATE INDEX watchlists_account_idx ON watchlists (account_id, created_at)`
 })
 
+const alerts = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`ALTER TABLE watchlists ADD COLUMN match_tokens jsonb NOT NULL DEFAULT '[]'::jsonb`
+  yield* sql`CREATE TABLE alerts (
+    id bigserial PRIMARY KEY,
+    watchlist_id uuid NOT NULL REFERENCES watchlists (id) ON DELETE CASCADE,
+    account_id uuid NOT NULL,
+    tender_id text NOT NULL,
+    reason text NOT NULL,
+    version text NOT NULL,
+    created_at timestamptz NOT NULL,
+    UNIQUE (watchlist_id, tender_id, reason, version)
+  )`
+  yield* sql`CREATE INDEX alerts_account_idx ON alerts (account_id)`
+  yield* sql`CREATE INDEX alerts_tender_idx ON alerts (tender_id)`
+  yield* sql`CREATE TABLE alert_cursor (name text PRIMARY KEY, last_event_id bigint NOT NULL)`
+})
+
 /** Runs the schema migrations once, in order (the migrator locks its table inside a transaction). */
 export const migrate = Migrator.make({})({
-  loader: Migrator.fromRecord({ "1_initial": initial, "2_notices": notices, "3_schedule": schedule, "4_watchlists": watchlists }),
+  loader: Migrator.fromRecord({ "1_initial": initial, "2_notices": notices, "3_schedule": schedule, "4_watchlists": watchlists, "5_alerts": alerts }),
   table: "tenders_migrations"
 })

@@ -49,6 +49,7 @@ export const PgNoticeStore = Layer.effect(
           yield* sql`UPDATE tender_aliases SET tender_id = ${tender.id} WHERE tender_id = ${before.id}`
           yield* sql`INSERT INTO tender_aliases (alias, tender_id) VALUES (${before.id}, ${tender.id}) ON CONFLICT (alias) DO UPDATE SET tender_id = EXCLUDED.tender_id`
           yield* sql`UPDATE tender_events SET tender_id = ${tender.id} WHERE tender_id = ${before.id}`
+          yield* sql`UPDATE alerts SET tender_id = ${tender.id} WHERE tender_id = ${before.id}`
         }
         for (const n of notices) {
           if (n.record.id !== tender.id) {

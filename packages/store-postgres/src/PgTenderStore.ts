@@ -19,6 +19,11 @@ export const PgTenderStore = Layer.effect(
       if (latest.length === 0) return { new: 0, updated: 0, unchanged: records.length }
       const now = DateTime.formatIso(yield* DateTime.now)
       const written = yield* writeTenders(sql, latest.map((record) => ({ record, procedureKey: record.nativeId })), now)
+      if (written.length > 0) {
+        yield* sql`INSERT INTO tender_events (tender_id, change, notice_key, created_at)
+          SELECT e.id, e.change, NULL, ${now}::timestamptz
+          FROM jsonb_to_recordset(${sql.json(written.map((w) => ({ id: w.id, change: w.inserted ? "new" : "updated" })))}) AS e(id text, change text)`
+      }
       const created = written.filter((w) => w.inserted).length
       return { new: created, updated: written.length - created, unchanged: records.length - written.length }
     }, Effect.orDie)

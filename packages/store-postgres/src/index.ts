@@ -1,6 +1,7 @@
 export * from "./embedded/EmbeddedPostgres.ts"
 export * from "./Migrations.ts"
 export * from "./PgAccountStore.ts"
+export * from "./PgAlertStore.ts"
 export * from "./PgNoticeStore.ts"
 export * from "./PgSourceRunStore.ts"
 export * from "./PgSourceStatusStore.ts"

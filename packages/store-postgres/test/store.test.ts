@@ -1,5 +1,5 @@
 import { assert, describe, layer } from "@effect/vitest"
-import { AccountStore, WatchlistStore, type Filters, lifecycleResolverAt, NoticeStore, type ParsedNotice, Rates, runIfDue, runSource, type SourceFeed, SourceRunStore, sourceHealth, SourceUnavailable, TenderId, TenderStore, toSearchQuery } from "@tenders/core"
+import { AccountStore, createWatchlist, evaluateAlerts, listAlerts, WatchlistStore, type Filters, lifecycleResolverAt, NoticeStore, type ParsedNotice, Rates, runIfDue, runSource, type SourceFeed, SourceRunStore, sourceHealth, SourceUnavailable, TenderId, TenderStore, toSearchQuery } from "@tenders/core"
 import { isoFromNow, makeRecord } from "@tenders/core/testing"
 import { DateTime, Duration, Effect, Layer, Option, Stream } from "effect"
 import { backends } from "./backends.ts"
@@ -210,7 +210,10 @@ for (const [name, makeLayer] of backends()) {
           const owner = yield* accounts.saveAccount({ email: "wl-owner@example.com", plan: "free", monthlyLimit: null })
           const other = yield* accounts.saveAccount({ email: "wl-other@example.com", plan: "free", monthlyLimit: null })
           const input = { name: "Roads", filters: { q: "road" }, channels: { email: false, webhook: "https://hooks.example.com/x" } }
-          const ids = yield* Effect.forEach(Array.from({ length: 10 }), () => watchlists.create(owner.id, input, 3), { concurrency: "unbounded" })
+          const tokens = yield* watchlists.resolveTokens([{ text: "road", script: "latin" }, { text: "the", script: "latin" }, { text: "ճանապարհների", script: "armenian" }])
+          assert.deepStrictEqual(tokens[0], { exact: ["road"], prefix: [] })
+          assert.deepStrictEqual([tokens.length, tokens[1]?.exact.length, tokens[1]?.prefix], [2, 1, ["ճանապարհների"]])
+          const ids = yield* Effect.forEach(Array.from({ length: 10 }), () => watchlists.create(owner.id, input, tokens.slice(0, 1), 3), { concurrency: "unbounded" })
           assert.strictEqual(ids.filter((id) => id !== undefined).length, 3)
           const listed = yield* watchlists.list(owner.id)
           assert.strictEqual(listed.length, 3)
@@ -220,6 +223,38 @@ for (const [name, makeLayer] of backends()) {
           assert.isFalse(yield* watchlists.remove(other.id, first))
           assert.isTrue(yield* watchlists.remove(owner.id, first))
           assert.strictEqual((yield* watchlists.list(owner.id)).length, 2)
+        }))
+
+      it.effect("raises new, amended and deadline-24h alerts once each, per account, nearest deadline first", () =>
+        Effect.gen(function*() {
+          const accounts = yield* AccountStore
+          const notices = yield* NoticeStore
+          const a = yield* accounts.saveAccount({ email: "alerts-a@example.com", plan: "pro", monthlyLimit: null })
+          const b = yield* accounts.saveAccount({ email: "alerts-b@example.com", plan: "pro", monthlyLimit: null })
+          yield* evaluateAlerts()
+          const wa = yield* createWatchlist({ name: "Snow", filters: { q: "snow clearing" } }, a)
+          yield* createWatchlist({ name: "Cleaning in FR", filters: { q: "clearing", countries: ["FR"] } }, b)
+          const n = (kind: ParsedNotice["kind"], id: string, key: string, extra: Partial<Parameters<typeof makeRecord>[0]>): ParsedNotice => ({
+            kind, procedureKey: key, version: null, reason: null,
+            record: makeRecord({ id, title: "Snow clearing of municipal squares", country: "DE", ...extra })
+          })
+          const apply = (notice: ParsedNotice) => Effect.flatMap(DateTime.now, (now) => notices.applyNotices([notice], lifecycleResolverAt(now)))
+          yield* apply(n("original", "ted-881-2026", "alert-p1", { deadline: isoFromNow(10), publishedAt: isoFromNow(-1) }))
+          yield* apply(n("original", "ted-882-2026", "alert-p2", { deadline: isoFromNow(23 / 24), publishedAt: isoFromNow(-1) }))
+          assert.strictEqual(yield* evaluateAlerts(), 3)
+          yield* apply(n("amendment", "ted-883-2026", "alert-p1", { deadline: isoFromNow(12), publishedAt: isoFromNow(-0.5), status: "amended" }))
+          assert.strictEqual(yield* evaluateAlerts(), 1)
+          assert.strictEqual(yield* evaluateAlerts(), 0)
+          const listed = yield* listAlerts(a.id)
+          assert.strictEqual(listed.alerts.length, 4)
+          assert.deepStrictEqual(listed.alerts[0]?.tender.id, "ted-882-2026")
+          assert.sameMembers(listed.alerts.map((x) => `${x.tender.id}:${x.reason}`), ["ted-882-2026:new", "ted-882-2026:deadline-24h", "ted-881-2026:new", "ted-881-2026:amended"])
+          assert.isTrue(listed.alerts.every((x) => x.watchlistId === wa.watchlistId && x.watchlistName === "Snow"))
+          assert.deepStrictEqual((yield* listAlerts(b.id)).alerts, [])
+          assert.isString((yield* listAlerts(b.id)).hint)
+          const late = yield* createWatchlist({ name: "Late", filters: { q: "snow" } }, b)
+          assert.strictEqual(yield* evaluateAlerts(), 1)
+          assert.deepStrictEqual((yield* listAlerts(b.id)).alerts.map((x) => [x.watchlistId, x.tender.id, x.reason]), [[late.watchlistId, "ted-882-2026", "deadline-24h"]])
         }))
 
       it.effect("authenticates hashed keys, revokes them, and counts calls exactly under concurrency", () =>

@@ -1,4 +1,4 @@
-import { ingestNotices, ingestRecords, parseInstant, type ParseResult, runSource, SourceCode, sourceCodes, TenderRecord } from "@tenders/core"
+import { evaluateAlerts, ingestNotices, ingestRecords, parseInstant, type ParseResult, runSource, SourceCode, sourceCodes, TenderRecord } from "@tenders/core"
 import { SingleBar } from "cli-progress"
 import type { Command } from "commander"
 import { Option as CliOption } from "commander"
@@ -113,9 +113,13 @@ export const registerIngest = (program: Command, globals: () => GlobalOptions) =
         const json = options.json === true
         if (options.source === undefined) {
           if (options.from === undefined) return yield* Effect.fail(new UsageError("pass --from FILE (normalised JSON lines) or --source X (live, or --from recorded payloads)"))
-          return yield* normalised(options.from, json)
+          yield* normalised(options.from, json)
+        } else if (options.from === undefined) {
+          yield* live(options.source === "all" ? sourceCodes : [options.source], options.since, json)
+        } else {
+          if (options.source === "all") return yield* Effect.fail(new UsageError("--from needs one --source: each source has its own format"))
+          yield* recorded(options.source, options.from, options.section, json)
         }
-        if (options.from === undefined) return yield* live(options.source === "all" ? sourceCodes : [options.source], options.since, json)
-        if (options.source === "all") return yield* Effect.fail(new UsageError("--from needs one --source: each source has its own format"))
-        return yield* recorded(options.source, options.from, options.section, json)
+        // Alerts follow ingestion at once, whether or not a server runs.
+        yield* evaluateAlerts()
       })))

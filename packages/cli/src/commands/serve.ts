@@ -1,5 +1,5 @@
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
-import { ingestRecords, runIfDue, type SourceCode, sourceCodes, TenderStore } from "@tenders/core"
+import { evaluateAlerts, ingestRecords, runIfDue, type SourceCode, sourceCodes, TenderStore } from "@tenders/core"
 import { HttpApp } from "@tenders/http"
 import type { Command } from "commander"
 import { Option as CliOption } from "commander"
@@ -46,7 +46,9 @@ const scheduler = Effect.gen(function*() {
   const store = yield* TenderStore
   const sweep = store.closeExpired.pipe(
     Effect.tap((n) => (n > 0 ? Effect.logInfo(`closed ${n} tender(s) whose deadline passed`) : Effect.void)),
-    Effect.catchCause((cause) => Effect.logError("deadline sweep failed", cause))
+    Effect.andThen(evaluateAlerts()),
+    Effect.tap((n) => (n > 0 ? Effect.logInfo(`raised ${n} alert(s)`) : Effect.void)),
+    Effect.catchCause((cause) => Effect.logError("deadline sweep or alert evaluation failed", cause))
   )
   yield* Effect.forkScoped(sweep.pipe(Effect.repeat(Schedule.spaced(tick))))
 })

@@ -1,5 +1,7 @@
 import { Context, type Effect } from "effect"
+import type { QueryToken } from "../TextQuery.ts"
 import type { WatchlistInput } from "../Watchlist.ts"
+import type { MatchToken } from "../WatchlistMatch.ts"
 
 /** A stored watchlist. */
 export interface StoredWatchlist extends WatchlistInput {
@@ -14,7 +16,9 @@ export class WatchlistStore extends Context.Service<WatchlistStore, {
    * Saves a watchlist unless the account already has `limit` of them (checked and inserted atomically);
    * undefined when the limit is reached.
    */
-  readonly create: (accountId: string, input: WatchlistInput, limit: number) => Effect.Effect<string | undefined>
+  readonly create: (accountId: string, input: WatchlistInput, tokens: ReadonlyArray<MatchToken>, limit: number) => Effect.Effect<string | undefined>
+  /** The lexemes the text search matches each query word with (stop words drop out). */
+  readonly resolveTokens: (tokens: ReadonlyArray<QueryToken>) => Effect.Effect<ReadonlyArray<MatchToken>>
   readonly list: (accountId: string) => Effect.Effect<ReadonlyArray<StoredWatchlist>>
   /** Deletes one of the account's watchlists; false when it has no such watchlist. */
   readonly remove: (accountId: string, watchlistId: string) => Effect.Effect<boolean>

@@ -8,7 +8,8 @@ export const WatchlistStoreMemory = Layer.effect(
     const rows = yield* Ref.make<ReadonlyArray<StoredWatchlist>>([])
     const seq = yield* Ref.make(0)
     return WatchlistStore.of({
-      create: (accountId, input, limit) =>
+      resolveTokens: (tokens) => Effect.succeed(tokens.map((t) => ({ exact: [t.text], prefix: t.script === "armenian" || t.script === "other" ? [t.text] : [] }))),
+      create: (accountId, input, _tokens, limit) =>
         Effect.gen(function*() {
           const createdAt = DateTime.formatIso(yield* DateTime.now)
           const n = yield* Ref.updateAndGet(seq, (x) => x + 1)

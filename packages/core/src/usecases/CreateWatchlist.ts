@@ -6,6 +6,8 @@ import { Rates } from "../ports/Rates.ts"
 import { TenderStore } from "../ports/TenderStore.ts"
 import { WatchlistStore } from "../ports/WatchlistStore.ts"
 import { matchesEverything, type WatchlistCreated, type WatchlistInput, webhookProblem } from "../Watchlist.ts"
+import { hasWord } from "../Filters.ts"
+import { tokenize } from "../TextQuery.ts"
 import { requireFilterPlan, toSearchQuery } from "./SearchTenders.ts"
 
 /** Saves filters as a watchlist (spec: POST /v1/watchlists): 400, 403 plan_required / limit_reached, 201. */
@@ -24,7 +26,11 @@ export const createWatchlist = Effect.fn("createWatchlist")(function*(input: Wat
     return yield* new PlanRequired({ message: "Webhooks need the Pro or Business plan; on Free, alerts come by e-mail and GET /v1/alerts." })
   }
   const store = yield* WatchlistStore
-  const id = yield* store.create(account.id, input, rules.watchlists)
+  const tokens = yield* store.resolveTokens(tokenize(input.filters.q ?? ""))
+  if (hasWord(input.filters.q) && tokens.length === 0) {
+    return yield* new InvalidInput({ message: "Invalid request: filters.q has only stop words (such as \"the\" or \"and\"), which search ignores; use a more specific word" })
+  }
+  const id = yield* store.create(account.id, input, tokens, rules.watchlists)
   if (id === undefined) {
     return yield* new LimitReached({
       message: `The ${account.plan} plan allows ${rules.watchlists} watchlists and all are in use; delete one or upgrade your plan.`
