@@ -57,28 +57,52 @@ const within = (value: BigDecimal.BigDecimal, range: { readonly min: BigDecimal.
 const hasToken = (token: MatchToken, lexemes: ReadonlySet<string>) =>
   token.exact.some((l) => lexemes.has(l)) || (token.prefix.length > 0 && [...lexemes].some((l) => token.prefix.some((p) => l.startsWith(p))))
 
-/** Whether an open tender matches a watchlist, with the same semantics as search. */
-export const matchesWatchlist = (w: PreparedWatchlist, facts: TenderFacts, now: DateTime.Utc): boolean => {
-  const r = facts.record
-  if (!isOpen(r, now)) return false
-  if (w.countries.size > 0 && (r.country === null || !w.countries.has(r.country))) return false
-  if (w.cpvPrefixes.length > 0) {
-    const prefixes = new Set([...r.cpvCodes, ...r.lots.flatMap((l) => l.cpvCodes)].flatMap(cpvPrefixesOf))
-    if (!w.cpvPrefixes.some((p) => prefixes.has(p))) return false
+/** What the filters read from a tender, computed once per tender rather than once per watchlist. */
+interface TenderView {
+  readonly facts: TenderFacts
+  readonly deadlineMs: number | null
+  readonly budget: BigDecimal.BigDecimal | null
+  cpvPrefixes: ReadonlySet<string> | undefined
+}
+
+const viewOf = (facts: TenderFacts): TenderView => ({
+  facts,
+  deadlineMs: facts.record.deadline === null ? null : DateTime.toEpochMillis(DateTime.makeUnsafe(facts.record.deadline)),
+  budget: dec(facts.record.budget),
+  cpvPrefixes: undefined
+})
+
+const cpvOf = (view: TenderView): ReadonlySet<string> => {
+  if (view.cpvPrefixes === undefined) {
+    const r = view.facts.record
+    view.cpvPrefixes = new Set([...r.cpvCodes, ...r.lots.flatMap((l) => l.cpvCodes)].flatMap(cpvPrefixesOf))
   }
-  if (w.deadlineAfter !== undefined && (r.deadline === null || DateTime.toEpochMillis(DateTime.makeUnsafe(r.deadline)) <= w.deadlineAfter)) return false
+  return view.cpvPrefixes
+}
+
+const matchesView = (w: PreparedWatchlist, view: TenderView): boolean => {
+  const r = view.facts.record
+  if (w.countries.size > 0 && (r.country === null || !w.countries.has(r.country))) return false
+  if (w.deadlineAfter !== undefined && (view.deadlineMs === null || view.deadlineMs <= w.deadlineAfter)) return false
   if (w.bounds !== undefined) {
-    const budget = dec(r.budget)
     if (w.bounds === "own") {
-      if (budget === null || !within(budget, w.own)) return false
+      if (view.budget === null || !within(view.budget, w.own)) return false
     } else {
       const range = r.currency === null ? undefined : w.bounds.get(r.currency)
       if (range === undefined) return false
-      if ((range.min !== null || range.max !== null) && (budget === null || !within(budget, range))) return false
+      if ((range.min !== null || range.max !== null) && (view.budget === null || !within(view.budget, range))) return false
     }
   }
-  return w.tokens.every((token) => hasToken(token, facts.lexemes))
+  if (w.cpvPrefixes.length > 0) {
+    const prefixes = cpvOf(view)
+    if (!w.cpvPrefixes.some((p) => prefixes.has(p))) return false
+  }
+  return w.tokens.every((token) => hasToken(token, view.facts.lexemes))
 }
+
+/** Whether an open tender matches a watchlist, with the same semantics as search. */
+export const matchesWatchlist = (w: PreparedWatchlist, facts: TenderFacts, now: DateTime.Utc): boolean =>
+  isOpen(facts.record, now) && matchesView(w, viewOf(facts))
 
 /**
  * An inverted index over prepared watchlists: each is filed under its first word's lexemes (or prefixes),
@@ -105,12 +129,14 @@ export const indexWatchlists = (watchlists: ReadonlyArray<PreparedWatchlist>) =>
   return {
     /** The watchlists a tender matches. */
     matching: (facts: TenderFacts, now: DateTime.Utc): ReadonlyArray<PreparedWatchlist> => {
+      if (!isOpen(facts.record, now)) return []
       const candidates = new Set<PreparedWatchlist>(noText)
       for (const lexeme of facts.lexemes) {
         for (const w of byLexeme.get(lexeme) ?? []) candidates.add(w)
         for (let n = 1; n <= Math.min(maxPrefix, lexeme.length); n++) for (const w of byPrefix.get(lexeme.slice(0, n)) ?? []) candidates.add(w)
       }
-      return [...candidates].filter((w) => matchesWatchlist(w, facts, now))
+      const view = viewOf(facts)
+      return [...candidates].filter((w) => matchesView(w, view))
     }
   }
 }
