@@ -5,17 +5,11 @@ import { indexWatchlists, prepareWatchlist, type MatchToken, RatesTable, type Te
 import { DateTime, Schema } from "effect"
 import { parseArgs } from "node:util"
 import rates from "../../core/src/data/reference-rates.json" with { type: "json" }
+import { seededRandom } from "./random.ts"
 
 const { values } = parseArgs({ options: { watchlists: { type: "string", default: "10000,100000" }, tenders: { type: "string", default: "20000" } } })
 const table = Schema.decodeUnknownSync(RatesTable)(rates)
-let seed = 7
-const random = () => {
-  seed = (seed + 0x6d2b79f5) | 0
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-}
-const pick = <A>(items: ReadonlyArray<A>): A => items[Math.floor(random() * items.length)] as A
+const { pick, random } = seededRandom(7)
 
 // A vocabulary with a long tail: a few very common words, many rare ones (as tender titles have).
 const vocabulary = Array.from({ length: 20_000 }, (_, i) => `w${i}`)

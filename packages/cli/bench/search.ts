@@ -8,6 +8,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { parseArgs } from "node:util"
 import { appLayer } from "../src/Runtime.ts"
+import { seededRandom } from "./random.ts"
 
 const { values } = parseArgs({
   options: { n: { type: "string", default: "100000" }, queries: { type: "string", default: "200" }, "database-url": { type: "string" } }
@@ -16,14 +17,7 @@ const total = Number(values.n)
 const perClass = Number(values.queries)
 const databaseUrl = values["database-url"] ?? process.env["DATABASE_URL"]
 
-let seed = 42
-const random = () => {
-  seed = (seed + 0x6d2b79f5) | 0
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-}
-const pick = <A>(items: ReadonlyArray<A>): A => items[Math.floor(random() * items.length)] as A
+const { pick, random } = seededRandom(42)
 
 // "services" is in about half of the English titles (the most common word), "maintenance" in ~10%,
 // "bathyscaphe" in ~1 of 10,000 (the rare word).

@@ -10,7 +10,7 @@ import { parseInstant } from "./Time.ts"
 export interface MatchToken {
   /** Stemmed forms (any one must be a lexeme of the tender). */
   readonly exact: ReadonlyArray<string>
-  /** Prefix forms (Armenian words and codes: any lexeme starting with one matches). */
+  /** Prefix forms for Armenian words and codes; a lexeme starting with one of them matches. */
   readonly prefix: ReadonlyArray<string>
 }
 
