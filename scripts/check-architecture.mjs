@@ -13,6 +13,7 @@ const rules = {
   "store-postgres": ["effect", "@tenders/core", "@effect/sql-pg", "@effect/platform-node", "@electric-sql/pglite", "node:"],
   "adapters-sources": ["effect", "@tenders/core", "@effect/platform-node", "fast-xml-parser", "node-html-parser", "undici", "node:"],
   http: ["effect", "@tenders/core", "@tenders/contract", "node:"],
+  "adapters-notify": ["effect", "@tenders/core", "nodemailer", "standardwebhooks", "undici", "node:"],
   mcp: ["effect", "@tenders/core", "@tenders/contract", "@modelcontextprotocol/server", "node:"],
   "client-sdk": ["effect", "@tenders/core", "@tenders/contract"],
   cli: ["*"]

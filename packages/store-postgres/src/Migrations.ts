@@ -158,8 +158,31 @@ const alerts = Effect.gen(function*() {
   yield* sql`CREATE TABLE alert_cursor (name text PRIMARY KEY, last_event_id bigint NOT NULL)`
 })
 
+const deliveries = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`ALTER TABLE accounts ADD COLUMN webhook_secret text`
+  yield* sql`ALTER TABLE watchlists ADD COLUMN webhook_disabled_at timestamptz`
+  yield* sql`CREATE TABLE deliveries (
+    id bigserial PRIMARY KEY,
+    channel text NOT NULL CHECK (channel IN ('email', 'webhook')),
+    account_id uuid NOT NULL,
+    watchlist_id uuid,
+    target text NOT NULL,
+    webhook_id text,
+    payload jsonb NOT NULL,
+    status text NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'delivered', 'failed')),
+    attempts integer NOT NULL DEFAULT 0,
+    next_attempt_at timestamptz NOT NULL,
+    lease_until timestamptz,
+    last_error text,
+    created_at timestamptz NOT NULL,
+    delivered_at timestamptz
+  )`
+  yield* sql`CREATE INDEX deliveries_due_idx ON deliveries (next_attempt_at) WHERE status = 'pending'`
+})
+
 /** Runs the schema migrations once, in order (the migrator locks its table inside a transaction). */
 export const migrate = Migrator.make({})({
-  loader: Migrator.fromRecord({ "1_initial": initial, "2_notices": notices, "3_schedule": schedule, "4_watchlists": watchlists, "5_alerts": alerts }),
+  loader: Migrator.fromRecord({ "1_initial": initial, "2_notices": notices, "3_schedule": schedule, "4_watchlists": watchlists, "5_alerts": alerts, "6_deliveries": deliveries }),
   table: "tenders_migrations"
 })

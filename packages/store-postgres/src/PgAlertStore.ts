@@ -1,6 +1,7 @@
 import { AlertReason, AlertStore, Filters, type NewAlert, type TenderFacts } from "@tenders/core"
 import { PgClient } from "@effect/sql-pg"
 import { DateTime, Effect, Layer, Schema } from "effect"
+import { enqueueDeliveries } from "./Outbox.ts"
 import { TenderRow, tenderColumns } from "./TenderRow.ts"
 
 const Token = Schema.Struct({ exact: Schema.Array(Schema.String), prefix: Schema.Array(Schema.String) })
@@ -68,8 +69,9 @@ export const PgAlertStore = Layer.effect(
             FROM jsonb_to_recordset(${sql.json(alerts.map((a) => ({ watchlist_id: a.watchlistId, account_id: a.accountId, tender_id: a.tenderId, reason: a.reason, version: a.version })))})
               AS a(watchlist_id text, account_id text, tender_id text, reason text, version text)
             WHERE EXISTS (SELECT 1 FROM watchlists w WHERE w.id = a.watchlist_id::uuid)
-            ON CONFLICT (watchlist_id, tender_id, reason, version) DO NOTHING RETURNING id`
+            ON CONFLICT (watchlist_id, tender_id, reason, version) DO NOTHING RETURNING id::text AS id`
           inserted = rows.length
+          yield* enqueueDeliveries(sql, rows.map((r) => String(r["id"])), now)
         }
         if (eventCursor !== null) {
           yield* sql`INSERT INTO alert_cursor (name, last_event_id) VALUES ('events', ${eventCursor})

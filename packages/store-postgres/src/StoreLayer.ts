@@ -6,6 +6,7 @@ import type { EmbeddedStoreError } from "./embedded/EmbeddedStoreError.ts"
 import { migrate } from "./Migrations.ts"
 import { PgAccountStore } from "./PgAccountStore.ts"
 import { PgAlertStore } from "./PgAlertStore.ts"
+import { PgDeliveryStore } from "./PgDeliveryStore.ts"
 import { PgNoticeStore } from "./PgNoticeStore.ts"
 import { PgSourceRunStore } from "./PgSourceRunStore.ts"
 import { PgSourceStatusStore } from "./PgSourceStatusStore.ts"
@@ -28,7 +29,7 @@ export const layerSql = (
 
 /** Every store port over a migrated database, plus the SQL client itself. */
 export const layerStore = (options: StoreOptions) =>
-  Layer.mergeAll(PgTenderStore, PgNoticeStore, PgAccountStore, PgSourceStatusStore, PgSourceRunStore, PgWatchlistStore, PgAlertStore).pipe(
+  Layer.mergeAll(PgTenderStore, PgNoticeStore, PgAccountStore, PgSourceStatusStore, PgSourceRunStore, PgWatchlistStore, PgAlertStore, PgDeliveryStore).pipe(
     Layer.provideMerge(Layer.effectDiscard(Effect.orDie(migrate))),
     Layer.provideMerge(layerSql(options))
   )

@@ -1,7 +1,7 @@
 import { assert, describe, layer } from "@effect/vitest"
-import { AccountStore, createWatchlist, evaluateAlerts, listAlerts, WatchlistStore, type Filters, lifecycleResolverAt, NoticeStore, type ParsedNotice, Rates, runIfDue, runSource, type SourceFeed, SourceRunStore, sourceHealth, SourceUnavailable, TenderId, TenderStore, toSearchQuery } from "@tenders/core"
+import { AccountStore, createWatchlist, deliverDue, DeliveryStore, type DeliveryOutcome, evaluateAlerts, listAlerts, Notifier, WatchlistStore, type Filters, lifecycleResolverAt, NoticeStore, type ParsedNotice, Rates, runIfDue, runSource, type SourceFeed, SourceRunStore, sourceHealth, SourceUnavailable, TenderId, TenderStore, toSearchQuery } from "@tenders/core"
 import { isoFromNow, makeRecord } from "@tenders/core/testing"
-import { DateTime, Duration, Effect, Layer, Option, Stream } from "effect"
+import { DateTime, Duration, Effect, Layer, Option, Ref, Stream } from "effect"
 import { backends } from "./backends.ts"
 
 const records = [
@@ -255,6 +255,50 @@ for (const [name, makeLayer] of backends()) {
           const late = yield* createWatchlist({ name: "Late", filters: { q: "snow" } }, b)
           assert.strictEqual(yield* evaluateAlerts(), 1)
           assert.deepStrictEqual((yield* listAlerts(b.id)).alerts.map((x) => [x.watchlistId, x.tender.id, x.reason]), [[late.watchlistId, "ted-882-2026", "deadline-24h"]])
+        }))
+
+      it.effect("queues one e-mail digest per watchlist and one webhook per alert, delivers each once under two concurrent workers, and reschedules a failed attempt with its error", () =>
+        Effect.gen(function*() {
+          const accounts = yield* AccountStore
+          const notices = yield* NoticeStore
+          const deliveries = yield* DeliveryStore
+          const owner = yield* accounts.saveAccount({ email: "hooks@example.com", plan: "business", monthlyLimit: null })
+          yield* evaluateAlerts()
+          const { watchlistId } = yield* createWatchlist({ name: "Bridges", filters: { q: "viaduct" }, channels: { webhook: "https://hooks.example.com/tenders" } }, owner)
+          const apply = (id: string, key: string) => Effect.flatMap(DateTime.now, (now) => notices.applyNotices([{
+            kind: "original", procedureKey: key, version: null, reason: null,
+            record: makeRecord({ id, title: "Viaduct inspection", deadline: isoFromNow(9), publishedAt: isoFromNow(-1) })
+          }], lifecycleResolverAt(now)))
+          yield* apply("ted-661-2026", "hook-p1")
+          yield* apply("ted-662-2026", "hook-p2")
+          assert.strictEqual(yield* evaluateAlerts(), 2)
+          const sent = yield* Ref.make<ReadonlyArray<string>>([])
+          const answers = yield* Ref.make<ReadonlyArray<DeliveryOutcome>>([{ _tag: "Retry", reason: "503" }, { _tag: "Delivered" }])
+          const notifier = Layer.succeed(Notifier, Notifier.of({
+            sendEmail: (digest) => Effect.as(Ref.update(sent, (xs) => [...xs, `email:${digest.to}:${digest.alerts.length}`]), { _tag: "Delivered" } as const),
+            sendWebhook: (call) =>
+              Effect.gen(function*() {
+                yield* Ref.update(sent, (xs) => [...xs, `webhook:${call.webhookId}:${JSON.parse(call.body).data.tender.id}`])
+                const [next, ...rest] = yield* Ref.get(answers)
+                yield* Ref.set(answers, rest.length > 0 ? rest : [{ _tag: "Failed", reason: "410 Gone", disable: true }])
+                return next ?? { _tag: "Delivered" }
+              })
+          }))
+          const first = yield* Effect.all([deliverDue(), deliverDue()], { concurrency: 2 }).pipe(Effect.provide(notifier))
+          const log = yield* Ref.get(sent)
+          // Two workers at once: every queued delivery is attempted exactly once.
+          assert.strictEqual(first[0].attempted + first[1].attempted, log.length)
+          assert.strictEqual(new Set(log).size, log.length)
+          assert.deepStrictEqual(log.filter((x) => x.startsWith("email:hooks@")), ["email:hooks@example.com:2"])
+          const hooks = log.filter((x) => /^webhook:.*:ted-66[12]-2026$/u.test(x))
+          assert.strictEqual(hooks.length, 2)
+          assert.match(hooks[0] ?? "", /^webhook:msg_[0-9a-f-]{36}:ted-66[12]-2026$/u)
+          const listed = yield* deliveries.list(10)
+          const retrying = listed.filter((d) => d.channel === "webhook" && d.status === "pending")
+          assert.strictEqual(retrying.length, 1)
+          assert.deepStrictEqual([retrying[0]?.attempts, retrying[0]?.lastError], [1, "503"])
+          assert.isAtLeast(listed.filter((d) => d.status === "delivered").length, 2)
+          void watchlistId
         }))
 
       it.effect("authenticates hashed keys, revokes them, and counts calls exactly under concurrency", () =>

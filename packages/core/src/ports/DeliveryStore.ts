@@ -1,0 +1,42 @@
+import { Context, type DateTime, type Effect } from "effect"
+import type { EmailDigest } from "./Notifier.ts"
+
+/** A delivery claimed for one attempt. */
+export type ClaimedDelivery =
+  | { readonly id: number; readonly channel: "email"; readonly attempts: number; readonly digest: EmailDigest }
+  | {
+    readonly id: number
+    readonly channel: "webhook"
+    readonly attempts: number
+    readonly watchlistId: string
+    readonly url: string
+    readonly secret: string
+    readonly webhookId: string
+    readonly timestamp: number
+    readonly body: string
+  }
+
+/** One row of the outbox, for `tenders deliveries`. */
+export interface DeliveryInfo {
+  readonly id: number
+  readonly channel: "email" | "webhook"
+  readonly target: string
+  readonly status: "pending" | "delivered" | "failed"
+  readonly attempts: number
+  readonly nextAttemptAt: string | null
+  readonly lastError: string | null
+  readonly createdAt: string
+}
+
+/** The delivery outbox (filled in the alerts' transaction by the AlertStore). */
+export class DeliveryStore extends Context.Service<DeliveryStore, {
+  /** Leases up to `limit` due deliveries until `leaseUntil`; a leased delivery is not handed to anyone else. */
+  readonly claimDue: (now: DateTime.Utc, leaseUntil: DateTime.Utc, limit: number) => Effect.Effect<ReadonlyArray<ClaimedDelivery>>
+  readonly markDelivered: (id: number) => Effect.Effect<void>
+  readonly reschedule: (id: number, nextAttemptAt: DateTime.Utc, error: string) => Effect.Effect<void>
+  /** Gives up on a delivery; `disableWebhookOf` also switches that watchlist's webhook off (410 Gone). */
+  readonly markFailed: (id: number, error: string, disableWebhookOf: string | null) => Effect.Effect<void>
+  readonly list: (limit: number) => Effect.Effect<ReadonlyArray<DeliveryInfo>>
+  /** Puts a failed delivery back in the queue now; false when there is no such failed delivery. */
+  readonly retry: (id: number, now: DateTime.Utc) => Effect.Effect<boolean>
+}>()("@tenders/core/DeliveryStore") {}

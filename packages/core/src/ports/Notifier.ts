@@ -1,0 +1,35 @@
+import { Context, type Effect } from "effect"
+import type { Alert } from "../Alert.ts"
+
+/** One e-mail digest: every alert one watchlist raised in one evaluation run. */
+export interface EmailDigest {
+  readonly to: string
+  readonly watchlistName: string
+  readonly alerts: ReadonlyArray<Alert>
+}
+
+/** One signed webhook call (Standard Webhooks): the same `webhookId` on every retry of it. */
+export interface WebhookCall {
+  readonly url: string
+  /** The account's signing secret, `whsec_...` (base64 after the prefix). */
+  readonly secret: string
+  readonly webhookId: string
+  /** Seconds since the epoch, sent as `webhook-timestamp` and signed. */
+  readonly timestamp: number
+  /** The JSON body: `{"type":"alert.created","timestamp":<ISO>,"data":<Alert>}`. */
+  readonly body: string
+}
+
+/** What an attempt achieved. */
+export type DeliveryOutcome =
+  | { readonly _tag: "Delivered" }
+  /** Worth trying again later (network error, timeout, 5xx, 429, SMTP temporary failure). */
+  | { readonly _tag: "Retry"; readonly reason: string }
+  /** Never worth retrying: 410 Gone (the endpoint is disabled), a refused address, another 4xx. */
+  | { readonly _tag: "Failed"; readonly reason: string; readonly disable: boolean }
+
+/** Sends alerts out of the service. */
+export class Notifier extends Context.Service<Notifier, {
+  readonly sendEmail: (digest: EmailDigest) => Effect.Effect<DeliveryOutcome>
+  readonly sendWebhook: (call: WebhookCall) => Effect.Effect<DeliveryOutcome>
+}>()("@tenders/core/Notifier") {}
