@@ -1,5 +1,6 @@
 import { Command, CommanderError, Option } from "commander"
 import { registerAccounts } from "./commands/accounts.ts"
+import { registerAlerts } from "./commands/alerts.ts"
 import { registerIngest } from "./commands/ingest.ts"
 import { registerKeys } from "./commands/keys.ts"
 import { registerSearch } from "./commands/search.ts"
@@ -23,6 +24,7 @@ registerKeys(program, globals)
 registerAccounts(program, globals)
 registerSources(program, globals)
 registerWatchlists(program, globals)
+registerAlerts(program, globals)
 
 try {
   await program.parseAsync(process.argv)

@@ -120,6 +120,25 @@ describe("tenders CLI", () => {
     expect(tenders(["watchlists", "list", "--email", "wl@example.com"], env).stdout).toContain("No watchlists.")
   })
 
+  it("shows alerts, the delivery outbox and the webhook secret", () => {
+    expect(tenders(["accounts", "set", "--email", "bids@example.com", "--plan", "pro"], env).status).toBe(0)
+    const created = tenders(["watchlists", "create", "--email", "bids@example.com", "--name", "Gritting", "--q", "gritting", "--json"], env)
+    expect(created.status, created.stderr).toBe(0)
+    const file = join(dataDir, "gritting.jsonl")
+    writeFileSync(file, `${record("ted-900777-2026", "Winter gritting of cycle paths")}\n`)
+    expect(tenders(["ingest", "--from", file], env).status).toBe(0)
+    const alerts = JSON.parse(tenders(["alerts", "--email", "bids@example.com", "--json"], env).stdout) as { alerts: Array<{ reason: string; tender: { id: string } }> }
+    expect(alerts.alerts.map((a) => [a.reason, a.tender.id])).toEqual([["new", "ted-900777-2026"]])
+    expect(tenders(["alerts", "--email", "bids@example.com"], env).stdout).toContain("Winter gritting")
+    const outbox = JSON.parse(tenders(["deliveries", "--json"], env).stdout) as Array<{ id: number; channel: string; target: string; status: string }>
+    expect(outbox.some((d) => d.channel === "email" && d.target === "bids@example.com")).toBe(true)
+    expect(tenders(["deliveries", "retry", "999999"], env).status).not.toBe(0)
+    const secret = tenders(["webhooks", "secret", "--email", "bids@example.com"], env).stdout.trim()
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/=]{40,}$/u)
+    expect(tenders(["webhooks", "secret", "--email", "bids@example.com"], env).stdout.trim()).toBe(secret)
+    expect(tenders(["webhooks", "secret", "--email", "bids@example.com", "--rotate"], env).stdout.trim()).not.toBe(secret)
+  })
+
   it("manages keys and accounts: create, list, plan change, pack, revoke", () => {
     const created = tenders(["keys", "create", "--email", "ops@example.com", "--plan", "free", "--kind", "mcp", "--json"], env)
     expect(created.status, created.stderr).toBe(0)

@@ -2,6 +2,7 @@ import { Account, AccountStore, KeyInfo, type KeyKind, type Plan, packSize } fro
 import { PgClient } from "@effect/sql-pg"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { randomUUID } from "node:crypto"
+import { newWebhookSecret } from "./Outbox.ts"
 import { displayPrefix, hashSecret, newSecret } from "./Secrets.ts"
 
 const decodeAccounts = Schema.decodeUnknownEffect(Schema.Array(Account))
@@ -92,6 +93,13 @@ export const PgAccountStore = Layer.effect(
       return rows[0]?.packs ?? 0
     }, Effect.orDie)
 
-    return AccountStore.of({ authenticate, consumeCall, usage, findAccount, saveAccount, createKey, listKeys, revokeKey, addPack })
+    const webhookSecret = Effect.fn("PgAccountStore.webhookSecret")(function*(accountId: string, rotate: boolean) {
+      const fresh = newWebhookSecret()
+      const rows = yield* sql<{ secret: string }>`UPDATE accounts SET webhook_secret = CASE WHEN ${rotate} OR webhook_secret IS NULL THEN ${fresh} ELSE webhook_secret END
+        WHERE id = ${accountId}::uuid RETURNING webhook_secret AS secret`
+      return rows[0]?.secret ?? fresh
+    }, Effect.orDie)
+
+    return AccountStore.of({ webhookSecret, authenticate, consumeCall, usage, findAccount, saveAccount, createKey, listKeys, revokeKey, addPack })
   })
 )

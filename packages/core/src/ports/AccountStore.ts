@@ -25,4 +25,6 @@ export class AccountStore extends Context.Service<AccountStore, {
   /** Marks a key revoked; false when no such key exists. */
   readonly revokeKey: (keyId: string) => Effect.Effect<boolean>
   readonly addPack: (accountId: string, month: string) => Effect.Effect<number>
+  /** The account's webhook signing secret (`whsec_...`), created when missing or replaced when `rotate`. */
+  readonly webhookSecret: (accountId: string, rotate: boolean) => Effect.Effect<string>
 }>()("@tenders/core/AccountStore") {}

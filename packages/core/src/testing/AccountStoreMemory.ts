@@ -69,6 +69,7 @@ export const AccountStoreMemory = Layer.effect(
             return [found, { ...s, keys: s.keys.map((k) => k.keyId === keyId && k.revokedAt === null ? { ...k, revokedAt: now } : k) }]
           })
         }),
+      webhookSecret: (accountId, rotate) => Effect.succeed(`whsec_${rotate ? "rotated" : "initial"}${accountId}`),
       addPack: (accountId, month) =>
         Ref.modify(state, (s) => {
           const current = usageOf(s, accountId, month)
