@@ -1,5 +1,6 @@
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
-import { evaluateAlerts, ingestRecords, runIfDue, type SourceCode, sourceCodes, TenderStore } from "@tenders/core"
+import { deliverDue, evaluateAlerts, ingestRecords, runIfDue, type SourceCode, sourceCodes, TenderStore } from "@tenders/core"
+import { notifierLayer } from "@tenders/adapters-notify"
 import { HttpApp } from "@tenders/http"
 import type { Command } from "commander"
 import { Option as CliOption } from "commander"
@@ -48,6 +49,8 @@ const scheduler = Effect.gen(function*() {
     Effect.tap((n) => (n > 0 ? Effect.logInfo(`closed ${n} tender(s) whose deadline passed`) : Effect.void)),
     Effect.andThen(evaluateAlerts()),
     Effect.tap((n) => (n > 0 ? Effect.logInfo(`raised ${n} alert(s)`) : Effect.void)),
+    Effect.andThen(deliverDue()),
+    Effect.tap((d) => (d.attempted > 0 ? Effect.logInfo(`deliveries: ${d.delivered} of ${d.attempted} sent`) : Effect.void)),
     Effect.catchCause((cause) => Effect.logError("deadline sweep or alert evaluation failed", cause))
   )
   yield* Effect.forkScoped(sweep.pipe(Effect.repeat(Schedule.spaced(tick))))
@@ -83,7 +86,7 @@ export const registerServe = (program: Command, globals: () => GlobalOptions) =>
     .option("--no-schedule", "do not fetch the sources on a schedule (a read-only replica)")
     .action((options: ServeOptions) => {
       const port = parsePort(options.port)
-      const ports = appLayer(globals())
+      const ports = Layer.mergeAll(appLayer(globals()), notifierLayer({ dataDir: globals().dataDir }))
       const startup = Effect.gen(function*() {
         if (options.seed) yield* seedIfEmpty
         if (options.schedule) yield* scheduler

@@ -1,0 +1,5 @@
+export * from "./DigestFormat.ts"
+export * from "./AddressGuard.ts"
+export * from "./EmailNotifier.ts"
+export * from "./WebhookNotifier.ts"
+export * from "./NotifierLive.ts"

@@ -1,0 +1,193 @@
+import { afterAll, assert, beforeAll, beforeEach, describe, it } from "@effect/vitest"
+import type { DeliveryOutcome, WebhookCall } from "@tenders/core"
+import { Effect } from "effect"
+import { execFileSync } from "node:child_process"
+import { randomBytes } from "node:crypto"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { createServer, type Server } from "node:https"
+import type { AddressInfo } from "node:net"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { Webhook } from "standardwebhooks"
+import { makeWebhookSender, outcomeForStatus, refusedAddressReason } from "../src/index.ts"
+import { makeAlert } from "./fixtures.ts"
+
+interface Hit {
+  readonly path: string
+  readonly headers: Record<string, string>
+  readonly body: string
+}
+
+type Mode = { readonly status: number; readonly location?: string } | { readonly delayMs: number }
+
+const dir = mkdtempSync(join(tmpdir(), "tenders-webhook-"))
+const caFile = join(dir, "c.pem")
+let server: Server
+let port = 0
+let mode: Mode = { status: 204 }
+const hits: Array<Hit> = []
+
+beforeAll(async () => {
+  execFileSync("openssl", [
+    "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", join(dir, "k.pem"), "-out", caFile,
+    "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", "-days", "1"
+  ], { stdio: "ignore" })
+  server = createServer({ key: readFileSync(join(dir, "k.pem")), cert: readFileSync(caFile) }, (request, response) => {
+    const chunks: Array<Buffer> = []
+    request.on("data", (chunk: Buffer) => chunks.push(chunk))
+    request.on("end", () => {
+      const headers: Record<string, string> = {}
+      for (const [name, value] of Object.entries(request.headers)) {
+        if (typeof value === "string") headers[name] = value
+      }
+      hits.push({ path: request.url ?? "", headers, body: Buffer.concat(chunks).toString("utf8") })
+      const current = mode
+      if ("delayMs" in current) {
+        setTimeout(() => response.writeHead(204).end(), current.delayMs).unref()
+        return
+      }
+      response.writeHead(current.status, current.location === undefined ? {} : { location: current.location }).end()
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()))
+  const address: AddressInfo | string | null = server.address()
+  if (address === null || typeof address === "string") throw new Error("no HTTPS port")
+  port = address.port
+})
+afterAll(async () => {
+  server.closeAllConnections()
+  await new Promise<void>((resolve) => server.close(() => resolve()))
+  rmSync(dir, { recursive: true, force: true })
+})
+beforeEach(() => {
+  hits.length = 0
+  mode = { status: 204 }
+})
+
+const secret = `whsec_${randomBytes(32).toString("base64")}`
+const callTo = (url: string, webhookId = "msg_2p5Yyq0d6Jb4vQk8"): WebhookCall => {
+  const timestamp = Math.floor(Date.now() / 1000)
+  const body = JSON.stringify({ type: "alert.created", timestamp: new Date(timestamp * 1000).toISOString(), data: makeAlert() })
+  return { url, secret, webhookId, timestamp, body }
+}
+const allowed = () => makeWebhookSender({ allowHosts: [`127.0.0.1:${port}`], caFile, timeoutMs: 2_000 })
+const guarded = () => makeWebhookSender({ allowHosts: [], caFile })
+const assertFailed = (outcome: DeliveryOutcome, disable: boolean, reason?: RegExp) => {
+  assert.strictEqual(outcome._tag, "Failed")
+  if (outcome._tag !== "Failed") return
+  assert.strictEqual(outcome.disable, disable)
+  if (reason !== undefined) assert.match(outcome.reason, reason)
+}
+
+describe("makeWebhookSender against an allowed HTTPS receiver", () => {
+  it.live("posts a body the receiver verifies, with the same webhook-id on every send", () =>
+    Effect.gen(function*() {
+      const call = callTo(`https://127.0.0.1:${port}/hooks/tenders`)
+      const send = allowed()
+      assert.deepStrictEqual(yield* send(call), { _tag: "Delivered" })
+      assert.deepStrictEqual(yield* send(call), { _tag: "Delivered" })
+      assert.strictEqual(hits.length, 2)
+      for (const hit of hits) {
+        assert.strictEqual(hit.path, "/hooks/tenders")
+        assert.strictEqual(hit.body, call.body)
+        assert.strictEqual(hit.headers["content-type"], "application/json")
+        assert.strictEqual(hit.headers["webhook-id"], call.webhookId)
+        assert.strictEqual(hit.headers["webhook-timestamp"], String(call.timestamp))
+        assert.match(hit.headers["webhook-signature"] ?? "", /^v1,[A-Za-z0-9+/=]+$/u)
+        assert.deepStrictEqual(new Webhook(secret).verify(hit.body, hit.headers), JSON.parse(call.body))
+      }
+    }))
+
+  it.live("500 is Retry, 410 is Failed and disabling, 400 is Failed", () =>
+    Effect.gen(function*() {
+      const call = callTo(`https://127.0.0.1:${port}/`)
+      mode = { status: 500 }
+      assert.strictEqual((yield* allowed()(call))._tag, "Retry")
+      mode = { status: 429 }
+      assert.strictEqual((yield* allowed()(call))._tag, "Retry")
+      mode = { status: 410 }
+      assertFailed(yield* allowed()(call), true)
+      mode = { status: 400 }
+      assertFailed(yield* allowed()(call), false)
+    }))
+
+  it.live("a 302 is Failed and the redirect is not followed", () =>
+    Effect.gen(function*() {
+      mode = { status: 302, location: `https://127.0.0.1:${port}/elsewhere` }
+      assertFailed(yield* allowed()(callTo(`https://127.0.0.1:${port}/`)), false, /redirect/u)
+      assert.deepStrictEqual(hits.map((hit) => hit.path), ["/"])
+    }))
+
+  it.live("a receiver slower than timeoutMs is Retry", () =>
+    Effect.gen(function*() {
+      mode = { delayMs: 3_000 }
+      const send = makeWebhookSender({ allowHosts: [`127.0.0.1:${port}`], caFile, timeoutMs: 200 })
+      const outcome = yield* send(callTo(`https://127.0.0.1:${port}/`))
+      assert.strictEqual(outcome._tag, "Retry")
+      if (outcome._tag === "Retry") assert.match(outcome.reason, /timeout|timed out|abort/iu)
+    }))
+
+  it.live("an allowed host name is resolved, pinned to its checked address and verified by name", () =>
+    Effect.gen(function*() {
+      const send = makeWebhookSender({ allowHosts: [`localhost:${port}`], caFile, timeoutMs: 2_000 })
+      assert.deepStrictEqual(yield* send(callTo(`https://localhost:${port}/named`)), { _tag: "Delivered" })
+      assert.deepStrictEqual(hits.map((hit) => hit.path), ["/named"])
+    }))
+
+  it.live("without the CA the certificate is not trusted: Retry", () =>
+    Effect.gen(function*() {
+      const send = makeWebhookSender({ allowHosts: [`127.0.0.1:${port}`], caFile: null, timeoutMs: 2_000 })
+      assert.strictEqual((yield* send(callTo(`https://127.0.0.1:${port}/`)))._tag, "Retry")
+      assert.strictEqual(hits.length, 0)
+    }))
+})
+
+describe("makeWebhookSender SSRF guard", () => {
+  it.live("refuses private, loopback, metadata and mapped addresses before connecting", () =>
+    Effect.gen(function*() {
+      const urls = [
+        `https://127.0.0.1:${port}/`,
+        `https://[::1]:${port}/`,
+        "https://10.0.0.1/",
+        "https://169.254.169.254/latest/meta-data/",
+        "https://[::ffff:127.0.0.1]/",
+        `https://[::ffff:127.0.0.1]:${port}/`,
+        "https://[fd00:ec2::254]/",
+        "https://100.64.0.1/",
+        `https://localhost:${port}/`
+      ]
+      for (const url of urls) {
+        assertFailed(yield* guarded()(callTo(url)), false, /refused webhook target/u)
+      }
+      assert.strictEqual(hits.length, 0)
+    }))
+
+  it.live("refuses plain http and malformed URLs", () =>
+    Effect.gen(function*() {
+      assertFailed(yield* guarded()(callTo(`http://127.0.0.1:${port}/`)), false, /https/u)
+      assertFailed(yield* allowed()(callTo(`http://127.0.0.1:${port}/`)), false, /https/u)
+      assertFailed(yield* guarded()(callTo("not a url")), false)
+      assert.strictEqual(hits.length, 0)
+    }))
+
+  it("classifies addresses", () => {
+    for (const address of [
+      "0.0.0.0", "10.1.2.3", "100.127.255.254", "127.0.0.53", "169.254.169.254", "172.31.0.1", "192.168.1.1",
+      "224.0.0.1", "255.255.255.255", "::", "::1", "fe80::1", "fe80::1%eth0", "fc00::1", "fd00:ec2::254",
+      "ff02::1", "::ffff:10.0.0.1", "::ffff:7f00:1", "::ffff:169.254.169.254", "64:ff9b::a00:1"
+    ]) {
+      assert.isNotNull(refusedAddressReason(address), address)
+    }
+    for (const address of ["93.184.216.34", "1.1.1.1", "100.128.0.1", "2606:4700:4700::1111", "::ffff:1.1.1.1"]) {
+      assert.isNull(refusedAddressReason(address), address)
+    }
+  })
+
+  it("classifies statuses", () => {
+    assert.deepStrictEqual(outcomeForStatus(200), { _tag: "Delivered" })
+    assert.strictEqual(outcomeForStatus(408)._tag, "Retry")
+    assert.strictEqual(outcomeForStatus(503)._tag, "Retry")
+    assert.strictEqual(outcomeForStatus(301)._tag, "Failed")
+    assert.strictEqual(outcomeForStatus(404)._tag, "Failed")
+  })
+})
