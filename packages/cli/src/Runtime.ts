@@ -1,4 +1,4 @@
-import { Rates, RatesTable, SourceIntervals } from "@tenders/core"
+import { Rates, RatesTable, SourceIntervals, WebhookAllowHosts } from "@tenders/core"
 import { layerStore } from "@tenders/store-postgres"
 import { Cause, Config, Effect, Exit, Layer, Option, Schema } from "effect"
 import { readFileSync } from "node:fs"
@@ -30,7 +30,12 @@ export const appLayer = (options: GlobalOptions) =>
   Layer.mergeAll(
     layerStore({ databaseUrl: options.databaseUrl, dataDir: options.dataDir }),
     ratesLayer,
-    Layer.effect(SourceIntervals, sourceIntervals)
+    Layer.effect(SourceIntervals, sourceIntervals),
+    Layer.effect(
+      WebhookAllowHosts,
+      Effect.map(Config.option(Config.String("TENDERS_WEBHOOK_ALLOW_HOSTS")), (hosts) =>
+        Option.getOrElse(hosts, () => "").split(",").map((h) => h.trim()).filter((h) => h.length > 0))
+    )
   )
 
 /** A failure the user caused: printed as one line, exit code 1. */

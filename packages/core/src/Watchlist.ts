@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import { Context, Schema } from "effect"
 import { Filters, hasWord, usedStructuredFilters } from "./Filters.ts"
 
 /** Where a watchlist's alerts go (spec "Watchlist (creation input)".channels). */
@@ -9,6 +9,9 @@ export const Channels = Schema.Struct({
   )
 }).annotate({ identifier: "Channels" })
 export type Channels = typeof Channels.Type
+
+/** `host:port` entries operators allow as webhook targets despite the address checks (TENDERS_WEBHOOK_ALLOW_HOSTS). */
+export const WebhookAllowHosts = Context.Reference<ReadonlyArray<string>>("@tenders/core/WebhookAllowHosts", { defaultValue: () => [] })
 
 /** The body of `POST /v1/watchlists`. */
 export const WatchlistInput = Schema.Struct({
@@ -58,12 +61,13 @@ const privateIpv6 = (host: string): boolean => {
  * Why a webhook URL is refused at creation, or undefined when it is acceptable: HTTPS only, and no literal
  * private, loopback, link-local or metadata address (names are checked again after DNS at delivery).
  */
-export const webhookProblem = (url: string): string | undefined => {
+export const webhookProblem = (url: string, allowHosts: ReadonlyArray<string> = []): string | undefined => {
   if (!URL.canParse(url)) return "channels.webhook must be an absolute URL"
   const parsed = new URL(url)
   if (parsed.protocol !== "https:") return "channels.webhook must use https"
   if (parsed.username !== "" || parsed.password !== "") return "channels.webhook must not carry credentials"
   const host = parsed.hostname.toLowerCase()
+  if (allowHosts.includes(`${host.replace(/^\[|\]$/gu, "")}:${parsed.port === "" ? "443" : parsed.port}`) || allowHosts.includes(parsed.host)) return undefined
   if (host === "localhost" || host.endsWith(".localhost") || privateIpv4(host) || privateIpv6(host)) {
     return "channels.webhook must not point to a private, loopback, link-local or metadata address"
   }

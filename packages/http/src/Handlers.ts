@@ -1,5 +1,5 @@
 import { CurrentCaller, TendersApi } from "@tenders/contract"
-import { AlertStore, createWatchlist, getTender, listAlerts, Rates, searchTenders, SourceStatusStore, sourceHealth, TenderStore, WatchlistStore } from "@tenders/core"
+import { AlertStore, createWatchlist, getTender, listAlerts, WebhookAllowHosts, Rates, searchTenders, SourceStatusStore, sourceHealth, TenderStore, WatchlistStore } from "@tenders/core"
 import { Effect } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder, OpenApi } from "effect/http-api"
@@ -20,9 +20,13 @@ export const TendersHandlers = HttpApiBuilder.group(TendersApi, "tenders", Effec
 /** Watchlist creation and the caller's open alerts. */
 export const WatchlistsHandlers = HttpApiBuilder.group(TendersApi, "watchlists", Effect.fn(function*(handlers) {
   const context = yield* Effect.context<TenderStore | Rates | WatchlistStore | AlertStore>()
+  const allowHosts = yield* WebhookAllowHosts
   return handlers
     .handle("create", ({ payload }) =>
-      Effect.flatMap(CurrentCaller, (caller) => createWatchlist(payload, caller.account)).pipe(Effect.provideContext(context)))
+      Effect.flatMap(CurrentCaller, (caller) => createWatchlist(payload, caller.account)).pipe(
+        Effect.provideContext(context),
+        Effect.provideService(WebhookAllowHosts, allowHosts)
+      ))
     .handle("alerts", () =>
       Effect.flatMap(CurrentCaller, (caller) => listAlerts(caller.account.id)).pipe(Effect.provideContext(context)))
 }))

@@ -5,7 +5,7 @@ import { planRules } from "../Plan.ts"
 import { Rates } from "../ports/Rates.ts"
 import { TenderStore } from "../ports/TenderStore.ts"
 import { WatchlistStore } from "../ports/WatchlistStore.ts"
-import { matchesEverything, type WatchlistCreated, type WatchlistInput, webhookProblem } from "../Watchlist.ts"
+import { matchesEverything, WebhookAllowHosts, type WatchlistCreated, type WatchlistInput, webhookProblem } from "../Watchlist.ts"
 import { hasWord } from "../Filters.ts"
 import { tokenize } from "../TextQuery.ts"
 import { requireFilterPlan, toSearchQuery } from "./SearchTenders.ts"
@@ -18,7 +18,7 @@ export const createWatchlist = Effect.fn("createWatchlist")(function*(input: Wat
     })
   }
   const webhook = input.channels?.webhook
-  const problem = webhook === undefined ? undefined : webhookProblem(webhook)
+  const problem = webhook === undefined ? undefined : webhookProblem(webhook, yield* WebhookAllowHosts)
   if (problem !== undefined) return yield* new InvalidInput({ message: `Invalid request: ${problem}` })
   const rules = planRules[account.plan]
   yield* requireFilterPlan(input.filters, account.plan)
