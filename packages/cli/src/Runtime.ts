@@ -1,4 +1,4 @@
-import { Rates, RatesTable, SourceIntervals, WebhookAllowHosts } from "@tenders/core"
+import { AccountStore, Rates, RatesTable, SourceIntervals, WebhookAllowHosts } from "@tenders/core"
 import { layerStore } from "@tenders/store-postgres"
 import { Cause, Config, Effect, Exit, Layer, Option, Schema } from "effect"
 import { readFileSync } from "node:fs"
@@ -40,6 +40,18 @@ export const appLayer = (options: GlobalOptions) =>
 
 /** A failure the user caused: printed as one line, exit code 1. */
 export class UsageError extends Error {}
+
+/** Runs argument-parsing code that throws UsageError, as an Effect failing with it. */
+export const usage = <A>(parse: () => A) =>
+  Effect.try({ try: parse, catch: (e) => (e instanceof UsageError ? e : new UsageError(String(e))) })
+
+/** The account with this e-mail, or a one-line usage error. */
+export const accountOf = (email: string) =>
+  Effect.gen(function*() {
+    const found = yield* (yield* AccountStore).findAccount(email)
+    if (Option.isNone(found)) return yield* Effect.fail(new UsageError(`no account for ${email}`))
+    return found.value
+  })
 
 /** Runs a command's effect over the store; prints a one-line message and sets a non-zero exit code on failure. */
 export const runCommand = async <A, E>(

@@ -2,7 +2,7 @@ import { AccountStore, monthOf, packSize, Plan, planRules } from "@tenders/core"
 import type { Command } from "commander"
 import { Option as CliOption } from "commander"
 import { DateTime, Effect, Option } from "effect"
-import { type GlobalOptions, runCommand, UsageError } from "../Runtime.ts"
+import { accountOf, type GlobalOptions, runCommand, usage, UsageError } from "../Runtime.ts"
 import { parseMonthlyLimit } from "./keys.ts"
 
 /** `tenders accounts set|add-pack`: plans, limit overrides and $5 packs. */
@@ -17,7 +17,7 @@ export const registerAccounts = (program: Command, globals: () => GlobalOptions)
     .action((options: { readonly email: string; readonly plan?: Plan; readonly monthlyLimit?: string }) =>
       runCommand(globals(), Effect.gen(function*() {
         const store = yield* AccountStore
-        const monthlyLimit = yield* Effect.try({ try: () => parseMonthlyLimit(options.monthlyLimit), catch: (e) => (e instanceof UsageError ? e : new UsageError(String(e))) })
+        const monthlyLimit = yield* usage(() => parseMonthlyLimit(options.monthlyLimit))
         const existing = yield* store.findAccount(options.email)
         if (Option.isNone(existing) && options.plan === undefined) {
           return yield* Effect.fail(new UsageError(`${options.email} has no account yet: pass --plan free|pro|business`))
@@ -33,12 +33,11 @@ export const registerAccounts = (program: Command, globals: () => GlobalOptions)
     .action((options: { readonly email: string }) =>
       runCommand(globals(), Effect.gen(function*() {
         const store = yield* AccountStore
-        const found = yield* store.findAccount(options.email)
-        if (Option.isNone(found)) return yield* Effect.fail(new UsageError(`no account for ${options.email}`))
-        if (!planRules[found.value.plan].packs) {
+        const account = yield* accountOf(options.email)
+        if (!planRules[account.plan].packs) {
           return yield* Effect.fail(new UsageError(`${options.email} is on the free plan: packs are for paid plans; upgrade with accounts set --plan pro`))
         }
-        const packs = yield* store.addPack(found.value.id, monthOf(yield* DateTime.now))
+        const packs = yield* store.addPack(account.id, monthOf(yield* DateTime.now))
         process.stdout.write(`${options.email}: ${packs} pack(s) this month, +${packs * packSize} calls\n`)
       })))
 }

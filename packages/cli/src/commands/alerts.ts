@@ -1,15 +1,8 @@
 import { AccountStore, DeliveryStore, listAlerts } from "@tenders/core"
 import type { Command } from "commander"
-import { DateTime, Effect, Option } from "effect"
-import { type GlobalOptions, runCommand, UsageError } from "../Runtime.ts"
+import { DateTime, Effect } from "effect"
+import { accountOf, type GlobalOptions, runCommand, UsageError } from "../Runtime.ts"
 import { table } from "../Table.ts"
-
-const accountOf = (email: string) =>
-  Effect.gen(function*() {
-    const found = yield* (yield* AccountStore).findAccount(email)
-    if (Option.isNone(found)) return yield* Effect.fail(new UsageError(`no account for ${email}`))
-    return found.value
-  })
 
 /** `tenders alerts`, `tenders deliveries [retry <id>]` and `tenders webhooks secret`. */
 export const registerAlerts = (program: Command, globals: () => GlobalOptions) => {

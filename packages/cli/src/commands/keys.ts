@@ -2,7 +2,7 @@ import { AccountStore, KeyKind, Plan } from "@tenders/core"
 import type { Command } from "commander"
 import { Option as CliOption } from "commander"
 import { Effect, Option } from "effect"
-import { type GlobalOptions, runCommand, UsageError } from "../Runtime.ts"
+import { type GlobalOptions, runCommand, usage, UsageError } from "../Runtime.ts"
 import { table } from "../Table.ts"
 
 /** Parses `--monthly-limit`: a whole number, or `none` to fall back to the plan's limit. */
@@ -25,7 +25,7 @@ interface CreateOptions {
 const create = (options: CreateOptions) =>
   Effect.gen(function*() {
     const accounts = yield* AccountStore
-    const monthlyLimit = yield* Effect.try({ try: () => parseMonthlyLimit(options.monthlyLimit), catch: (e) => (e instanceof UsageError ? e : new UsageError(String(e))) })
+    const monthlyLimit = yield* usage(() => parseMonthlyLimit(options.monthlyLimit))
     const existing = yield* accounts.findAccount(options.email)
     if (Option.isNone(existing) && options.plan === undefined) {
       return yield* Effect.fail(new UsageError(`${options.email} has no account yet: pass --plan free|pro|business to create it`))

@@ -1,7 +1,7 @@
 import { searchTenders, SearchRequest, type TenderCard } from "@tenders/core"
 import type { Command } from "commander"
 import { Effect, Schema } from "effect"
-import { type GlobalOptions, runCommand, UsageError } from "../Runtime.ts"
+import { type GlobalOptions, runCommand, usage, UsageError } from "../Runtime.ts"
 import { table } from "../Table.ts"
 
 /** The filter flags shared by `search` and `watchlists create`. */
@@ -74,7 +74,7 @@ export const registerSearch = (program: Command, globals: () => GlobalOptions) =
     .option("--json", "print the API's JSON response")
     .action((q: string, options: SearchOptions) =>
       runCommand(globals(), Effect.gen(function*() {
-        const request = yield* Effect.try({ try: () => toFilters(q, options), catch: (e) => (e instanceof UsageError ? e : new UsageError(String(e))) })
+        const request = yield* usage(() => toFilters(q, options))
         const decoded = yield* Schema.decodeUnknownEffect(SearchRequest)(request, { errors: "all" }).pipe(
           Effect.mapError((e) => new UsageError(e.message.split("\n").join(" ")))
         )

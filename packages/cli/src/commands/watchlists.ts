@@ -1,16 +1,9 @@
-import { AccountStore, createWatchlist, WatchlistInput, WatchlistStore } from "@tenders/core"
+import { createWatchlist, WatchlistInput, WatchlistStore } from "@tenders/core"
 import type { Command } from "commander"
-import { Effect, Option, Schema } from "effect"
-import { type GlobalOptions, runCommand, UsageError } from "../Runtime.ts"
+import { Effect, Schema } from "effect"
+import { accountOf, type GlobalOptions, runCommand, usage, UsageError } from "../Runtime.ts"
 import { table } from "../Table.ts"
 import { searchFlags, type SearchFlags, toFilters } from "./search.ts"
-
-const accountOf = (email: string) =>
-  Effect.gen(function*() {
-    const found = yield* (yield* AccountStore).findAccount(email)
-    if (Option.isNone(found)) return yield* Effect.fail(new UsageError(`no account for ${email}`))
-    return found.value
-  })
 
 interface CreateOptions extends SearchFlags {
   readonly email: string
@@ -57,7 +50,7 @@ export const registerWatchlists = (program: Command, globals: () => GlobalOption
     .action((options: CreateOptions) =>
       runCommand(globals(), Effect.gen(function*() {
         const account = yield* accountOf(options.email)
-        const filters = yield* Effect.try({ try: () => toFilters(options.q ?? "", options), catch: (e) => (e instanceof UsageError ? e : new UsageError(String(e))) })
+        const filters = yield* usage(() => toFilters(options.q ?? "", options))
         const { q: _q, ...rest } = filters
         const body = {
           name: options.name,
