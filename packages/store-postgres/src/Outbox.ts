@@ -37,6 +37,7 @@ export const enqueueDeliveries = (sql: PgClient.PgClient, alertIds: ReadonlyArra
     const decoded = yield* Schema.decodeUnknownEffect(Schema.Array(Row))(rows)
     const digests = new Map<string, { readonly accountId: string; readonly to: string; readonly watchlistName: string; readonly alerts: Array<Alert> }>()
     const queued: Array<Record<string, unknown>> = []
+    const needSecrets = new Set<string>()
     for (const row of decoded) {
       const alert: Alert = { watchlistId: row.watchlistId, watchlistName: row.watchlistName, reason: row.reason, createdAt: row.alertCreatedAt, tender: toCard(row) }
       if (row.emailOn) {
@@ -45,7 +46,7 @@ export const enqueueDeliveries = (sql: PgClient.PgClient, alertIds: ReadonlyArra
         digests.set(row.watchlistId, digest)
       }
       if (row.webhook !== null) {
-        yield* sql`UPDATE accounts SET webhook_secret = COALESCE(webhook_secret, ${newWebhookSecret()}) WHERE id = ${row.accountId}::uuid`
+        needSecrets.add(row.accountId)
         const timestamp = Math.floor(Date.parse(now) / 1000)
         queued.push({
           channel: "webhook", account_id: row.accountId, watchlist_id: row.watchlistId, target: row.webhook, webhook_id: `msg_${randomUUID()}`,
@@ -55,6 +56,9 @@ export const enqueueDeliveries = (sql: PgClient.PgClient, alertIds: ReadonlyArra
     }
     for (const [watchlistId, digest] of digests) {
       queued.push({ channel: "email", account_id: digest.accountId, watchlist_id: watchlistId, target: digest.to, webhook_id: null, payload: { to: digest.to, watchlistName: digest.watchlistName, alerts: digest.alerts } })
+    }
+    for (const accountId of needSecrets) {
+      yield* sql`UPDATE accounts SET webhook_secret = COALESCE(webhook_secret, ${newWebhookSecret()}) WHERE id = ${accountId}::uuid`
     }
     if (queued.length === 0) return
     yield* sql`INSERT INTO deliveries (channel, account_id, watchlist_id, target, webhook_id, payload, next_attempt_at, created_at)
