@@ -47,10 +47,9 @@ export const enqueueDeliveries = (sql: PgClient.PgClient, alertIds: ReadonlyArra
       }
       if (row.webhook !== null) {
         needSecrets.add(row.accountId)
-        const timestamp = Math.floor(Date.parse(now) / 1000)
         queued.push({
           channel: "webhook", account_id: row.accountId, watchlist_id: row.watchlistId, target: row.webhook, webhook_id: `msg_${randomUUID()}`,
-          payload: { timestamp, body: JSON.stringify({ type: "alert.created", timestamp: now, data: alert }) }
+          payload: { body: JSON.stringify({ type: "alert.created", timestamp: now, data: alert }) }
         })
       }
     }

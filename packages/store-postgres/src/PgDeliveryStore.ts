@@ -4,7 +4,7 @@ import { DateTime, Effect, Layer, Schema } from "effect"
 
 const json = <S extends Schema.Top>(schema: S) => Schema.Union([schema, Schema.fromJsonString(schema)])
 const EmailPayload = Schema.Struct({ to: Schema.String, watchlistName: Schema.String, alerts: Schema.Array(Alert) })
-const WebhookPayload = Schema.Struct({ timestamp: Schema.Number, body: Schema.String })
+const WebhookPayload = Schema.Struct({ body: Schema.String })
 const ClaimRow = Schema.Struct({
   id: Schema.NumberFromString,
   channel: Schema.Literals(["email", "webhook"]),
@@ -31,7 +31,7 @@ const toClaimed = (row: typeof ClaimRow.Type): ReadonlyArray<ClaimedDelivery> =>
   const p = row.payload
   if (row.channel === "email" && "alerts" in p) return [{ id: row.id, channel: "email", attempts: row.attempts, digest: p }]
   if (row.channel === "webhook" && "body" in p && row.webhookId !== null && row.secret !== null && row.watchlistId !== null) {
-    return [{ id: row.id, channel: "webhook", attempts: row.attempts, watchlistId: row.watchlistId, url: row.target, secret: row.secret, webhookId: row.webhookId, timestamp: p.timestamp, body: p.body }]
+    return [{ id: row.id, channel: "webhook", attempts: row.attempts, watchlistId: row.watchlistId, url: row.target, secret: row.secret, webhookId: row.webhookId, body: p.body }]
   }
   return []
 }

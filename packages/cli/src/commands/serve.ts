@@ -27,6 +27,7 @@ interface ServeOptions {
 const scheduler = Effect.gen(function*() {
   const intervals = yield* sourceIntervals
   const tick = yield* Config.Duration("TENDERS_SCHEDULER_TICK").pipe(Config.withDefault(Duration.seconds(15)))
+  const lease = yield* Config.Duration("TENDERS_DELIVERY_LEASE").pipe(Config.withDefault(Duration.minutes(2)))
   const owner = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`
   const loop = (source: SourceCode) =>
     Effect.gen(function*() {
@@ -49,7 +50,7 @@ const scheduler = Effect.gen(function*() {
     Effect.tap((n) => (n > 0 ? Effect.logInfo(`closed ${n} tender(s) whose deadline passed`) : Effect.void)),
     Effect.andThen(evaluateAlerts()),
     Effect.tap((n) => (n > 0 ? Effect.logInfo(`raised ${n} alert(s)`) : Effect.void)),
-    Effect.andThen(deliverDue()),
+    Effect.andThen(deliverDue({ lease })),
     Effect.tap((d) => (d.attempted > 0 ? Effect.logInfo(`deliveries: ${d.delivered} of ${d.attempted} sent`) : Effect.void)),
     Effect.catchCause((cause) => Effect.logError("deadline sweep or alert evaluation failed", cause))
   )

@@ -12,7 +12,6 @@ export type ClaimedDelivery =
     readonly url: string
     readonly secret: string
     readonly webhookId: string
-    readonly timestamp: number
     readonly body: string
   }
 

@@ -14,7 +14,7 @@ export interface WebhookCall {
   /** The account's signing secret, `whsec_...` (base64 after the prefix). */
   readonly secret: string
   readonly webhookId: string
-  /** Seconds since the epoch, sent as `webhook-timestamp` and signed. */
+  /** Seconds since the epoch of this attempt, sent as `webhook-timestamp` and signed. */
   readonly timestamp: number
   /** The JSON body: `{"type":"alert.created","timestamp":<ISO>,"data":<Alert>}`. */
   readonly body: string

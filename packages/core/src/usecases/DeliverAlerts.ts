@@ -7,23 +7,32 @@ export const retryDelays: ReadonlyArray<Duration.Duration> = [
   Duration.seconds(5), Duration.minutes(5), Duration.minutes(30), Duration.hours(2), Duration.hours(5), Duration.hours(10), Duration.hours(10)
 ]
 
-/** How long one attempt may hold a delivery before another replica may take it (webhooks time out at 10 s). */
-const lease = Duration.minutes(2)
+/** Options of one pass over the outbox. */
+export interface DeliverOptions {
+  /** At most this many deliveries per pass (100). */
+  readonly limit?: number
+  /**
+   * How long one attempt holds a delivery before another replica (or this server after a crash) may take it
+   * again: 2 minutes by default, comfortably above the 10 s webhook timeout.
+   */
+  readonly lease?: Duration.Duration
+}
 
 /**
  * Works the outbox once: each due delivery is leased (so no two replicas send it), attempted, and then marked
- * delivered, rescheduled with backoff (same webhook-id), or failed (410 Gone also disables the webhook).
+ * delivered, rescheduled with backoff (same webhook-id, new signed timestamp), or failed (410 Gone also disables the webhook).
  */
-export const deliverDue = Effect.fn("deliverDue")(function*(limit = 100) {
+export const deliverDue = Effect.fn("deliverDue")(function*(options: DeliverOptions = {}) {
   const store = yield* DeliveryStore
   const notifier = yield* Notifier
   const now = yield* DateTime.now
-  const due = yield* store.claimDue(now, DateTime.addDuration(now, lease), limit)
+  const due = yield* store.claimDue(now, DateTime.addDuration(now, options.lease ?? Duration.minutes(2)), options.limit ?? 100)
   let delivered = 0
   for (const delivery of due) {
     const outcome = delivery.channel === "email"
       ? yield* notifier.sendEmail(delivery.digest)
-      : yield* notifier.sendWebhook(delivery)
+      // Standard Webhooks: the id stays, the signed timestamp is this attempt's (receivers refuse old ones).
+      : yield* notifier.sendWebhook({ ...delivery, timestamp: Math.floor(DateTime.toEpochMillis(yield* DateTime.now) / 1000) })
     if (outcome._tag === "Delivered") {
       delivered++
       yield* store.markDelivered(delivery.id)
