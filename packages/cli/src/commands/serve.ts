@@ -1,6 +1,6 @@
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import { deliverDue, evaluateAlerts, ingestRecords, runIfDue, type SourceCode, sourceCodes, TenderStore } from "@tenders/core"
-import { notifierLayer } from "@tenders/adapters-notify"
+import { notifierLayer, webhookTimeout } from "@tenders/adapters-notify"
 import { HttpApp } from "@tenders/http"
 import type { Command } from "commander"
 import { Option as CliOption } from "commander"
@@ -28,6 +28,11 @@ const scheduler = Effect.gen(function*() {
   const intervals = yield* sourceIntervals
   const tick = yield* Config.Duration("TENDERS_SCHEDULER_TICK").pipe(Config.withDefault(Duration.seconds(15)))
   const lease = yield* Config.Duration("TENDERS_DELIVERY_LEASE").pipe(Config.withDefault(Duration.minutes(2)))
+  const timeout = yield* webhookTimeout
+  if (!Duration.isGreaterThan(lease, Duration.sum(timeout, Duration.seconds(1)))) {
+    // A lease shorter than an attempt would let a second worker send a delivery that is still in flight.
+    return yield* Effect.die(new Error(`TENDERS_DELIVERY_LEASE (${Duration.format(lease)}) must be longer than TENDERS_WEBHOOK_TIMEOUT (${Duration.format(timeout)}) plus 1 second`))
+  }
   const owner = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`
   const loop = (source: SourceCode) =>
     Effect.gen(function*() {
