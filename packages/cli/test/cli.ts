@@ -66,7 +66,14 @@ export const startServer = async (args: ReadonlyArray<string>, env: NodeJS.Proce
       child.once("exit", (code) => resolve(code))
       child.kill("SIGTERM")
     })
-  return { base, stop, output: () => output }
+  /** Ends the server the hard way (SIGKILL: no finalizer runs), as a crash or an OOM kill would. */
+  const kill = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve()
+      child.once("exit", () => resolve())
+      child.kill("SIGKILL")
+    })
+  return { base, stop, kill, output: () => output }
 }
 
 /** Creates a fresh database on the server of `url`; returns its URL and a function that drops it. */

@@ -1,12 +1,16 @@
 import { execFileSync } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { createServer as createHttpsServer } from "node:https"
+import { createServer as createHttpsServer, type Server } from "node:https"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { SMTPServer } from "smtp-server"
 import { Webhook } from "standardwebhooks"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { childEnv, startServer, tendersAsync } from "./cli.ts"
+import { childEnv, createTestDatabase, startServer, tendersAsync } from "./cli.ts"
+
+const fixtures = join(import.meta.dirname, "..", "..", "adapters-sources", "test", "fixtures", "ted")
+const pgUrl = process.env["TEST_DATABASE_URL"]
+const backends = ["embedded store", ...(pgUrl !== undefined && pgUrl.length > 0 ? ["PostgreSQL"] : [])]
 
 const listen = (server: { listen: (port: number, host: string, cb: () => void) => unknown }, addressOf: () => unknown) =>
   new Promise<number>((resolve) => {
@@ -16,13 +20,47 @@ const listen = (server: { listen: (port: number, host: string, cb: () => void) =
     })
   })
 
-describe("alert delivery end to end: e-mail digest over SMTP and a signed webhook", () => {
+/** Polls until `done()` holds, for at most `ms`; the assertions after it say what was missing. */
+const waitFor = async (done: () => boolean, ms = 20_000) => {
+  for (let waited = 0; waited < ms && !done(); waited += 100) await new Promise((r) => setTimeout(r, 100))
+}
+
+interface Hook {
+  readonly headers: Record<string, string>
+  readonly body: string
+  readonly answered: "held" | "204"
+}
+
+/** A TED date (`2026-11-22+00:00`) and time (`10:00:00+00:00`) in UTC, `hours` from now. */
+const tedDeadline = (hours: number) => {
+  const at = new Date(Date.now() + hours * 3_600_000).toISOString()
+  return { date: `${at.slice(0, 10)}+00:00`, time: `${at.slice(11, 19)}+00:00` }
+}
+
+/** A recorded TED search response holding only `notice`, its dates moved next to today (nothing else changes). */
+const tedPayload = (notice: Record<string, unknown>, deadlineHours: number) => {
+  const deadline = tedDeadline(deadlineHours)
+  return JSON.stringify({
+    notices: [{
+      ...notice,
+      "publication-date": `${new Date().toISOString().slice(0, 10)}+00:00`,
+      "deadline-receipt-tender-date-lot": [deadline.date],
+      "deadline-receipt-tender-time-lot": [deadline.time]
+    }],
+    totalNoticeCount: 1,
+    timedOut: false
+  })
+}
+
+describe("alert delivery end to end: the REST API, an SMTP server and an HTTPS webhook receiver", () => {
   const dir = mkdtempSync(join(tmpdir(), "tdw-"))
   const mails: Array<string> = []
-  const hooks: Array<{ headers: Record<string, string>; body: string }> = []
+  const hooks: Array<Hook> = []
+  let hold = false
+  let heldArrived: () => void = () => undefined
   let smtp: SMTPServer
   let smtpPort = 0
-  let https: ReturnType<typeof createHttpsServer>
+  let https: Server
   let httpsPort = 0
 
   beforeAll(async () => {
@@ -46,7 +84,13 @@ describe("alert delivery end to end: e-mail digest over SMTP and a signed webhoo
       req.on("end", () => {
         const headers: Record<string, string> = {}
         for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers[k] = v
-        hooks.push({ headers, body })
+        if (hold) {
+          // The receiver is slow: no answer until the sender gives up or goes away.
+          hooks.push({ headers, body, answered: "held" })
+          heldArrived()
+          return
+        }
+        hooks.push({ headers, body, answered: "204" })
         res.writeHead(204).end()
       })
     })
@@ -54,52 +98,142 @@ describe("alert delivery end to end: e-mail digest over SMTP and a signed webhoo
   })
 
   afterAll(async () => {
+    https.closeAllConnections()
     await new Promise((resolve) => smtp.close(() => resolve(undefined)))
     await new Promise((resolve) => https.close(() => resolve(undefined)))
     rmSync(dir, { recursive: true, force: true })
   })
 
-  it("delivers a new alert once by e-mail and once as a webhook the receiver can verify", async () => {
-    const env = childEnv({
-      TENDERS_DATA_DIR: join(dir, "data"),
-      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-      TENDERS_WEBHOOK_ALLOW_HOSTS: `127.0.0.1:${httpsPort}`,
-      TENDERS_WEBHOOK_CA_FILE: join(dir, "c.pem"),
-      TENDERS_TED_BASE_URL: "http://127.0.0.1:9/", TENDERS_GNUMNER_BASE_URL: "http://127.0.0.1:9/", TENDERS_EAEU_RSS_URL: "http://127.0.0.1:9/rss",
-      TENDERS_TED_MAX_ATTEMPTS: "1", TENDERS_GNUMNER_MAX_ATTEMPTS: "1", TENDERS_EAEU_MAX_ATTEMPTS: "1",
-      TENDERS_SCHEDULER_TICK: "200 millis"
+  for (const backend of backends) {
+    describe(`on the ${backend}`, () => {
+      const setup = async (name: string, extra: Record<string, string> = {}) => {
+        const database = backend === "PostgreSQL" && pgUrl !== undefined ? await createTestDatabase(pgUrl) : null
+        const env = childEnv({
+          TENDERS_DATA_DIR: join(dir, name),
+          ...(database === null ? {} : { DATABASE_URL: database.url }),
+          SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+          TENDERS_WEBHOOK_ALLOW_HOSTS: `127.0.0.1:${httpsPort}`,
+          TENDERS_WEBHOOK_CA_FILE: join(dir, "c.pem"),
+          TENDERS_TED_BASE_URL: "http://127.0.0.1:9/", TENDERS_GNUMNER_BASE_URL: "http://127.0.0.1:9/", TENDERS_EAEU_RSS_URL: "http://127.0.0.1:9/rss",
+          TENDERS_TED_MAX_ATTEMPTS: "1", TENDERS_GNUMNER_MAX_ATTEMPTS: "1", TENDERS_EAEU_MAX_ATTEMPTS: "1",
+          TENDERS_SCHEDULER_TICK: "200 millis",
+          ...extra
+        })
+        const email = `${name}@example.com`
+        const created = await tendersAsync(["keys", "create", "--email", email, "--plan", "pro", "--json"], env)
+        expect(created.status, created.stderr).toBe(0)
+        const { key } = JSON.parse(created.stdout) as { key: string }
+        return { env, key, email, drop: async () => database?.drop() }
+      }
+      const watch = (base: string, key: string, body: unknown) =>
+        fetch(`${base}/v1/watchlists`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify(body) })
+      const delivered = () => hooks.filter((h) => h.answered === "204")
+
+      it("new, amended and deadline-24h: once each in GET /v1/alerts (nearest deadline first), as signed webhooks and as e-mail digests", async () => {
+        mails.length = 0
+        hooks.length = 0
+        hold = false
+        const { env, key, email, drop } = await setup(`flow-${backends.indexOf(backend)}`)
+        const server = await startServer([], env, ["--no-seed"])
+        try {
+          const saved = await watch(server.base, key, { name: "Software", filters: { q: "software" }, channels: { webhook: `https://127.0.0.1:${httpsPort}/hook` } })
+          expect(saved.status, await saved.clone().text()).toBe(201)
+          const { watchlistId } = (await saved.json()) as { watchlistId: string }
+          const recorded = JSON.parse(readFileSync(join(fixtures, "RECONSTRUCTED-search-response-original-change-cancel.json"), "utf8")) as { notices: Array<Record<string, unknown>> }
+          const spanish = JSON.parse(readFileSync(join(fixtures, "search-response-es-links-per-language.json"), "utf8")) as { notices: Array<Record<string, unknown>> }
+          const ingest = async (file: string, payload: string) => {
+            writeFileSync(join(dir, file), payload)
+            const result = await tendersAsync(["ingest", "--source", "ted", "--from", join(dir, file)], env)
+            expect(result.status, result.stderr).toBe(0)
+          }
+
+          // 1. A new matching tender (the original notice), deadline in 10 days.
+          await ingest("original.json", tedPayload(recorded.notices[0] ?? {}, 240))
+          await waitFor(() => delivered().length >= 1 && mails.length >= 1)
+          // 2. Its amendment (the change notice: the deadline moves to 12 days).
+          await ingest("change.json", tedPayload(recorded.notices[1] ?? {}, 288))
+          await waitFor(() => delivered().length >= 2 && mails.length >= 2)
+          // 3. Another matching tender whose deadline is 23 hours away: new, and in its last 24 hours.
+          await ingest("closing.json", tedPayload(spanish.notices[0] ?? {}, 23))
+          await waitFor(() => delivered().length >= 4 && mails.length >= 3)
+          await new Promise((r) => setTimeout(r, 1_000))
+
+          const response = await fetch(`${server.base}/v1/alerts`, { headers: { authorization: `Bearer ${key}` } })
+          expect(response.status).toBe(200)
+          const { alerts } = (await response.json()) as { alerts: Array<{ watchlistId: string; reason: string; tender: { id: string; deadline: string } }> }
+          expect(alerts.map((a) => a.tender.id)).toEqual(["ted-412169-2016", "ted-412169-2016", "ted-12345-2019", "ted-12345-2019"])
+          expect(alerts.slice(0, 2).map((a) => a.reason).toSorted()).toEqual(["deadline-24h", "new"])
+          expect(alerts.slice(2).map((a) => a.reason).toSorted()).toEqual(["amended", "new"])
+          expect(alerts.every((a) => a.watchlistId === watchlistId)).toBe(true)
+          const amended = await fetch(`${server.base}/v1/tenders/ted-12345-2019`, { headers: { authorization: `Bearer ${key}` } })
+          expect(((await amended.json()) as { status: string }).status).toBe("amended")
+
+          // The receiver got each alert once, signed with the account's secret, verified by the standard library.
+          const secret = (await tendersAsync(["webhooks", "secret", "--email", email], env)).stdout.trim()
+          const events = delivered().map((h) => new Webhook(secret).verify(h.body, h.headers) as { type: string; data: { reason: string; tender: { id: string } } })
+          expect(events.every((e) => e.type === "alert.created")).toBe(true)
+          expect(events.map((e) => `${e.data.tender.id} ${e.data.reason}`).toSorted()).toEqual(alerts.map((a) => `${a.tender.id} ${a.reason}`).toSorted())
+          expect(new Set(delivered().map((h) => h.headers["webhook-id"])).size).toBe(4)
+          expect(hooks).toHaveLength(4)
+
+          // One digest per evaluation run: three runs, three e-mails, each naming the watchlist and its tenders.
+          expect(mails).toHaveLength(3)
+          expect(mails.every((m) => m.includes("Software") && m.includes("multipart/alternative"))).toBe(true)
+          expect(mails.filter((m) => m.includes("Publications Office of the European Union"))).toHaveLength(2)
+          expect(mails[2]).toMatch(/Software licences and support/u)
+          const outbox = JSON.parse((await tendersAsync(["deliveries", "--json"], env)).stdout) as Array<{ status: string }>
+          expect(outbox.map((d) => d.status)).toEqual(Array.from({ length: 7 }, () => "delivered"))
+        } finally {
+          expect(await server.stop()).toBe(0)
+          await drop()
+        }
+      }, 120_000)
+
+      it("a server killed mid-delivery and restarted loses nothing, and the repeated call carries the same webhook-id", async () => {
+        mails.length = 0
+        hooks.length = 0
+        hold = true
+        const arrived = new Promise<void>((resolve) => (heldArrived = resolve))
+        // A short lease so the restarted server takes the interrupted delivery back within seconds, not minutes.
+        const { env, key, drop } = await setup(`kill-${backends.indexOf(backend)}`, { TENDERS_DELIVERY_LEASE: "3 seconds", TENDERS_WEBHOOK_TIMEOUT: "1 second" })
+        const first = await startServer([], env, ["--no-seed"])
+        let second: Awaited<ReturnType<typeof startServer>> | null = null
+        try {
+          const saved = await watch(first.base, key, { name: "Ferries", filters: { q: "ferry" }, channels: { webhook: `https://127.0.0.1:${httpsPort}/ferries` } })
+          expect(saved.status, await saved.clone().text()).toBe(201)
+          const deadline = new Date(Date.now() + 9 * 86_400_000).toISOString().replace(/\.\d{3}Z$/u, "Z")
+          const lines = [1, 2, 3].map((n) => JSON.stringify({
+            id: `ted-90000${n}-2026`, source: "ted", nativeId: `90000${n}-2026`, title: `Ferry terminal works, phase ${n}`, buyer: "Port of Tallinn",
+            country: "EE", region: null, budget: "1200000", currency: "EUR", deadline, publishedAt: null, status: "open",
+            url: `https://ted.europa.eu/en/notice/-/detail/90000${n}-2026`, cpvCodes: ["45241000"], okpd2Codes: [], lots: [], docsUrl: []
+          }))
+          writeFileSync(join(dir, "ferries.jsonl"), `${lines.join("\n")}\n`)
+          expect((await tendersAsync(["ingest", "--from", join(dir, "ferries.jsonl")], env)).status).toBe(0)
+          await Promise.race([arrived, new Promise((r) => setTimeout(r, 30_000))])
+          expect(hooks.map((h) => h.answered)).toEqual(["held"])
+          // Killed while its first webhook call waits for an answer: no finalizer, no chance to record anything.
+          await first.kill()
+          const interrupted = hooks[0]?.headers["webhook-id"]
+          hold = false
+          second = await startServer([], env, ["--no-seed"])
+          await waitFor(() => delivered().length >= 3 && mails.length >= 1, 40_000)
+          await new Promise((r) => setTimeout(r, 1_000))
+          const ids = delivered().map((h) => h.headers["webhook-id"])
+          expect(ids).toHaveLength(3)
+          expect(new Set(ids).size).toBe(3)
+          expect(ids).toContain(interrupted)
+          expect(mails).toHaveLength(1)
+          for (const n of [1, 2, 3]) expect(mails[0]).toContain(`Ferry terminal works, phase ${n}`)
+          const alerts = (await (await fetch(`${second.base}/v1/alerts`, { headers: { authorization: `Bearer ${key}` } })).json()) as { alerts: Array<{ reason: string }> }
+          expect(alerts.alerts.map((a) => a.reason)).toEqual(["new", "new", "new"])
+          const outbox = JSON.parse((await tendersAsync(["deliveries", "--json"], env)).stdout) as Array<{ status: string }>
+          expect(outbox.map((d) => d.status)).toEqual(["delivered", "delivered", "delivered", "delivered"])
+        } finally {
+          await first.kill()
+          if (second !== null) expect(await second.stop()).toBe(0)
+          await drop()
+        }
+      }, 150_000)
     })
-    const server = await startServer([], env, ["--no-seed"])
-    try {
-      const created = await tendersAsync(["keys", "create", "--email", "desk@example.com", "--plan", "pro", "--json"], env)
-      const { key } = JSON.parse(created.stdout) as { key: string }
-      const saved = await fetch(`${server.base}/v1/watchlists`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-        body: JSON.stringify({ name: "Lighthouses", filters: { q: "lighthouse" }, channels: { webhook: `https://127.0.0.1:${httpsPort}/hook` } })
-      })
-      expect(saved.status, await saved.clone().text()).toBe(201)
-      const file = join(dir, "lighthouse.jsonl")
-      const deadline = new Date(Date.now() + 7 * 86_400_000).toISOString().replace(/\.\d{3}Z$/u, "Z")
-      writeFileSync(file, `${JSON.stringify({
-        id: "ted-424242-2026", source: "ted", nativeId: "424242-2026", title: "Lighthouse lamp <refurbishment>", buyer: "Commissioners of Irish Lights",
-        country: "IE", region: null, budget: "85000", currency: "EUR", deadline, publishedAt: null, status: "open",
-        url: "https://ted.europa.eu/en/notice/-/detail/424242-2026", cpvCodes: ["45259000"], okpd2Codes: [], lots: [], docsUrl: []
-      })}\n`)
-      expect((await tendersAsync(["ingest", "--from", file], env)).status).toBe(0)
-      for (let i = 0; i < 150 && (mails.length === 0 || hooks.length === 0); i++) await new Promise((r) => setTimeout(r, 100))
-      await new Promise((r) => setTimeout(r, 1_000))
-      expect(mails).toHaveLength(1)
-      expect(mails[0]).toContain("Lighthouses")
-      expect(mails[0]).toContain("&lt;refurbishment&gt;")
-      expect(hooks).toHaveLength(1)
-      const secret = (await tendersAsync(["webhooks", "secret", "--email", "desk@example.com"], env)).stdout.trim()
-      const payload = new Webhook(secret).verify(hooks[0]?.body ?? "", hooks[0]?.headers ?? {}) as { type: string; data: { reason: string; tender: { id: string } } }
-      expect([payload.type, payload.data.reason, payload.data.tender.id]).toEqual(["alert.created", "new", "ted-424242-2026"])
-      const outbox = JSON.parse((await tendersAsync(["deliveries", "--json"], env)).stdout) as Array<{ status: string }>
-      expect(outbox.map((d) => d.status)).toEqual(["delivered", "delivered"])
-    } finally {
-      expect(await server.stop()).toBe(0)
-    }
-  }, 90_000)
+  }
 })
