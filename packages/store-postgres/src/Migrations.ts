@@ -181,8 +181,19 @@ const deliveries = Effect.gen(function*() {
   yield* sql`CREATE INDEX deliveries_due_idx ON deliveries (next_attempt_at) WHERE status = 'pending'`
 })
 
+/** A counter bumped by every statement that changes which watchlists match what (the evaluator's cache key). */
+const watchlistVersion = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`CREATE TABLE watchlist_version (id integer PRIMARY KEY CHECK (id = 1), version bigint NOT NULL)`
+  yield* sql`INSERT INTO watchlist_version (id, version) VALUES (1, 0)`
+  yield* sql.unsafe(`CREATE FUNCTION bump_watchlist_version() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN UPDATE watchlist_version SET version = version + 1 WHERE id = 1; RETURN NULL; END $$`)
+  yield* sql`CREATE TRIGGER watchlists_version AFTER INSERT OR DELETE OR UPDATE OF filters, match_tokens, account_id, created_at
+    ON watchlists FOR EACH STATEMENT EXECUTE FUNCTION bump_watchlist_version()`
+})
+
 /** Runs the schema migrations once, in order (the migrator locks its table inside a transaction). */
 export const migrate = Migrator.make({})({
-  loader: Migrator.fromRecord({ "1_initial": initial, "2_notices": notices, "3_schedule": schedule, "4_watchlists": watchlists, "5_alerts": alerts, "6_deliveries": deliveries }),
+  loader: Migrator.fromRecord({ "1_initial": initial, "2_notices": notices, "3_schedule": schedule, "4_watchlists": watchlists, "5_alerts": alerts, "6_deliveries": deliveries, "7_watchlist_version": watchlistVersion }),
   table: "tenders_migrations"
 })

@@ -4,9 +4,9 @@ import { Effect, Schema } from "effect"
 import { randomBytes, randomUUID } from "node:crypto"
 import { TenderRow, tenderColumns } from "./TenderRow.ts"
 
-const Row = Schema.Struct({
-  ...TenderRow.fields,
+const AlertRow = Schema.Struct({
   alertId: Schema.String,
+  tenderId: Schema.String,
   accountId: Schema.String,
   accountEmail: Schema.String,
   watchlistId: Schema.String,
@@ -27,19 +27,25 @@ export const newWebhookSecret = (): string => `whsec_${randomBytes(32).toString(
 export const enqueueDeliveries = (sql: PgClient.PgClient, alertIds: ReadonlyArray<string>, now: string) =>
   Effect.gen(function*() {
     if (alertIds.length === 0) return
-    const rows = yield* sql`SELECT ${sql.literal(tenderColumns)}, a.id::text AS "alertId", acc.id::text AS "accountId", acc.email AS "accountEmail",
+    // Only alerts of watchlists with a channel on; each tender read and decoded once, however many alerts it has.
+    const rows = yield* sql`SELECT a.id::text AS "alertId", a.tender_id AS "tenderId", acc.id::text AS "accountId", acc.email AS "accountEmail",
         w.id::text AS "watchlistId", w.name AS "watchlistName", w.email AS "emailOn",
         CASE WHEN w.webhook_disabled_at IS NULL THEN w.webhook END AS webhook, a.reason,
         to_char(a.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "alertCreatedAt"
       FROM alerts a JOIN watchlists w ON w.id = a.watchlist_id JOIN accounts acc ON acc.id = a.account_id
-        JOIN tenders t ON t.id = a.tender_id
-      WHERE a.id IN ${sql.in(alertIds.map(Number))} ORDER BY a.id`
-    const decoded = yield* Schema.decodeUnknownEffect(Schema.Array(Row))(rows)
+      WHERE a.id IN ${sql.in(alertIds.map(Number))} AND (w.email OR (w.webhook IS NOT NULL AND w.webhook_disabled_at IS NULL))
+      ORDER BY a.id`
+    const decoded = yield* Schema.decodeUnknownEffect(Schema.Array(AlertRow))(rows)
+    if (decoded.length === 0) return
+    const tenderRows = yield* sql`SELECT ${sql.literal(tenderColumns)} FROM tenders t WHERE t.id IN ${sql.in([...new Set(decoded.map((r) => r.tenderId))])}`
+    const cards = new Map<string, Alert["tender"]>((yield* Schema.decodeUnknownEffect(Schema.Array(TenderRow))(tenderRows)).map((t) => [t.id, toCard(t)]))
     const digests = new Map<string, { readonly accountId: string; readonly to: string; readonly watchlistName: string; readonly alerts: Array<Alert> }>()
     const queued: Array<Record<string, unknown>> = []
     const needSecrets = new Set<string>()
     for (const row of decoded) {
-      const alert: Alert = { watchlistId: row.watchlistId, watchlistName: row.watchlistName, reason: row.reason, createdAt: row.alertCreatedAt, tender: toCard(row) }
+      const tender = cards.get(row.tenderId)
+      if (tender === undefined) continue
+      const alert: Alert = { watchlistId: row.watchlistId, watchlistName: row.watchlistName, reason: row.reason, createdAt: row.alertCreatedAt, tender }
       if (row.emailOn) {
         const digest = digests.get(row.watchlistId) ?? { accountId: row.accountId, to: row.accountEmail, watchlistName: row.watchlistName, alerts: [] }
         digest.alerts.push(alert)

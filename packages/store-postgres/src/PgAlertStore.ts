@@ -35,6 +35,11 @@ export const PgAlertStore = Layer.effect(
       Effect.withSpan("PgAlertStore.watchlists")
     )
 
+    const watchlistsVersion = sql<{ v: string }>`SELECT version::text AS v FROM watchlist_version WHERE id = 1`.pipe(
+      Effect.map((rows) => rows[0]?.v ?? "0"),
+      Effect.orDie
+    )
+
     const cursor = sql<{ n: string }>`SELECT last_event_id::text AS n FROM alert_cursor WHERE name = 'events'`.pipe(
       Effect.map((rows) => Number(rows[0]?.n ?? 0)),
       Effect.orDie
@@ -91,6 +96,6 @@ export const PgAlertStore = Layer.effect(
       return decoded.map(({ alertCreatedAt, reason, watchlistId, watchlistName, ...tender }) => ({ watchlistId, watchlistName, reason, createdAt: alertCreatedAt, tender }))
     }, Effect.orDie)
 
-    return AlertStore.of({ watchlists, cursor, eventsAfter, facts, expiring, insert, open })
+    return AlertStore.of({ watchlists, watchlistsVersion, cursor, eventsAfter, facts, expiring, insert, open })
   })
 )

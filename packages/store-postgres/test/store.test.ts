@@ -1,5 +1,5 @@
 import { assert, describe, layer } from "@effect/vitest"
-import { AccountStore, createWatchlist, deliverDue, DeliveryStore, type DeliveryOutcome, evaluateAlerts, listAlerts, Notifier, WatchlistStore, type Filters, lifecycleResolverAt, NoticeStore, type ParsedNotice, Rates, runIfDue, runSource, type SourceFeed, SourceRunStore, sourceHealth, SourceUnavailable, TenderId, TenderStore, toSearchQuery } from "@tenders/core"
+import { AccountStore, AlertStore, createWatchlist, makeAlertEvaluator, deliverDue, DeliveryStore, type DeliveryOutcome, evaluateAlerts, listAlerts, Notifier, WatchlistStore, type Filters, lifecycleResolverAt, NoticeStore, type ParsedNotice, Rates, runIfDue, runSource, type SourceFeed, SourceRunStore, sourceHealth, SourceUnavailable, TenderId, TenderStore, toSearchQuery } from "@tenders/core"
 import { isoFromNow, makeRecord } from "@tenders/core/testing"
 import { DateTime, Duration, Effect, Layer, Option, Ref, Stream } from "effect"
 import { backends } from "./backends.ts"
@@ -299,6 +299,31 @@ for (const [name, makeLayer] of backends()) {
           assert.deepStrictEqual([retrying[0]?.attempts, retrying[0]?.lastError], [1, "503"])
           assert.isAtLeast(listed.filter((d) => d.status === "delivered").length, 2)
           void watchlistId
+        }))
+
+      it.effect("the server's evaluator keeps its watchlist index until a watchlist is added or removed", () =>
+        Effect.gen(function*() {
+          const accounts = yield* AccountStore
+          const alerts = yield* AlertStore
+          const watchlists = yield* WatchlistStore
+          const owner = yield* accounts.saveAccount({ email: "cache@example.com", plan: "business", monthlyLimit: null })
+          const evaluate = yield* makeAlertEvaluator
+          yield* evaluate
+          const v0 = yield* alerts.watchlistsVersion
+          assert.strictEqual(yield* evaluate, 0)
+          assert.strictEqual(yield* alerts.watchlistsVersion, v0)
+          // Disabling a webhook (410 Gone) does not change what matches: the version stays.
+          const { watchlistId } = yield* createWatchlist({ name: "Kayaks", filters: { q: "kayak" } }, owner)
+          const v1 = yield* alerts.watchlistsVersion
+          assert.notStrictEqual(v1, v0)
+          yield* (yield* DeliveryStore).markFailed(0, "none", watchlistId)
+          assert.strictEqual(yield* alerts.watchlistsVersion, v1)
+          yield* (yield* TenderStore).upsert([makeRecord({ id: "ted-550001-2026", title: "Kayak rental for schools", deadline: isoFromNow(20) })])
+          assert.strictEqual(yield* evaluate, 1)
+          assert.isTrue(yield* watchlists.remove(owner.id, watchlistId))
+          assert.notStrictEqual(yield* alerts.watchlistsVersion, v1)
+          yield* (yield* TenderStore).upsert([makeRecord({ id: "ted-550002-2026", title: "Kayak storage racks", deadline: isoFromNow(20) })])
+          assert.strictEqual(yield* evaluate, 0)
         }))
 
       it.effect("authenticates hashed keys, revokes them, and counts calls exactly under concurrency", () =>

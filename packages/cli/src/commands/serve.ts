@@ -1,5 +1,5 @@
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
-import { deliverDue, evaluateAlerts, ingestRecords, runIfDue, type SourceCode, sourceCodes, TenderStore } from "@tenders/core"
+import { deliverDue, ingestRecords, makeAlertEvaluator, runIfDue, type SourceCode, sourceCodes, TenderStore } from "@tenders/core"
 import { notifierLayer, webhookTimeout } from "@tenders/adapters-notify"
 import { HttpApp } from "@tenders/http"
 import type { Command } from "commander"
@@ -51,9 +51,10 @@ const scheduler = Effect.gen(function*() {
   yield* Effect.logInfo(`Scheduled ingestion on (${sourceCodes.map((s) => `${s} every ${Duration.format(intervals[s])}`).join(", ")}); --no-schedule turns it off.`)
   yield* Effect.forEach(sourceCodes, (source) => Effect.forkScoped(loop(source)), { discard: true })
   const store = yield* TenderStore
+  const evaluateAlerts = yield* makeAlertEvaluator
   const sweep = store.closeExpired.pipe(
     Effect.tap((n) => (n > 0 ? Effect.logInfo(`closed ${n} tender(s) whose deadline passed`) : Effect.void)),
-    Effect.andThen(evaluateAlerts()),
+    Effect.andThen(evaluateAlerts),
     Effect.tap((n) => (n > 0 ? Effect.logInfo(`raised ${n} alert(s)`) : Effect.void)),
     Effect.andThen(deliverDue({ lease })),
     Effect.tap((d) => (d.attempted > 0 ? Effect.logInfo(`deliveries: ${d.delivered} of ${d.attempted} sent`) : Effect.void)),

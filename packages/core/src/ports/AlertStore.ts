@@ -43,6 +43,8 @@ export interface OpenAlert {
 /** Alerts and what evaluating them reads. */
 export class AlertStore extends Context.Service<AlertStore, {
   readonly watchlists: Effect.Effect<ReadonlyArray<WatchlistForMatching>>
+  /** Changes whenever a watchlist is added, removed or changed in what it matches (a cache key for `watchlists`). */
+  readonly watchlistsVersion: Effect.Effect<string>
   /** The id of the last tender event evaluated. */
   readonly cursor: Effect.Effect<number>
   readonly eventsAfter: (eventId: number, limit: number) => Effect.Effect<ReadonlyArray<TenderEvent>>

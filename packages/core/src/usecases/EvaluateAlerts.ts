@@ -1,4 +1,4 @@
-import { DateTime, Duration, Effect } from "effect"
+import { DateTime, Duration, Effect, Ref } from "effect"
 import type { AlertsResponse } from "../Alert.ts"
 import { AlertStore, type NewAlert, type WatchlistForMatching } from "../ports/AlertStore.ts"
 import { Rates } from "../ports/Rates.ts"
@@ -17,18 +17,56 @@ const within24h = (facts: TenderFacts, now: DateTime.Utc) => {
   return left > 0 && left <= Duration.toMillis(day)
 }
 
+/** Every watchlist, indexed for matching, as of one version of the watchlists. */
+interface PreparedWatchlists {
+  readonly version: string
+  readonly byId: ReadonlyMap<string, WatchlistForMatching>
+  readonly index: ReturnType<typeof indexWatchlists>
+}
+
+/** The watchlists' index: `cached` when the watchlists did not change since it was built, else a fresh one. */
+const prepareWatchlists = Effect.fn("prepareWatchlists")(function*(cached: PreparedWatchlists | undefined) {
+  const store = yield* AlertStore
+  // The version is read first: a watchlist saved in between makes the next run rebuild, never miss it.
+  const version = yield* store.watchlistsVersion
+  if (cached !== undefined && cached.version === version) return cached
+  const rates = yield* Rates
+  const watchlists = yield* store.watchlists
+  const prepared: PreparedWatchlists = {
+    version,
+    byId: new Map(watchlists.map((w) => [w.id, w])),
+    index: indexWatchlists(watchlists.map((w) => prepareWatchlist(w.id, w.filters, w.tokens, rates.table)))
+  }
+  return prepared
+})
+
 /**
  * Turns new tender events into alerts, incrementally from the last evaluated event, plus `deadline-24h` for
  * matching tenders entering their last day: `new` when a tender first matches a watchlist created before the
  * change, `amended` once per amendment, `deadline-24h` once per tender and watchlist. Alerts are unique on
  * (watchlist, tender, reason, version), so replicas and retries evaluating the same events create each once.
+ * Reads and indexes every watchlist; a long-running process uses `makeAlertEvaluator`, which keeps the index.
  */
 export const evaluateAlerts = Effect.fn("evaluateAlerts")(function*() {
+  return yield* evaluateWith(yield* prepareWatchlists(undefined))
+})
+
+/**
+ * An `evaluateAlerts` that keeps the watchlist index between runs and rebuilds it only when the watchlists
+ * changed (a version counter the store bumps on every change), so a scheduler tick with 100,000 watchlists
+ * does not read and index all of them again.
+ */
+export const makeAlertEvaluator = Effect.gen(function*() {
+  const cache = yield* Ref.make<PreparedWatchlists | undefined>(undefined)
+  return Effect.gen(function*() {
+    const prepared = yield* prepareWatchlists(yield* Ref.get(cache))
+    yield* Ref.set(cache, prepared)
+    return yield* evaluateWith(prepared)
+  }).pipe(Effect.withSpan("evaluateAlerts"))
+})
+
+const evaluateWith = Effect.fn("evaluateWith")(function*({ byId, index }: PreparedWatchlists) {
   const store = yield* AlertStore
-  const rates = yield* Rates
-  const watchlists = yield* store.watchlists
-  const byId = new Map<string, WatchlistForMatching>(watchlists.map((w) => [w.id, w]))
-  const index = indexWatchlists(watchlists.map((w) => prepareWatchlist(w.id, w.filters, w.tokens, rates.table)))
   const now = yield* DateTime.now
   let created = 0
   let cursor = yield* store.cursor
