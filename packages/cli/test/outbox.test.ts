@@ -59,18 +59,24 @@ const notifier = Layer.succeed(Notifier, Notifier.of({
   sendWebhook: makeWebhookSender({ allowHosts: [`127.0.0.1:${port}`], caFile: join(dir, "c.pem") })
 }))
 
+/** With the receiver down and the simulated clock at now: a Pro account whose watchlist `q` posts to `path`. */
+const subscribe = (email: string, q: string, path: string) =>
+  Effect.gen(function*() {
+    down = true
+    hits.length = 0
+    yield* TestClock.setTime(Date.now())
+    const owner = yield* (yield* AccountStore).saveAccount({ email, plan: "pro", monthlyLimit: null })
+    yield* createWatchlist({ name: q, filters: { q }, channels: { email: false, webhook: `https://127.0.0.1:${port}${path}` } }, owner)
+    yield* TestClock.adjust(Duration.seconds(1))
+    return owner
+  })
+
 for (const [name, makeLayer] of backends()) {
   describe(`webhook outbox on ${name}`, () => {
     layer(Layer.mergeAll(makeLayer(), Rates.bundled, notifier, Layer.succeed(WebhookAllowHosts, [`127.0.0.1:${port}`])), { timeout: 120_000, excludeTestServices: true })((it) => {
       it.effect("a receiver down for 9 simulated hours gets every alert once it is back, each webhook-id delivered once and signed at its attempt's time", () =>
         Effect.gen(function*() {
-          down = true
-          hits.length = 0
-          yield* TestClock.setTime(Date.now())
-          const accounts = yield* AccountStore
-          const owner = yield* accounts.saveAccount({ email: "receiver@example.com", plan: "pro", monthlyLimit: null })
-          yield* createWatchlist({ name: "Ferries", filters: { q: "ferry" }, channels: { email: false, webhook: `https://127.0.0.1:${port}/tenders` } }, owner)
-          yield* TestClock.adjust(Duration.seconds(1))
+          const owner = yield* subscribe("receiver@example.com", "ferry", "/tenders")
           const ids = ["ted-770001-2026", "ted-770002-2026", "ted-770003-2026"]
           yield* ingestRecords(ids.map((id, i) => makeRecord({ id, title: `Ferry terminal works, phase ${i + 1}`, deadline: isoFromNow(30 + i) })))
           assert.strictEqual(yield* evaluateAlerts(), 3)
@@ -103,7 +109,7 @@ for (const [name, makeLayer] of backends()) {
           const tenders = delivered.map((h) => (JSON.parse(h.body) as { data: { tender: { id: string } } }).data.tender.id)
           assert.sameMembers(tenders, ids)
           // Every attempt is signed with its own time, so a receiver's 5-minute tolerance accepts the late ones.
-          const secret = yield* accounts.webhookSecret(owner.id, false)
+          const secret = yield* (yield* AccountStore).webhookSecret(owner.id, false)
           hits.forEach((hit, i) => {
             assert.strictEqual(Number(hit.timestamp) * 1000, Math.floor((attemptTimes[i] ?? 0) / 1000) * 1000)
             assert.strictEqual(new Webhook(secret).sign(hit.id, new Date(Number(hit.timestamp) * 1000), hit.body), hit.signature)
@@ -118,13 +124,7 @@ for (const [name, makeLayer] of backends()) {
 
       it.effect("a receiver down for longer than the 27-hour retry window: the delivery fails with its reason and `retry` sends it", () =>
         Effect.gen(function*() {
-          down = true
-          hits.length = 0
-          yield* TestClock.setTime(Date.now())
-          const accounts = yield* AccountStore
-          const owner = yield* accounts.saveAccount({ email: "gone@example.com", plan: "pro", monthlyLimit: null })
-          yield* createWatchlist({ name: "Dredging", filters: { q: "dredging" }, channels: { email: false, webhook: `https://127.0.0.1:${port}/dredging` } }, owner)
-          yield* TestClock.adjust(Duration.seconds(1))
+          yield* subscribe("gone@example.com", "dredging", "/dredging")
           yield* ingestRecords([makeRecord({ id: "ted-770101-2026", title: "Harbour dredging", deadline: isoFromNow(40) })])
           assert.strictEqual(yield* evaluateAlerts(), 1)
           const deliveries = yield* DeliveryStore
