@@ -15,7 +15,7 @@ const rules = {
   http: ["effect", "@tenders/core", "@tenders/contract", "node:"],
   "adapters-notify": ["effect", "@tenders/core", "nodemailer", "standardwebhooks", "undici", "node:"],
   mcp: ["effect", "@tenders/core", "@tenders/contract", "@modelcontextprotocol/server", "node:"],
-  "client-sdk": ["effect", "@tenders/core", "@tenders/contract"],
+  "client-sdk": ["effect", "@tenders/core", "@tenders/contract", "standardwebhooks"],
   cli: ["*"]
 }
 

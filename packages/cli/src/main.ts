@@ -3,6 +3,7 @@ import { registerAccounts } from "./commands/accounts.ts"
 import { registerAlerts } from "./commands/alerts.ts"
 import { registerIngest } from "./commands/ingest.ts"
 import { registerKeys } from "./commands/keys.ts"
+import { registerMcp } from "./commands/mcp.ts"
 import { registerSearch } from "./commands/search.ts"
 import { registerServe } from "./commands/serve.ts"
 import { registerSources } from "./commands/sources.ts"
@@ -25,6 +26,7 @@ registerAccounts(program, globals)
 registerSources(program, globals)
 registerWatchlists(program, globals)
 registerAlerts(program, globals)
+registerMcp(program, globals)
 
 try {
   await program.parseAsync(process.argv)

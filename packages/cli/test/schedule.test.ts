@@ -108,9 +108,10 @@ describe.skipIf(pgUrl === undefined || pgUrl.length === 0)("scheduled ingestion 
     try {
       await new Promise((resolve) => setTimeout(resolve, 7_000))
       const tedCalls = sources.requests.filter((r) => r.path.startsWith("/v3/notices/search")).map((r) => r.at)
-      // Slots are 2 s apart: two replicas must not both run one slot (no two runs within 1.5 s).
+      // Slots are 2 s apart: two replicas must not both run one slot (no two runs within 1.5 s, and no more runs
+      // than slots in the span they cover; a slow start of either replica only shortens that span).
       expect(tedCalls.length).toBeGreaterThanOrEqual(2)
-      expect(tedCalls.length).toBeLessThanOrEqual(5)
+      expect(tedCalls.length).toBeLessThanOrEqual(Math.floor((tedCalls.at(-1)! - tedCalls[0]! + 1_000) / 2_000) + 1)
       for (let i = 1; i < tedCalls.length; i++) expect(tedCalls[i]! - tedCalls[i - 1]!).toBeGreaterThan(1_500)
       const health = (await (await fetch(`${a.base}/health`)).json()) as { sources: Array<{ code: string; status: string }> }
       expect(health.sources.find((s) => s.code === "ted")?.status).toBe("ok")

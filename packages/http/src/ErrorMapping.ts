@@ -2,7 +2,7 @@ import { ByteSize, Cause, Effect, Predicate } from "effect"
 import { HttpIncomingMessage, HttpRouter, HttpServerError, type HttpServerResponse } from "effect/http"
 import { HttpApiError } from "effect/http-api"
 import { errorResponse } from "./ErrorResponse.ts"
-import { issueMessage } from "./IssueMessage.ts"
+import { issueMessage } from "@tenders/contract"
 
 /** Request bodies above this size are refused with 400 (DESIGN §4, "The HTTP edge"). */
 export const maxBodyBytes = 64 * 1024

@@ -1,0 +1,66 @@
+import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/server"
+import { issueMessage, TendersApi } from "@tenders/contract"
+import { type AccountStore, authorizeCall, type CallContext, InvalidInput } from "@tenders/core"
+import { Context, Effect, Predicate, Schema } from "effect"
+import { HttpApi } from "effect/http-api"
+import { type ContractFailure, toolDefect, toolFailure, toolSuccess } from "./ToolResult.ts"
+import { contractJsonSchema, type JsonSchemaObject } from "./ToolSchema.ts"
+
+/** A tool as the server registers it: advertised schemas and a call over the core ports `R`. */
+export interface McpTool<R> {
+  readonly name: string
+  readonly title: string
+  readonly description: string
+  readonly annotations: ToolAnnotations
+  readonly inputSchema: JsonSchemaObject
+  readonly outputSchema: JsonSchemaObject
+  /** Counts the call, decodes `args`, runs the use case; every failure is an `isError` result. */
+  readonly call: (secret: string | undefined, args: unknown) => Effect.Effect<CallToolResult, never, R | AccountStore>
+}
+
+/** A schema whose codec needs no services (the contract's request and response bodies). */
+type PlainSchema = Schema.Top & { readonly DecodingServices: never; readonly EncodingServices: never }
+
+/** REST decodes bodies with these options (excess properties refused, every issue reported). */
+const parseOptions = Context.getOrUndefined(TendersApi.annotations, HttpApi.PayloadParseOptions)
+
+/**
+ * Binds a tool to the contract: its JSON Schemas are generated from `input` and `output`, the very
+ * schemas of the REST body and response, and its call runs auth -> quota -> decode -> use case ->
+ * encode, as REST does.
+ */
+export const defineTool = <I extends PlainSchema, O extends PlainSchema, R>(spec: {
+  readonly name: string
+  readonly title: string
+  readonly description: string
+  readonly annotations: ToolAnnotations
+  readonly input: I
+  readonly output: O
+  readonly run: (input: I["Type"], caller: CallContext) => Effect.Effect<O["Type"], ContractFailure, R>
+}): McpTool<R> => {
+  const decode = Schema.decodeUnknownEffect(Schema.toCodecJson(spec.input))
+  const encode = Schema.encodeEffect(Schema.toCodecJson(spec.output))
+  const call = Effect.fn(`mcp.${spec.name}`)(
+    function*(secret: string | undefined, args: unknown) {
+      const caller = yield* authorizeCall(secret, "mcp")
+      const input = yield* decode(args, parseOptions).pipe(
+        Effect.mapError((error) => new InvalidInput({ message: issueMessage(error) }))
+      )
+      const output = yield* spec.run(input, caller)
+      const encoded = yield* Effect.orDie(encode(output))
+      if (!Predicate.isObject(encoded)) return yield* Effect.die(new Error(`${spec.name}: the response is not a JSON object`))
+      return toolSuccess(encoded)
+    },
+    (effect) => Effect.catch(effect, (failure) => Effect.succeed(toolFailure(failure))),
+    (effect) => Effect.catchCause(effect, (cause) => toolDefect(cause))
+  )
+  return {
+    name: spec.name,
+    title: spec.title,
+    description: spec.description,
+    annotations: spec.annotations,
+    inputSchema: contractJsonSchema(spec.input),
+    outputSchema: contractJsonSchema(spec.output),
+    call
+  }
+}
