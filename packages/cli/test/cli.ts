@@ -92,3 +92,21 @@ export const createTestDatabase = async (url: string) => {
   target.pathname = `/${name}`
   return { url: target.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) }
 }
+
+const testDatabaseUrl = process.env["TEST_DATABASE_URL"]
+
+/** The stores the end-to-end suites run on: the embedded one, plus PostgreSQL when TEST_DATABASE_URL is set. */
+export const e2eBackends: ReadonlyArray<"embedded store" | "PostgreSQL"> = [
+  "embedded store",
+  ...(testDatabaseUrl !== undefined && testDatabaseUrl.length > 0 ? ["PostgreSQL" as const] : [])
+]
+
+/**
+ * The environment of a server on `backend` with its data in `dataDir` (plus `extra`): on PostgreSQL a fresh
+ * database, which `drop` removes.
+ */
+export const backendEnv = async (backend: string, dataDir: string, extra: Record<string, string> = {}) => {
+  const database = backend === "PostgreSQL" && testDatabaseUrl !== undefined ? await createTestDatabase(testDatabaseUrl) : null
+  const env = childEnv({ TENDERS_DATA_DIR: dataDir, ...(database === null ? {} : { DATABASE_URL: database.url }), ...extra })
+  return { env, drop: async (): Promise<unknown> => database?.drop() }
+}

@@ -6,11 +6,9 @@ import { join } from "node:path"
 import { SMTPServer } from "smtp-server"
 import { Webhook } from "standardwebhooks"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { childEnv, createTestDatabase, startServer, tendersAsync } from "./cli.ts"
+import { backendEnv, e2eBackends, startServer, tendersAsync } from "./cli.ts"
 
 const fixtures = join(import.meta.dirname, "..", "..", "adapters-sources", "test", "fixtures", "ted")
-const pgUrl = process.env["TEST_DATABASE_URL"]
-const backends = ["embedded store", ...(pgUrl !== undefined && pgUrl.length > 0 ? ["PostgreSQL"] : [])]
 
 const listen = (server: { listen: (port: number, host: string, cb: () => void) => unknown }, addressOf: () => unknown) =>
   new Promise<number>((resolve) => {
@@ -104,13 +102,10 @@ describe("alert delivery end to end: the REST API, an SMTP server and an HTTPS w
     rmSync(dir, { recursive: true, force: true })
   })
 
-  for (const backend of backends) {
+  for (const backend of e2eBackends) {
     describe(`on the ${backend}`, () => {
       const setup = async (name: string, extra: Record<string, string> = {}) => {
-        const database = backend === "PostgreSQL" && pgUrl !== undefined ? await createTestDatabase(pgUrl) : null
-        const env = childEnv({
-          TENDERS_DATA_DIR: join(dir, name),
-          ...(database === null ? {} : { DATABASE_URL: database.url }),
+        const { env, drop } = await backendEnv(backend, join(dir, name), {
           SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
           TENDERS_WEBHOOK_ALLOW_HOSTS: `127.0.0.1:${httpsPort}`,
           TENDERS_WEBHOOK_CA_FILE: join(dir, "c.pem"),
@@ -123,7 +118,7 @@ describe("alert delivery end to end: the REST API, an SMTP server and an HTTPS w
         const created = await tendersAsync(["keys", "create", "--email", email, "--plan", "pro", "--json"], env)
         expect(created.status, created.stderr).toBe(0)
         const { key } = JSON.parse(created.stdout) as { key: string }
-        return { env, key, email, drop: async () => database?.drop() }
+        return { env, key, email, drop }
       }
       const watch = (base: string, key: string, body: unknown) =>
         fetch(`${base}/v1/watchlists`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify(body) })
@@ -133,7 +128,7 @@ describe("alert delivery end to end: the REST API, an SMTP server and an HTTPS w
         mails.length = 0
         hooks.length = 0
         hold = false
-        const { env, key, email, drop } = await setup(`flow-${backends.indexOf(backend)}`)
+        const { env, key, email, drop } = await setup(`flow-${e2eBackends.indexOf(backend)}`)
         const server = await startServer([], env, ["--no-seed"])
         try {
           const saved = await watch(server.base, key, { name: "Software", filters: { q: "software" }, channels: { webhook: `https://127.0.0.1:${httpsPort}/hook` } })
@@ -195,7 +190,7 @@ describe("alert delivery end to end: the REST API, an SMTP server and an HTTPS w
         hold = true
         const arrived = new Promise<void>((resolve) => (heldArrived = resolve))
         // A short lease so the restarted server takes the interrupted delivery back within seconds, not minutes.
-        const { env, key, drop } = await setup(`kill-${backends.indexOf(backend)}`, { TENDERS_DELIVERY_LEASE: "3 seconds", TENDERS_WEBHOOK_TIMEOUT: "1 second" })
+        const { env, key, drop } = await setup(`kill-${e2eBackends.indexOf(backend)}`, { TENDERS_DELIVERY_LEASE: "3 seconds", TENDERS_WEBHOOK_TIMEOUT: "1 second" })
         const first = await startServer([], env, ["--no-seed"])
         let second: Awaited<ReturnType<typeof startServer>> | null = null
         try {

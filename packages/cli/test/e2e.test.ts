@@ -2,12 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { childEnv, createTestDatabase, startServer, tenders } from "./cli.ts"
+import { backendEnv, childEnv, e2eBackends, startServer, tenders } from "./cli.ts"
 
-const pgUrl = process.env["TEST_DATABASE_URL"]
-const backends = ["embedded store", ...(pgUrl !== undefined && pgUrl.length > 0 ? ["PostgreSQL"] : [])]
 
-for (const name of backends) {
+for (const name of e2eBackends) {
   describe(`tenders serve end to end on the ${name}`, () => {
     const dataDir = mkdtempSync(join(tmpdir(), "tde-"))
     let env = childEnv({ TENDERS_DATA_DIR: dataDir })
@@ -19,11 +17,9 @@ for (const name of backends) {
       fetch(`${server.base}${path}`, { method: "POST", headers: { authorization: `Bearer ${auth}`, "content-type": "application/json" }, body: JSON.stringify(body) })
 
     beforeAll(async () => {
-      if (name === "PostgreSQL" && pgUrl !== undefined) {
-        const database = await createTestDatabase(pgUrl)
-        env = childEnv({ TENDERS_DATA_DIR: dataDir, DATABASE_URL: database.url })
-        dropDatabase = database.drop
-      }
+      const backend = await backendEnv(name, dataDir)
+      env = backend.env
+      dropDatabase = backend.drop
       server = await startServer([], env)
     }, 180_000)
 

@@ -4,10 +4,8 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { childEnv, createTestDatabase, startServer, tendersAsync, tendersBin } from "./cli.ts"
+import { backendEnv, childEnv, e2eBackends, startServer, tendersAsync, tendersBin } from "./cli.ts"
 
-const pgUrl = process.env["TEST_DATABASE_URL"]
-const backends = ["embedded store", ...(pgUrl !== undefined && pgUrl.length > 0 ? ["PostgreSQL"] : [])]
 
 type ToolResult = Awaited<ReturnType<Client["callTool"]>>
 
@@ -15,7 +13,7 @@ const errorCode = (result: ToolResult) => (result.structuredContent as { error?:
 
 const toolNames = ["search_tenders", "get_tender", "add_to_watchlist", "get_deadline_alerts"]
 
-for (const name of backends) {
+for (const name of e2eBackends) {
   describe(`MCP end to end on the ${name}`, () => {
     const dataDir = mkdtempSync(join(tmpdir(), "tdm-"))
     let env = childEnv({ TENDERS_DATA_DIR: dataDir })
@@ -38,11 +36,9 @@ for (const name of backends) {
     }
 
     beforeAll(async () => {
-      if (name === "PostgreSQL" && pgUrl !== undefined) {
-        const database = await createTestDatabase(pgUrl)
-        env = childEnv({ TENDERS_DATA_DIR: dataDir, DATABASE_URL: database.url })
-        dropDatabase = database.drop
-      }
+      const backend = await backendEnv(name, dataDir)
+      env = backend.env
+      dropDatabase = backend.drop
       server = await startServer([], env)
       token = await createKey(`mcp-${Date.now()}@example.com`, "mcp")
       restKey = await createKey(`rest-${Date.now()}@example.com`, "rest")

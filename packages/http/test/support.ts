@@ -1,5 +1,5 @@
-import { AccountStore, type Plan, Rates, TenderStore, type TenderRecord } from "@tenders/core"
-import { AccountStoreMemory, AlertStoreEmpty, SourceStatusStoreEmpty, TenderStoreMemory, WatchlistStoreMemory } from "@tenders/core/testing"
+import { type Plan, Rates, TenderStore, type TenderRecord } from "@tenders/core"
+import { AccountStoreMemory, accountWithKey, AlertStoreEmpty, SourceStatusStoreEmpty, TenderStoreMemory, WatchlistStoreMemory } from "@tenders/core/testing"
 import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { HttpApp } from "../src/index.ts"
@@ -39,11 +39,7 @@ export const makeTestApi = Effect.gen(function*() {
       return { status: response.status, headers: response.headers, json, text }
     })
   const createKey = (email: string, plan: Plan, kind: "rest" | "mcp" = "rest", monthlyLimit: number | null = null) =>
-    Effect.gen(function*() {
-      const store = yield* AccountStore
-      const account = yield* store.saveAccount({ email, plan, monthlyLimit })
-      return yield* store.createKey(account.id, kind)
-    }).pipe(Effect.provide(ports))
+    accountWithKey(email, plan, kind, monthlyLimit).pipe(Effect.provide(ports))
   const seed = (records: ReadonlyArray<TenderRecord>) =>
     Effect.gen(function*() {
       const store = yield* TenderStore

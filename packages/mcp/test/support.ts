@@ -1,22 +1,9 @@
 import { Client, StreamableHTTPClientTransport, type VersionNegotiationOptions } from "@modelcontextprotocol/client"
-import { AccountStore, AlertStore, type OpenAlert, type Plan, Rates, TenderStore, type TenderRecord } from "@tenders/core"
-import { AccountStoreMemory, SourceStatusStoreEmpty, TenderStoreMemory, WatchlistStoreMemory } from "@tenders/core/testing"
+import { AccountStore, type OpenAlert, type Plan, Rates, TenderStore, type TenderRecord } from "@tenders/core"
+import { AccountStoreMemory, accountWithKey, alertStoreWith, SourceStatusStoreEmpty, TenderStoreMemory, WatchlistStoreMemory } from "@tenders/core/testing"
 import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { McpAllowedOrigins, McpApp } from "../src/index.ts"
-
-/** An AlertStore whose open alerts are `alerts`, for every account. */
-const alertStoreWith = (alerts: ReadonlyArray<OpenAlert>) =>
-  Layer.succeed(AlertStore, AlertStore.of({
-    watchlists: Effect.succeed([]),
-    watchlistsVersion: Effect.succeed("0"),
-    cursor: Effect.succeed(0),
-    eventsAfter: () => Effect.succeed([]),
-    facts: () => Effect.succeed([]),
-    expiring: () => Effect.succeed([]),
-    insert: () => Effect.succeed(0),
-    open: () => Effect.succeed(alerts)
-  }))
 
 export const endpoint = "http://localhost/mcp"
 
@@ -83,11 +70,7 @@ export const makeTestMcp = (options: { readonly alerts?: ReadonlyArray<OpenAlert
         )
       })
     const createKey = (email: string, plan: Plan, kind: "rest" | "mcp" = "mcp", monthlyLimit: number | null = null) =>
-      Effect.gen(function*() {
-        const store = yield* AccountStore
-        const account = yield* store.saveAccount({ email, plan, monthlyLimit })
-        return yield* store.createKey(account.id, kind)
-      }).pipe(Effect.provide(ports))
+      accountWithKey(email, plan, kind, monthlyLimit).pipe(Effect.provide(ports))
     const revoke = (keyId: string) =>
       Effect.gen(function*() {
         const store = yield* AccountStore

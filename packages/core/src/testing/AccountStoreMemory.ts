@@ -1,6 +1,6 @@
 import { DateTime, Effect, Layer, Option, Ref } from "effect"
 import { type Account, type KeyInfo, type KeyKind, keyPrefix, type QuotaDecision } from "../Account.ts"
-import { packSize } from "../Plan.ts"
+import { packSize, type Plan } from "../Plan.ts"
 import { AccountStore } from "../ports/AccountStore.ts"
 
 interface State {
@@ -79,3 +79,11 @@ export const AccountStoreMemory = Layer.effect(
     })
   })
 )
+
+/** Saves an account with `plan` (and an optional monthly limit) and makes it a key of `kind`: a test's caller. */
+export const accountWithKey = (email: string, plan: Plan, kind: KeyKind, monthlyLimit: number | null = null) =>
+  Effect.gen(function*() {
+    const store = yield* AccountStore
+    const account = yield* store.saveAccount({ email, plan, monthlyLimit })
+    return yield* store.createKey(account.id, kind)
+  })

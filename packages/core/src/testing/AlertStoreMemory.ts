@@ -1,8 +1,8 @@
 import { Effect, Layer } from "effect"
-import { AlertStore } from "../ports/AlertStore.ts"
+import { AlertStore, type OpenAlert } from "../ports/AlertStore.ts"
 
-/** An AlertStore with no watchlists, events or alerts (handler tests that do not evaluate alerts). */
-export const AlertStoreEmpty = Layer.succeed(AlertStore, AlertStore.of({
+/** An AlertStore with no watchlists or events whose open alerts are `alerts`, for every account (handler tests). */
+export const alertStoreWith = (alerts: ReadonlyArray<OpenAlert>) => Layer.succeed(AlertStore, AlertStore.of({
   watchlists: Effect.succeed([]),
   watchlistsVersion: Effect.succeed("0"),
   cursor: Effect.succeed(0),
@@ -10,5 +10,8 @@ export const AlertStoreEmpty = Layer.succeed(AlertStore, AlertStore.of({
   facts: () => Effect.succeed([]),
   expiring: () => Effect.succeed([]),
   insert: () => Effect.succeed(0),
-  open: () => Effect.succeed([])
+  open: () => Effect.succeed(alerts)
 }))
+
+/** An AlertStore with no watchlists, events or alerts (handler tests that do not evaluate alerts). */
+export const AlertStoreEmpty = alertStoreWith([])
