@@ -1,4 +1,4 @@
-import { Authorization, TendersApi } from "@tenders/contract"
+import { Authorization, issueMessage, TendersApi } from "@tenders/contract"
 import { InvalidInput, SearchRequest, WatchlistInput } from "@tenders/core"
 import { Effect, type Redacted, Schema } from "effect"
 import { HttpClient, type HttpClientError, HttpClientRequest, type HttpClientResponse } from "effect/http"
@@ -29,7 +29,7 @@ const strict = { onExcessProperty: "error", errors: "all" } as const
 const validate = <S extends Schema.Decoder<unknown>>(schema: S) => {
   const decode = Schema.decodeUnknownEffect(schema, strict)
   return (input: unknown) =>
-    decode(input).pipe(Effect.mapError((error) => failure(new InvalidInput({ message: error.message }), undefined)))
+    decode(input).pipe(Effect.mapError((error) => failure(new InvalidInput({ message: issueMessage(error) }), undefined)))
 }
 
 const validateSearch = validate(SearchRequest)
