@@ -1,6 +1,9 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process"
 import { createServer } from "node:net"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { afterAll, beforeAll, expect } from "vitest"
 
 /** The `tenders` launcher, as `npx tenders` runs it. */
 export const tendersBin = join(import.meta.dirname, "..", "bin", "tenders.js")
@@ -109,4 +112,34 @@ export const backendEnv = async (backend: string, dataDir: string, extra: Record
   const database = backend === "PostgreSQL" && testDatabaseUrl !== undefined ? await createTestDatabase(testDatabaseUrl) : null
   const env = childEnv({ TENDERS_DATA_DIR: dataDir, ...(database === null ? {} : { DATABASE_URL: database.url }), ...extra })
   return { env, drop: async (): Promise<unknown> => database?.drop() }
+}
+
+/**
+ * A `tenders serve` on `backend` for the enclosing `describe`: started before its tests (with `onStarted` run
+ * next, e.g. to create keys), stopped cleanly after them, its data directory and database removed.
+ */
+export const suiteServer = (backend: string, prefix: string, onStarted: () => Promise<void> = async () => undefined) => {
+  const dataDir = mkdtempSync(join(tmpdir(), prefix))
+  let env = childEnv({ TENDERS_DATA_DIR: dataDir })
+  let drop = async (): Promise<unknown> => undefined
+  let server: Awaited<ReturnType<typeof startServer>> | undefined
+  beforeAll(async () => {
+    const chosen = await backendEnv(backend, dataDir)
+    env = chosen.env
+    drop = chosen.drop
+    server = await startServer([], env)
+    await onStarted()
+  }, 180_000)
+  afterAll(async () => {
+    expect(await server?.stop()).toBe(0)
+    await drop()
+    rmSync(dataDir, { recursive: true, force: true })
+  }, 60_000)
+  return {
+    dataDir,
+    /** The environment of CLI commands that share the server's store. */
+    env: () => env,
+    /** The server's base URL (after `beforeAll`). */
+    base: () => server?.base ?? ""
+  }
 }

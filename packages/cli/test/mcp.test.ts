@@ -1,10 +1,7 @@
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client"
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio"
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { backendEnv, childEnv, e2eBackends, startServer, tendersAsync, tendersBin } from "./cli.ts"
+import { describe, expect, it } from "vitest"
+import { childEnv, e2eBackends, suiteServer, tendersAsync, tendersBin } from "./cli.ts"
 
 
 type ToolResult = Awaited<ReturnType<Client["callTool"]>>
@@ -15,15 +12,16 @@ const toolNames = ["search_tenders", "get_tender", "add_to_watchlist", "get_dead
 
 for (const name of e2eBackends) {
   describe(`MCP end to end on the ${name}`, () => {
-    const dataDir = mkdtempSync(join(tmpdir(), "tdm-"))
-    let env = childEnv({ TENDERS_DATA_DIR: dataDir })
-    let dropDatabase = async (): Promise<unknown> => undefined
-    let server: Awaited<ReturnType<typeof startServer>>
     let token = ""
     let restKey = ""
+    const suite = suiteServer(name, "tdm-", async () => {
+      token = await createKey(`mcp-${Date.now()}@example.com`, "mcp")
+      restKey = await createKey(`rest-${Date.now()}@example.com`, "rest")
+      expect(token).toMatch(/^mcp_live_[0-9A-Za-z]{32}$/u)
+    })
 
     const createKey = async (email: string, kind: "rest" | "mcp") => {
-      const created = await tendersAsync(["keys", "create", "--email", email, "--plan", "pro", "--kind", kind, "--json"], env)
+      const created = await tendersAsync(["keys", "create", "--email", email, "--plan", "pro", "--kind", kind, "--json"], suite.env())
       expect(created.status, created.stderr).toBe(0)
       return (JSON.parse(created.stdout) as { key: string }).key
     }
@@ -31,26 +29,9 @@ for (const name of e2eBackends) {
     const connect = async (key: string | undefined) => {
       const client = new Client({ name: "tenders-e2e", version: "1.0.0" })
       const headers: Record<string, string> = key === undefined ? {} : { authorization: `Bearer ${key}` }
-      await client.connect(new StreamableHTTPClientTransport(new URL(`${server.base}/mcp`), { requestInit: { headers } }))
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${suite.base()}/mcp`), { requestInit: { headers } }))
       return client
     }
-
-    beforeAll(async () => {
-      const backend = await backendEnv(name, dataDir)
-      env = backend.env
-      dropDatabase = backend.drop
-      server = await startServer([], env)
-      token = await createKey(`mcp-${Date.now()}@example.com`, "mcp")
-      restKey = await createKey(`rest-${Date.now()}@example.com`, "rest")
-      expect(token).toMatch(/^mcp_live_[0-9A-Za-z]{32}$/u)
-    }, 180_000)
-
-    afterAll(async () => {
-      const code = await server?.stop()
-      expect(code).toBe(0)
-      await dropDatabase()
-      rmSync(dataDir, { recursive: true, force: true })
-    }, 60_000)
 
     it("lists the four tools over Streamable HTTP at /mcp and calls each with an MCP token", async () => {
       const client = await connect(token)
@@ -81,7 +62,7 @@ for (const name of e2eBackends) {
 
     it("answers 401 unauthorized for a REST key or no token, and invalid_input for bad arguments", async () => {
       for (const key of [restKey, undefined]) {
-        const response = await fetch(`${server.base}/mcp`, {
+        const response = await fetch(`${suite.base()}/mcp`, {
           method: "POST",
           headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...(key === undefined ? {} : { authorization: `Bearer ${key}` }) },
           body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} })
@@ -100,7 +81,7 @@ for (const name of e2eBackends) {
       } finally {
         await client.close()
       }
-      const rest = await fetch(`${server.base}/v1/tenders/search`, {
+      const rest = await fetch(`${suite.base()}/v1/tenders/search`, {
         method: "POST",
         headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
         body: JSON.stringify({ q: "road" })
@@ -109,7 +90,7 @@ for (const name of e2eBackends) {
     })
 
     it("refuses a foreign browser Origin with 403", async () => {
-      const response = await fetch(`${server.base}/mcp`, {
+      const response = await fetch(`${suite.base()}/mcp`, {
         method: "POST",
         headers: { authorization: `Bearer ${token}`, origin: "https://evil.example.com", "content-type": "application/json", accept: "application/json, text/event-stream" },
         body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} })
@@ -119,7 +100,7 @@ for (const name of e2eBackends) {
     })
 
     it("serves the same tools over stdio with `tenders mcp --stdio` and a token from TENDERS_MCP_TOKEN", async () => {
-      const stdioEnv = Object.fromEntries(Object.entries(childEnv({ ...env, TENDERS_MCP_TOKEN: token })).flatMap(([k, v]) => (v === undefined ? [] : [[k, v]])))
+      const stdioEnv = Object.fromEntries(Object.entries(childEnv({ ...suite.env(), TENDERS_MCP_TOKEN: token })).flatMap(([k, v]) => (v === undefined ? [] : [[k, v]])))
       const transport = new StdioClientTransport({ command: process.execPath, args: [tendersBin, "mcp", "--stdio"], env: stdioEnv, stderr: "pipe" })
       let stderr = ""
       transport.stderr?.on("data", (chunk) => (stderr += String(chunk)))
@@ -137,7 +118,7 @@ for (const name of e2eBackends) {
     })
 
     it("refuses to start `tenders mcp --stdio` with a REST key, with one line on stderr and nothing on stdout", async () => {
-      const result = await tendersAsync(["mcp", "--stdio", "--token", restKey], env)
+      const result = await tendersAsync(["mcp", "--stdio", "--token", restKey], suite.env())
       expect(result.status).toBe(1)
       expect(result.stdout).toBe("")
       expect(result.stderr).toMatch(/^tenders: Wrong credential format: this endpoint takes an MCP token/u)
