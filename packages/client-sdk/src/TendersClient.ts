@@ -15,8 +15,8 @@ import {
   type WatchlistInput
 } from "@tenders/core"
 import { Config, Context, Effect, Layer, Option, Schema } from "effect"
-import { FetchHttpClient, type HttpClient, HttpClientError } from "effect/http"
-import { makeCalls, type TendersClientOptions } from "./Calls.ts"
+import { FetchHttpClient, type HttpClient, type HttpClientError } from "effect/http"
+import { type CallFailure, makeCalls, type TendersClientOptions } from "./Calls.ts"
 
 /**
  * What any authenticated call can fail with: the contract's errors for 400, 401, 403 (two codes), 429 and 500,
@@ -47,45 +47,19 @@ export interface TendersClientService {
   readonly health: () => Effect.Effect<HealthReport, Internal | HttpClientError.HttpClientError | Schema.SchemaError>
 }
 
-type ContractTag = "InvalidInput" | "Unauthorized" | "PlanRequired" | "LimitReached" | "NotFound" | "QuotaExceeded" | "Internal"
-type Decoded<Tag extends ContractTag> = HttpClientError.HttpClientError | Schema.SchemaError | { readonly _tag: Tag; readonly message: string }
-
-// The contract types its error bodies structurally; at run time they decode to the core classes, typed here as such.
-function asClass(error: Decoded<"Internal">): Internal | HttpClientError.HttpClientError | Schema.SchemaError
-function asClass(error: Decoded<Exclude<ContractTag, "NotFound">>): TendersCallError
-function asClass(error: Decoded<ContractTag>): TendersCallError | NotFound
-function asClass(error: Decoded<ContractTag>): TendersCallError | NotFound {
-  if (HttpClientError.isHttpClientError(error) || Schema.isSchemaError(error)) return error
-  const message = error.message
-  switch (error._tag) {
-    case "InvalidInput":
-      return error instanceof InvalidInput ? error : new InvalidInput({ message })
-    case "Unauthorized":
-      return error instanceof Unauthorized ? error : new Unauthorized({ message })
-    case "PlanRequired":
-      return error instanceof PlanRequired ? error : new PlanRequired({ message })
-    case "LimitReached":
-      return error instanceof LimitReached ? error : new LimitReached({ message })
-    case "NotFound":
-      return error instanceof NotFound ? error : new NotFound({ message })
-    case "QuotaExceeded":
-      return error instanceof QuotaExceeded ? error : new QuotaExceeded({ message })
-    case "Internal":
-      return error instanceof Internal ? error : new Internal({ message })
-  }
-}
+const error = <E>(failure: CallFailure<E>): E => failure.error
 
 /** Builds the Effect client over the `HttpClient` in context (retries per `options.retry`). */
 export const makeTendersClient = Effect.fnUntraced(function*(options: TendersClientOptions) {
   const calls = yield* makeCalls(options)
   return TendersClient.of({
     searchTenders: Effect.fn("TendersClient.searchTenders")((request: SearchRequest) =>
-      Effect.mapError(calls.searchTenders(request), (failure) => asClass(failure.error))),
-    getTender: Effect.fn("TendersClient.getTender")((id: string) => Effect.mapError(calls.getTender(id), (failure) => asClass(failure.error))),
+      Effect.mapError(calls.searchTenders(request), error)),
+    getTender: Effect.fn("TendersClient.getTender")((id: string) => Effect.mapError(calls.getTender(id), error)),
     createWatchlist: Effect.fn("TendersClient.createWatchlist")((input: WatchlistInput) =>
-      Effect.mapError(calls.createWatchlist(input), (failure) => asClass(failure.error))),
-    listAlerts: Effect.fn("TendersClient.listAlerts")(() => Effect.mapError(calls.listAlerts(), (failure) => asClass(failure.error))),
-    health: Effect.fn("TendersClient.health")(() => Effect.mapError(calls.health(), (failure) => asClass(failure.error)))
+      Effect.mapError(calls.createWatchlist(input), error)),
+    listAlerts: Effect.fn("TendersClient.listAlerts")(() => Effect.mapError(calls.listAlerts(), error)),
+    health: Effect.fn("TendersClient.health")(() => Effect.mapError(calls.health(), error))
   })
 })
 

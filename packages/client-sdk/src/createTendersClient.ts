@@ -1,4 +1,4 @@
-import { type ErrorCode, ErrorResponse } from "@tenders/contract"
+import { errorCodes, ErrorResponse, isErrorTag } from "@tenders/contract"
 import type { AlertsResponse, FullTender, HealthReport, SearchRequest, SearchResponse, WatchlistCreated, WatchlistInput } from "@tenders/core"
 import { Cause, Clock, Context, Effect, Exit, Layer, ManagedRuntime, Option, Predicate, Schema } from "effect"
 import { FetchHttpClient, HttpClient, HttpClientError } from "effect/http"
@@ -52,23 +52,13 @@ type Calls = Effect.Success<ReturnType<typeof makeCalls>>
 
 class CallsService extends Context.Service<CallsService, Calls>()("@tenders/client-sdk/CallsService") {}
 
-const codes: Record<string, { readonly code: ErrorCode; readonly status: number }> = {
-  InvalidInput: { code: "invalid_input", status: 400 },
-  Unauthorized: { code: "unauthorized", status: 401 },
-  PlanRequired: { code: "plan_required", status: 403 },
-  LimitReached: { code: "limit_reached", status: 403 },
-  NotFound: { code: "not_found", status: 404 },
-  QuotaExceeded: { code: "quota_exceeded", status: 429 },
-  Internal: { code: "internal", status: 500 }
-}
-
 const decodeErrorBody = Schema.decodeUnknownOption(Schema.fromJsonString(ErrorResponse))
 
 const toTendersError = Effect.fnUntraced(function*(failure: CallFailure<unknown>) {
   const { error, response } = failure
   const now = yield* Clock.currentTimeMillis
   const retryAfter = parseRetryAfter(response?.headers["retry-after"], now)
-  const known = Predicate.hasProperty(error, "_tag") && typeof error._tag === "string" && Object.hasOwn(codes, error._tag) ? codes[error._tag] : undefined
+  const known = Predicate.hasProperty(error, "_tag") && isErrorTag(error._tag) ? errorCodes[error._tag] : undefined
   if (known !== undefined && Predicate.hasProperty(error, "message") && typeof error.message === "string") {
     return new TendersApiError({ code: known.code, status: response?.status ?? known.status, message: error.message, retryAfter })
   }

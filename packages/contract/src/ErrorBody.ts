@@ -8,19 +8,32 @@ export const ErrorCode = Schema.Literals([
 ])
 export type ErrorCode = typeof ErrorCode.Type
 
-type ErrorClass<Tag extends string> = Schema.Top & {
-  new(props: { readonly message: string }): { readonly _tag: Tag; readonly message: string }
-  readonly "Encoded": { readonly _tag: Tag; readonly message: string }
-  readonly "Type": { readonly _tag: Tag; readonly message: string }
-}
+/** Each core error's code and HTTP status: the one table REST, MCP and the client SDK map errors with. */
+export const errorCodes = {
+  InvalidInput: { code: "invalid_input", status: 400 },
+  Unauthorized: { code: "unauthorized", status: 401 },
+  PlanRequired: { code: "plan_required", status: 403 },
+  LimitReached: { code: "limit_reached", status: 403 },
+  NotFound: { code: "not_found", status: 404 },
+  QuotaExceeded: { code: "quota_exceeded", status: 429 },
+  Internal: { code: "internal", status: 500 }
+} as const satisfies Record<string, { readonly code: ErrorCode; readonly status: number }>
 
-const body = <const Code extends ErrorCode, Tag extends string>(
-  errorClass: ErrorClass<Tag> & Schema.Codec<{ readonly _tag: Tag; readonly message: string }, { readonly _tag: Tag; readonly message: string }>,
-  tag: Tag,
-  code: Code,
-  status: number
-) =>
-  Schema.Struct({
+/** The tag of a core error the contract has a body for. */
+export type ErrorTag = keyof typeof errorCodes
+
+/** True when `tag` is the tag of one of the seven contract errors. */
+export const isErrorTag = (tag: unknown): tag is ErrorTag => typeof tag === "string" && Object.hasOwn(errorCodes, tag)
+
+type ErrorClass<Tag extends ErrorTag> = Schema.Codec<
+  { readonly _tag: Tag; readonly message: string },
+  { readonly _tag: Tag; readonly message: string }
+> & { new(props: { readonly message: string }): { readonly _tag: Tag; readonly message: string } }
+
+/** `{ "error": { code, message } }` on the wire, the core error class in code, with the code's status. */
+const body = <Tag extends ErrorTag, C extends ErrorClass<Tag>>(errorClass: C, tag: Tag) => {
+  const { code, status } = errorCodes[tag]
+  return Schema.Struct({
     error: Schema.Struct({ code: Schema.Literal(code), message: Schema.String })
   }).annotate({ identifier: `Error_${code}` }).pipe(
     Schema.decodeTo(errorClass, SchemaTransformation.transform({
@@ -29,21 +42,29 @@ const body = <const Code extends ErrorCode, Tag extends string>(
     })),
     HttpApiSchema.status(status)
   )
+}
 
 /** `{ "error": { "code": "invalid_input", "message" } }` with status 400. */
-export const InvalidInputError = body(InvalidInput, "InvalidInput", "invalid_input", 400)
+export const InvalidInputError = body(InvalidInput, "InvalidInput")
 /** 401 unauthorized. */
-export const UnauthorizedError = body(Unauthorized, "Unauthorized", "unauthorized", 401)
+export const UnauthorizedError = body(Unauthorized, "Unauthorized")
 /** 403 plan_required. */
-export const PlanRequiredError = body(PlanRequired, "PlanRequired", "plan_required", 403)
+export const PlanRequiredError = body(PlanRequired, "PlanRequired")
 /** 403 limit_reached. */
-export const LimitReachedError = body(LimitReached, "LimitReached", "limit_reached", 403)
+export const LimitReachedError = body(LimitReached, "LimitReached")
 /** 404 not_found. */
-export const NotFoundError = body(NotFound, "NotFound", "not_found", 404)
+export const NotFoundError = body(NotFound, "NotFound")
 /** 429 quota_exceeded. */
-export const QuotaExceededError = body(QuotaExceeded, "QuotaExceeded", "quota_exceeded", 429)
+export const QuotaExceededError = body(QuotaExceeded, "QuotaExceeded")
 /** 500 internal. */
-export const InternalError = body(Internal, "Internal", "internal", 500)
+export const InternalError = body(Internal, "Internal")
+
+/** Any of the seven error bodies, decoding to its core error. */
+export const ContractError = Schema.Union([
+  InvalidInputError, UnauthorizedError, PlanRequiredError, LimitReachedError, NotFoundError, QuotaExceededError, InternalError
+])
+/** One of the core errors behind the seven error codes. */
+export type ContractFailure = typeof ContractError.Type
 
 /** The wire body of any error. */
 export const ErrorResponse = Schema.Struct({

@@ -1,4 +1,4 @@
-import { AccountStore, authorizeCall, Internal, Unauthorized } from "@tenders/core"
+import { AccountStore, authenticateCaller, Internal, Unauthorized } from "@tenders/core"
 import { Cause, Effect, type Layer } from "effect"
 import { HttpEffect, HttpRouter, type HttpServerRequest, HttpServerResponse } from "effect/http"
 import { makeMcpFetchHandler } from "./McpHandler.ts"
@@ -37,15 +37,12 @@ export const McpApp: Layer.Layer<never, never, HttpRouter.HttpRouter | McpPorts>
     const cors = corsHeaders(origin)
     if (request.method === "OPTIONS") return HttpServerResponse.empty({ status: 204, headers: { ...cors, ...preflightHeaders } })
     const secret = bearer(request.headers["authorization"])
-    const caller = yield* authorizeCall(secret, "mcp", { count: false }).pipe(
+    const caller = yield* authenticateCaller(secret, "mcp").pipe(
       Effect.provideService(AccountStore, accounts),
       Effect.result
     )
-    if (caller._tag === "Failure") {
-      const status = caller.failure._tag === "Unauthorized" ? 401 : 429
-      return failure(status, caller.failure, { ...cors, "www-authenticate": "Bearer" })
-    }
-    const authInfo = { token: secret ?? "", clientId: caller.success.account.id, scopes: [] }
+    if (caller._tag === "Failure") return failure(401, caller.failure, { ...cors, "www-authenticate": "Bearer" })
+    const authInfo = { token: secret ?? "", clientId: caller.success.id, scopes: [] }
     const response = yield* HttpEffect.fromWebHandler((webRequest) => mcp.fetch(webRequest, authInfo))
     return HttpServerResponse.setHeaders(response, cors)
   })

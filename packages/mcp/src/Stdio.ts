@@ -1,5 +1,5 @@
 import { serveStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio"
-import { authorizeCall } from "@tenders/core"
+import { authenticateCaller } from "@tenders/core"
 import { Effect } from "effect"
 import { makeMcpServer, makeRunner } from "./Server.ts"
 
@@ -21,7 +21,7 @@ const stdinClosed = Effect.callback<void>((resume) => {
  * counts against its quota. stdout carries only the protocol: log to stderr (`Logger.LogToStderr`).
  */
 export const serveMcpStdio = Effect.fn("serveMcpStdio")(function*(token: string | undefined) {
-  yield* authorizeCall(token, "mcp", { count: false })
+  yield* authenticateCaller(token, "mcp")
   const { run, report } = yield* makeRunner
   yield* Effect.acquireUseRelease(
     Effect.sync(() => {

@@ -1,30 +1,9 @@
 import type { CallToolResult } from "@modelcontextprotocol/server"
-import {
-  type ErrorResponse,
-  InternalError,
-  InvalidInputError,
-  LimitReachedError,
-  NotFoundError,
-  PlanRequiredError,
-  QuotaExceededError,
-  UnauthorizedError
-} from "@tenders/contract"
+import { ContractError, type ContractFailure, type ErrorResponse } from "@tenders/contract"
 import { Internal } from "@tenders/core"
 import { Cause, Effect, Schema } from "effect"
 
-/** The contract's seven error bodies, decoding to the core errors. */
-const ContractError = Schema.Union([
-  InvalidInputError,
-  UnauthorizedError,
-  PlanRequiredError,
-  LimitReachedError,
-  NotFoundError,
-  QuotaExceededError,
-  InternalError
-])
-
-/** A failure a tool reports to the agent: one of the core errors behind the seven error codes. */
-export type ContractFailure = typeof ContractError.Type
+export type { ContractFailure }
 
 const text = (value: unknown) => [{ type: "text" as const, text: JSON.stringify(value) }]
 

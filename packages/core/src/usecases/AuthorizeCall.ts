@@ -25,6 +25,24 @@ export const secondsUntilMonthEnd = (now: DateTime.Utc): number => {
 const describeKind: Record<KeyKind, string> = { rest: "a REST key (sk_live_...)", mcp: "an MCP token (mcp_live_...)" }
 
 /**
+ * The account of a bearer secret for one surface: 401 for a missing, malformed, wrong-kind, unknown or
+ * revoked secret. Counts nothing (MCP checks the token of every request this way; only tool calls count).
+ */
+export const authenticateCaller = Effect.fn("authenticateCaller")(function*(secret: string | undefined, kind: KeyKind) {
+  if (secret === undefined || secret.length === 0) {
+    return yield* new Unauthorized({ message: `Missing credentials: send "Authorization: Bearer <key>" with ${describeKind[kind]}.` })
+  }
+  if (!keyPattern[kind].test(secret)) {
+    return yield* new Unauthorized({ message: `Wrong credential format: this endpoint takes ${describeKind[kind]}.` })
+  }
+  const found = yield* (yield* AccountStore).authenticate(secret, kind)
+  if (Option.isNone(found)) {
+    return yield* new Unauthorized({ message: "Invalid or revoked key." })
+  }
+  return found.value
+})
+
+/**
  * Authenticates a bearer secret for one surface and counts the call against the month.
  * 401 for a missing, malformed, wrong-kind, unknown or revoked secret; 429 past the limit (not counted).
  */
@@ -33,18 +51,8 @@ export const authorizeCall = Effect.fn("authorizeCall")(function*(
   kind: KeyKind,
   options: { readonly count: boolean } = { count: true }
 ) {
-  if (secret === undefined || secret.length === 0) {
-    return yield* new Unauthorized({ message: `Missing credentials: send "Authorization: Bearer <key>" with ${describeKind[kind]}.` })
-  }
-  if (!keyPattern[kind].test(secret)) {
-    return yield* new Unauthorized({ message: `Wrong credential format: this endpoint takes ${describeKind[kind]}.` })
-  }
+  const account: Account = yield* authenticateCaller(secret, kind)
   const accounts = yield* AccountStore
-  const found = yield* accounts.authenticate(secret, kind)
-  if (Option.isNone(found)) {
-    return yield* new Unauthorized({ message: "Invalid or revoked key." })
-  }
-  const account = found.value
   const now = yield* DateTime.now
   const resetSeconds = secondsUntilMonthEnd(now)
   const rules = planRules[account.plan]
