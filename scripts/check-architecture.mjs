@@ -10,8 +10,23 @@ const root = resolve(rootArg > 0 ? process.argv[rootArg + 1] : join(import.meta.
 const rules = {
   core: ["effect"],
   contract: ["effect", "@tenders/core"],
-  "store-postgres": ["effect", "@tenders/core", "@effect/sql-pg", "@effect/platform-node", "@electric-sql/pglite", "node:"],
-  "adapters-sources": ["effect", "@tenders/core", "@effect/platform-node", "fast-xml-parser", "node-html-parser", "undici", "node:"],
+  "store-postgres": [
+    "effect",
+    "@tenders/core",
+    "@effect/sql-pg",
+    "@effect/platform-node",
+    "@electric-sql/pglite",
+    "node:"
+  ],
+  "adapters-sources": [
+    "effect",
+    "@tenders/core",
+    "@effect/platform-node",
+    "fast-xml-parser",
+    "node-html-parser",
+    "undici",
+    "node:"
+  ],
   http: ["effect", "@tenders/core", "@tenders/contract", "node:"],
   "adapters-notify": ["effect", "@tenders/core", "nodemailer", "standardwebhooks", "undici", "node:"],
   mcp: ["effect", "@tenders/core", "@tenders/contract", "@modelcontextprotocol/server", "node:"],
@@ -19,7 +34,8 @@ const rules = {
   cli: ["*"]
 }
 
-const importPattern = /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|(?:^|[\s;(])import\s*\(\s*["']([^"']+)["']\s*\)|^\s*import\s*["']([^"']+)["']/gmu
+const importPattern =
+  /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|(?:^|[\s;(])import\s*\(\s*["']([^"']+)["']\s*\)|^\s*import\s*["']([^"']+)["']/gmu
 
 const walk = (dir) =>
   readdirSync(dir).flatMap((name) => {
@@ -28,7 +44,8 @@ const walk = (dir) =>
   })
 
 const allowed = (spec, allow) =>
-  allow.includes("*") || allow.some((a) => (a.endsWith(":") ? spec.startsWith(a) : spec === a || spec.startsWith(`${a}/`)))
+  allow.includes("*") ||
+  allow.some((a) => (a.endsWith(":") ? spec.startsWith(a) : spec === a || spec.startsWith(`${a}/`)))
 
 const violations = []
 const packagesDir = join(root, "packages")
@@ -37,7 +54,9 @@ for (const pkg of readdirSync(packagesDir)) {
   if (!statSync(join(packagesDir, pkg)).isDirectory()) continue
   const allow = rules[pkg]
   if (allow === undefined) {
-    violations.push(`packages/${pkg}: no architecture rule for this package (add one to scripts/check-architecture.mjs)`)
+    violations.push(
+      `packages/${pkg}: no architecture rule for this package (add one to scripts/check-architecture.mjs)`
+    )
     continue
   }
   let files = []
@@ -53,7 +72,8 @@ for (const pkg of readdirSync(packagesDir)) {
       const where = relative(root, file)
       if (spec.startsWith(".")) {
         const target = resolve(file, "..", spec)
-        if (!target.startsWith(join(packagesDir, pkg) + sep)) violations.push(`${where}: relative import "${spec}" leaves packages/${pkg}`)
+        if (!target.startsWith(join(packagesDir, pkg) + sep))
+          violations.push(`${where}: relative import "${spec}" leaves packages/${pkg}`)
       } else if (!allowed(spec, allow)) {
         violations.push(`${where}: packages/${pkg} may not import "${spec}" (allowed: ${allow.join(", ")})`)
       }

@@ -6,7 +6,9 @@ import { pathToFileURL } from "node:url"
 
 registerHooks({
   resolve(specifier, context, nextResolve) {
-    const conditions = context.conditions.includes("@tenders/source") ? context.conditions : ["@tenders/source", ...context.conditions]
+    const conditions = context.conditions.includes("@tenders/source")
+      ? context.conditions
+      : ["@tenders/source", ...context.conditions]
     return nextResolve(specifier, { ...context, conditions })
   }
 })

@@ -22,21 +22,29 @@ const extra = process.argv.slice(2)
 if (extra.length === 0) {
   run("architecture", process.execPath, ["scripts/check-architecture.mjs"])
   run("sample data is what its generator makes", process.execPath, ["scripts/generate-sample-data.mjs", "--check"])
+  run("format (prettier, 120 columns)", bin("prettier"), ["--check", "--log-level=warn", "."])
   run("lint", bin("oxlint"), ["--deny-warnings", "packages", "scripts"])
   run("type-check", bin("turbo"), ["run", "check-types", "--output-logs=errors-only"])
 }
-if (process.env["TEST_DATABASE_URL"]) process.stdout.write(`\nStore tests also run against ${process.env["TEST_DATABASE_URL"]}\n`)
+if (process.env["TEST_DATABASE_URL"])
+  process.stdout.write(`\nStore tests also run against ${process.env["TEST_DATABASE_URL"]}\n`)
 else process.stdout.write("\nTEST_DATABASE_URL is not set: store tests run against the embedded store only.\n")
 mkdirSync(join(root, ".tmp"), { recursive: true })
 const report = join(root, ".tmp", "vitest-report.json")
-const vitest = spawnSync(bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...extra], {
-  cwd: root,
-  stdio: "inherit"
-})
+const vitest = spawnSync(
+  bin("vitest"),
+  ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...extra],
+  {
+    cwd: root,
+    stdio: "inherit"
+  }
+)
 try {
   const results = JSON.parse(readFileSync(report, "utf8"))
   const skipped = results.numPendingTests + results.numTodoTests
-  process.stdout.write(`\n${results.numPassedTests} passed, ${results.numFailedTests} failed${skipped > 0 ? `, ${skipped} skipped` : ""}\n`)
+  process.stdout.write(
+    `\n${results.numPassedTests} passed, ${results.numFailedTests} failed${skipped > 0 ? `, ${skipped} skipped` : ""}\n`
+  )
 } catch {
   process.stdout.write("\nno test report was written\n")
 }

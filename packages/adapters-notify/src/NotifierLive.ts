@@ -16,7 +16,14 @@ export const webhookTimeout = Config.Duration("TENDERS_WEBHOOK_TIMEOUT").pipe(
   Config.mapEffect((timeout) =>
     Duration.isGreaterThan(timeout, Duration.zero) && Duration.isLessThanOrEqualTo(timeout, Duration.seconds(10))
       ? Effect.succeed(timeout)
-      : Effect.fail(new Config.ConfigError(new ConfigProvider.SourceError({ message: "TENDERS_WEBHOOK_TIMEOUT must be more than 0 and at most 10 seconds" }))))
+      : Effect.fail(
+          new Config.ConfigError(
+            new ConfigProvider.SourceError({
+              message: "TENDERS_WEBHOOK_TIMEOUT must be more than 0 and at most 10 seconds"
+            })
+          )
+        )
+  )
 )
 
 /**
@@ -24,29 +31,30 @@ export const webhookTimeout = Config.Duration("TENDERS_WEBHOOK_TIMEOUT").pipe(
  * or `TENDERS_DATA_DIR`), `TENDERS_MAIL_FROM`, `TENDERS_WEBHOOK_ALLOW_HOSTS`, `TENDERS_WEBHOOK_CA_FILE`,
  * `TENDERS_WEBHOOK_TIMEOUT` (10 seconds at most).
  */
-export const notifierLayer = (options: { readonly dataDir?: string | undefined } = {}) => Layer.effect(
-  Notifier,
-  Effect.gen(function*() {
-    const smtpUrl = yield* optionalString("SMTP_URL")
-    const from = (yield* optionalString("TENDERS_MAIL_FROM")) ?? "Tenders <alerts@localhost>"
-    const dataDir = options.dataDir ?? (yield* optionalString("TENDERS_DATA_DIR")) ?? "./.data"
-    const allowHosts = ((yield* optionalString("TENDERS_WEBHOOK_ALLOW_HOSTS")) ?? "")
-      .split(",")
-      .map((entry) => entry.trim())
-      .filter((entry) => entry !== "")
-    const caFile = yield* optionalString("TENDERS_WEBHOOK_CA_FILE")
-    const timeout = yield* webhookTimeout
-    const sendEmail = makeEmailSender({ smtpUrl, from, outboxDir: join(dataDir, "outbox") })
-    const sendWebhook = yield* Effect.try({
-      try: () => makeWebhookSender({ allowHosts, caFile, timeoutMs: Duration.toMillis(timeout) }),
-      catch: (cause) =>
-        new Config.ConfigError(
-          new ConfigProvider.SourceError({ message: `cannot read TENDERS_WEBHOOK_CA_FILE: ${String(cause)}`, cause })
-        )
+export const notifierLayer = (options: { readonly dataDir?: string | undefined } = {}) =>
+  Layer.effect(
+    Notifier,
+    Effect.gen(function* () {
+      const smtpUrl = yield* optionalString("SMTP_URL")
+      const from = (yield* optionalString("TENDERS_MAIL_FROM")) ?? "Tenders <alerts@localhost>"
+      const dataDir = options.dataDir ?? (yield* optionalString("TENDERS_DATA_DIR")) ?? "./.data"
+      const allowHosts = ((yield* optionalString("TENDERS_WEBHOOK_ALLOW_HOSTS")) ?? "")
+        .split(",")
+        .map((entry) => entry.trim())
+        .filter((entry) => entry !== "")
+      const caFile = yield* optionalString("TENDERS_WEBHOOK_CA_FILE")
+      const timeout = yield* webhookTimeout
+      const sendEmail = makeEmailSender({ smtpUrl, from, outboxDir: join(dataDir, "outbox") })
+      const sendWebhook = yield* Effect.try({
+        try: () => makeWebhookSender({ allowHosts, caFile, timeoutMs: Duration.toMillis(timeout) }),
+        catch: (cause) =>
+          new Config.ConfigError(
+            new ConfigProvider.SourceError({ message: `cannot read TENDERS_WEBHOOK_CA_FILE: ${String(cause)}`, cause })
+          )
+      })
+      return Notifier.of({ sendEmail, sendWebhook })
     })
-    return Notifier.of({ sendEmail, sendWebhook })
-  })
-)
+  )
 
 /** The `Notifier` configured from the environment alone. */
 export const NotifierLive = notifierLayer()

@@ -34,7 +34,9 @@ const failed = (reason: string): DeliveryOutcome => ({ _tag: "Failed", reason, d
 const errorMessage = (error: unknown): string => {
   if (!(error instanceof Error)) return String(error)
   const cause = error.cause
-  return cause instanceof Error && cause.message !== error.message ? `${error.message}: ${cause.message}` : error.message
+  return cause instanceof Error && cause.message !== error.message
+    ? `${error.message}: ${cause.message}`
+    : error.message
 }
 
 /** Classifies an HTTP status of a webhook receiver. */
@@ -48,7 +50,7 @@ export const outcomeForStatus = (status: number): DeliveryOutcome => {
 
 /** Parses the URL, resolves it and checks every address (SSRF guard); the error is the refusal. */
 const resolveTarget = (rawUrl: string, allowHosts: ReadonlySet<string>) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const url = URL.canParse(rawUrl) ? new URL(rawUrl) : null
     if (url === null) return yield* Effect.fail(failed(`webhook URL is not a valid URL`))
     if (url.protocol !== "https:") return yield* Effect.fail(failed(`webhook URL must use https, not ${url.protocol}`))
@@ -58,14 +60,19 @@ const resolveTarget = (rawUrl: string, allowHosts: ReadonlySet<string>) =>
     const host = url.hostname.replace(/^\[(.*)\]$/u, "$1").toLowerCase()
     const port = url.port === "" ? "443" : url.port
     const allowed = allowHosts.has(`${host}:${port}`) || allowHosts.has(`[${host}]:${port}`)
-    const addresses = isIP(host) === 0
-      ? yield* Effect.tryPromise({
-        try: () => lookup(host, { all: true, verbatim: true }),
-        catch: (error): DeliveryOutcome => ({ _tag: "Retry", reason: `DNS lookup of ${host} failed: ${errorMessage(error)}` })
-      })
-      : [{ address: host, family: isIP(host) }]
+    const addresses =
+      isIP(host) === 0
+        ? yield* Effect.tryPromise({
+            try: () => lookup(host, { all: true, verbatim: true }),
+            catch: (error): DeliveryOutcome => ({
+              _tag: "Retry",
+              reason: `DNS lookup of ${host} failed: ${errorMessage(error)}`
+            })
+          })
+        : [{ address: host, family: isIP(host) }]
     const first = addresses[0]
-    if (first === undefined) return yield* Effect.fail<DeliveryOutcome>({ _tag: "Retry", reason: `${host} has no address` })
+    if (first === undefined)
+      return yield* Effect.fail<DeliveryOutcome>({ _tag: "Retry", reason: `${host} has no address` })
     if (!allowed) {
       for (const { address } of addresses) {
         const refusal = refusedAddressReason(address)
@@ -83,15 +90,23 @@ const resolveTarget = (rawUrl: string, allowHosts: ReadonlySet<string>) =>
   })
 
 /** A lookup that answers every query with the already checked addresses only (DNS pinning). */
-const pinnedLookup = (addresses: Target["addresses"]): LookupFunction => (_hostname, options, callback) => {
-  const wanted = options.family === 4 || options.family === 6
-    ? addresses.filter((resolved) => resolved.family === options.family)
-    : addresses
-  const first = wanted[0]
-  if (first === undefined) callback(Object.assign(new Error("no checked address of that family"), { code: "ENOTFOUND" }), [])
-  else if (options.all === true) callback(null, wanted.map(({ address, family }) => ({ address, family })))
-  else callback(null, first.address, first.family)
-}
+const pinnedLookup =
+  (addresses: Target["addresses"]): LookupFunction =>
+  (_hostname, options, callback) => {
+    const wanted =
+      options.family === 4 || options.family === 6
+        ? addresses.filter((resolved) => resolved.family === options.family)
+        : addresses
+    const first = wanted[0]
+    if (first === undefined)
+      callback(Object.assign(new Error("no checked address of that family"), { code: "ENOTFOUND" }), [])
+    else if (options.all === true)
+      callback(
+        null,
+        wanted.map(({ address, family }) => ({ address, family }))
+      )
+    else callback(null, first.address, first.family)
+  }
 
 /** Builds the webhook sender (Standard Webhooks signature, SSRF guard, pinned address, no redirects). */
 export const makeWebhookSender = (
@@ -103,17 +118,18 @@ export const makeWebhookSender = (
 
   const post = (call: WebhookCall, target: Target, signature: string) =>
     Effect.acquireUseRelease(
-      Effect.sync(() =>
-        new Agent({
-          connectTimeout: timeoutMs,
-          headersTimeout: timeoutMs,
-          bodyTimeout: timeoutMs,
-          connect: {
-            lookup: pinnedLookup(target.addresses),
-            ...(isIP(target.host) === 0 ? { servername: target.host } : {}),
-            ...(ca === null ? {} : { ca })
-          }
-        })
+      Effect.sync(
+        () =>
+          new Agent({
+            connectTimeout: timeoutMs,
+            headersTimeout: timeoutMs,
+            bodyTimeout: timeoutMs,
+            connect: {
+              lookup: pinnedLookup(target.addresses),
+              ...(isIP(target.host) === 0 ? { servername: target.host } : {}),
+              ...(ca === null ? {} : { ca })
+            }
+          })
       ),
       (dispatcher) =>
         Effect.tryPromise({
@@ -141,7 +157,7 @@ export const makeWebhookSender = (
     )
 
   return (call) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const signature = yield* Effect.try({
         try: () => new Webhook(call.secret).sign(call.webhookId, new Date(call.timestamp * 1000), call.body),
         catch: (error) => failed(`cannot sign the webhook: ${errorMessage(error)}`)
@@ -151,9 +167,9 @@ export const makeWebhookSender = (
     }).pipe(
       Effect.timeoutOrElse({
         duration: timeoutMs + 1_000,
-        orElse: () => Effect.succeed<DeliveryOutcome>({ _tag: "Retry", reason: `webhook timed out after ${timeoutMs} ms` })
+        orElse: () =>
+          Effect.succeed<DeliveryOutcome>({ _tag: "Retry", reason: `webhook timed out after ${timeoutMs} ms` })
       }),
       Effect.catch((outcome) => Effect.succeed(outcome))
     )
 }
-

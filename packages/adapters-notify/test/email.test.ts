@@ -83,7 +83,7 @@ describe("makeEmailSender over SMTP", () => {
   const from = "Tenders <alerts@tenders.test>"
 
   it.effect("delivers one message with a text and an HTML part", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const outcome = yield* makeEmailSender({ smtpUrl, from, outboxDir: outboxRoot })(digest)
       assert.deepStrictEqual(outcome, { _tag: "Delivered" })
       assert.strictEqual(received.length, 1)
@@ -100,40 +100,46 @@ describe("makeEmailSender over SMTP", () => {
       assert.include(raw, "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; tunnels")
       const htmlPart = raw.slice(raw.indexOf("Content-Type: text/html"))
       assert.notInclude(htmlPart, "<script>")
-    }))
+    })
+  )
 
   it.effect("a 451 temporary rejection is Retry", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       rejectWith = 451
       const outcome = yield* makeEmailSender({ smtpUrl, from, outboxDir: outboxRoot })(digest)
       assert.strictEqual(outcome._tag, "Retry")
       assert.strictEqual(received.length, 0)
-    }))
+    })
+  )
 
   it.effect("a 550 permanent rejection is Failed, not disabling", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       rejectWith = 550
       const outcome = yield* makeEmailSender({ smtpUrl, from, outboxDir: outboxRoot })(digest)
       assert.strictEqual(outcome._tag, "Failed")
       if (outcome._tag === "Failed") assert.isFalse(outcome.disable)
-    }))
+    })
+  )
 
   it.effect("a refused connection is Retry", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const closed = new SMTPServer({ authOptional: true, logger: false })
       yield* Effect.promise(() => new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", () => resolve())))
       const address = closed.server.address()
       yield* Effect.promise(() => new Promise<void>((resolve) => closed.close(() => resolve())))
       assert.isTrue(address !== null && typeof address !== "string")
       const port = address !== null && typeof address !== "string" ? address.port : 0
-      const outcome = yield* makeEmailSender({ smtpUrl: `smtp://127.0.0.1:${port}`, from, outboxDir: outboxRoot })(digest)
+      const outcome = yield* makeEmailSender({ smtpUrl: `smtp://127.0.0.1:${port}`, from, outboxDir: outboxRoot })(
+        digest
+      )
       assert.strictEqual(outcome._tag, "Retry")
-    }))
+    })
+  )
 })
 
 describe("makeEmailSender without SMTP", () => {
   it.effect("writes an .eml file into the outbox it creates", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const outboxDir = join(outboxRoot, "nested", "outbox")
       const send = makeEmailSender({ smtpUrl: null, from: "Tenders <alerts@localhost>", outboxDir })
       assert.deepStrictEqual(yield* send(digest), { _tag: "Delivered" })
@@ -150,5 +156,6 @@ describe("makeEmailSender without SMTP", () => {
         assert.include(html, "&lt;script&gt;")
         assert.notInclude(html, "<script>")
       }
-    }))
+    })
+  )
 })

@@ -29,7 +29,9 @@ export const digest: EmailDigest = {
 /** Decodes the quoted-printable soft breaks and escapes of a raw message, good enough for assertions. */
 export const decodeQuotedPrintable = (raw: string): string =>
   Buffer.from(
-    raw.replaceAll(/=\r?\n/gu, "").replaceAll(/=([0-9A-F]{2})/gu, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))),
+    raw
+      .replaceAll(/=\r?\n/gu, "")
+      .replaceAll(/=([0-9A-F]{2})/gu, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))),
     "latin1"
   ).toString("utf8")
 
@@ -38,8 +40,11 @@ export const subjectOf = (raw: string): string => {
   const match = /^Subject: (.*(?:\r?\n[ \t].*)*)/imu.exec(raw)
   if (match === null) return ""
   const unfolded = (match[1] ?? "").replaceAll(/\?=\r?\n[ \t]+=\?/gu, "?==?").replaceAll(/\r?\n[ \t]+/gu, " ")
-  return unfolded.replaceAll(/=\?([^?]+)\?([QqBb])\?([^?]*)\?=/gu, (_m, _charset: string, encoding: string, text: string) =>
-    encoding.toUpperCase() === "B"
-      ? Buffer.from(text, "base64").toString("utf8")
-      : decodeQuotedPrintable(text.replaceAll("_", " ")))
+  return unfolded.replaceAll(
+    /=\?([^?]+)\?([QqBb])\?([^?]*)\?=/gu,
+    (_m, _charset: string, encoding: string, text: string) =>
+      encoding.toUpperCase() === "B"
+        ? Buffer.from(text, "base64").toString("utf8")
+        : decodeQuotedPrintable(text.replaceAll("_", " "))
+  )
 }

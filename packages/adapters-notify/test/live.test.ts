@@ -8,22 +8,23 @@ import { NotifierLive } from "../src/index.ts"
 import { digest } from "./fixtures.ts"
 
 const notifierFrom = (env: Record<string, string>) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     return yield* Notifier
   }).pipe(Effect.provide(NotifierLive.pipe(Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnvRecord(env))))))
 
 describe("NotifierLive", () => {
   it.effect("without SMTP_URL writes digests into <TENDERS_DATA_DIR>/outbox", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const dataDir = mkdtempSync(join(tmpdir(), "tenders-live-"))
       const notifier = yield* notifierFrom({ TENDERS_DATA_DIR: dataDir })
       assert.deepStrictEqual(yield* notifier.sendEmail(digest), { _tag: "Delivered" })
       assert.strictEqual(readdirSync(join(dataDir, "outbox")).length, 1)
       rmSync(dataDir, { recursive: true, force: true })
-    }))
+    })
+  )
 
   it.effect("refuses private webhook targets unless allowed, and fails on an unreadable CA file", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const notifier = yield* notifierFrom({ TENDERS_WEBHOOK_ALLOW_HOSTS: " 127.0.0.1:1 , " })
       const outcome = yield* notifier.sendWebhook({
         url: "https://10.0.0.1/",
@@ -35,5 +36,6 @@ describe("NotifierLive", () => {
       assert.strictEqual(outcome._tag, "Failed")
       const error = yield* notifierFrom({ TENDERS_WEBHOOK_CA_FILE: "/nonexistent/ca.pem" }).pipe(Effect.flip)
       assert.strictEqual(error._tag, "ConfigError")
-    }))
+    })
+  )
 })

@@ -28,10 +28,27 @@ let mode: Mode = { status: 204 }
 const hits: Array<Hit> = []
 
 beforeAll(async () => {
-  execFileSync("openssl", [
-    "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", join(dir, "k.pem"), "-out", caFile,
-    "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", "-days", "1"
-  ], { stdio: "ignore" })
+  execFileSync(
+    "openssl",
+    [
+      "req",
+      "-x509",
+      "-newkey",
+      "rsa:2048",
+      "-nodes",
+      "-keyout",
+      join(dir, "k.pem"),
+      "-out",
+      caFile,
+      "-subj",
+      "/CN=127.0.0.1",
+      "-addext",
+      "subjectAltName=IP:127.0.0.1,DNS:localhost",
+      "-days",
+      "1"
+    ],
+    { stdio: "ignore" }
+  )
   server = createServer({ key: readFileSync(join(dir, "k.pem")), cert: readFileSync(caFile) }, (request, response) => {
     const chunks: Array<Buffer> = []
     request.on("data", (chunk: Buffer) => chunks.push(chunk))
@@ -67,7 +84,11 @@ beforeEach(() => {
 const secret = `whsec_${randomBytes(32).toString("base64")}`
 const callTo = (url: string, webhookId = "msg_2p5Yyq0d6Jb4vQk8"): WebhookCall => {
   const timestamp = Math.floor(Date.now() / 1000)
-  const body = JSON.stringify({ type: "alert.created", timestamp: new Date(timestamp * 1000).toISOString(), data: makeAlert() })
+  const body = JSON.stringify({
+    type: "alert.created",
+    timestamp: new Date(timestamp * 1000).toISOString(),
+    data: makeAlert()
+  })
   return { url, secret, webhookId, timestamp, body }
 }
 const allowed = () => makeWebhookSender({ allowHosts: [`127.0.0.1:${port}`], caFile, timeoutMs: 2_000 })
@@ -81,7 +102,7 @@ const assertFailed = (outcome: DeliveryOutcome, disable: boolean, reason?: RegEx
 
 describe("makeWebhookSender against an allowed HTTPS receiver", () => {
   it.live("posts a body the receiver verifies, with the same webhook-id on every send", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const call = callTo(`https://127.0.0.1:${port}/hooks/tenders`)
       const send = allowed()
       assert.deepStrictEqual(yield* send(call), { _tag: "Delivered" })
@@ -96,10 +117,11 @@ describe("makeWebhookSender against an allowed HTTPS receiver", () => {
         assert.match(hit.headers["webhook-signature"] ?? "", /^v1,[A-Za-z0-9+/=]+$/u)
         assert.deepStrictEqual(new Webhook(secret).verify(hit.body, hit.headers), JSON.parse(call.body))
       }
-    }))
+    })
+  )
 
   it.live("500 is Retry, 410 is Failed and disabling, 400 is Failed", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const call = callTo(`https://127.0.0.1:${port}/`)
       mode = { status: 500 }
       assert.strictEqual((yield* allowed()(call))._tag, "Retry")
@@ -109,42 +131,53 @@ describe("makeWebhookSender against an allowed HTTPS receiver", () => {
       assertFailed(yield* allowed()(call), true)
       mode = { status: 400 }
       assertFailed(yield* allowed()(call), false)
-    }))
+    })
+  )
 
   it.live("a 302 is Failed and the redirect is not followed", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       mode = { status: 302, location: `https://127.0.0.1:${port}/elsewhere` }
       assertFailed(yield* allowed()(callTo(`https://127.0.0.1:${port}/`)), false, /redirect/u)
-      assert.deepStrictEqual(hits.map((hit) => hit.path), ["/"])
-    }))
+      assert.deepStrictEqual(
+        hits.map((hit) => hit.path),
+        ["/"]
+      )
+    })
+  )
 
   it.live("a receiver slower than timeoutMs is Retry", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       mode = { delayMs: 3_000 }
       const send = makeWebhookSender({ allowHosts: [`127.0.0.1:${port}`], caFile, timeoutMs: 200 })
       const outcome = yield* send(callTo(`https://127.0.0.1:${port}/`))
       assert.strictEqual(outcome._tag, "Retry")
       if (outcome._tag === "Retry") assert.match(outcome.reason, /timeout|timed out|abort/iu)
-    }))
+    })
+  )
 
   it.live("an allowed host name is resolved, pinned to its checked address and verified by name", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const send = makeWebhookSender({ allowHosts: [`localhost:${port}`], caFile, timeoutMs: 2_000 })
       assert.deepStrictEqual(yield* send(callTo(`https://localhost:${port}/named`)), { _tag: "Delivered" })
-      assert.deepStrictEqual(hits.map((hit) => hit.path), ["/named"])
-    }))
+      assert.deepStrictEqual(
+        hits.map((hit) => hit.path),
+        ["/named"]
+      )
+    })
+  )
 
   it.live("without the CA the certificate is not trusted: Retry", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const send = makeWebhookSender({ allowHosts: [`127.0.0.1:${port}`], caFile: null, timeoutMs: 2_000 })
       assert.strictEqual((yield* send(callTo(`https://127.0.0.1:${port}/`)))._tag, "Retry")
       assert.strictEqual(hits.length, 0)
-    }))
+    })
+  )
 })
 
 describe("makeWebhookSender SSRF guard", () => {
   it.live("refuses private, loopback, metadata and mapped addresses before connecting", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const urls = [
         `https://127.0.0.1:${port}/`,
         `https://[::1]:${port}/`,
@@ -160,21 +193,40 @@ describe("makeWebhookSender SSRF guard", () => {
         assertFailed(yield* guarded()(callTo(url)), false, /refused webhook target/u)
       }
       assert.strictEqual(hits.length, 0)
-    }))
+    })
+  )
 
   it.live("refuses plain http and malformed URLs", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       assertFailed(yield* guarded()(callTo(`http://127.0.0.1:${port}/`)), false, /https/u)
       assertFailed(yield* allowed()(callTo(`http://127.0.0.1:${port}/`)), false, /https/u)
       assertFailed(yield* guarded()(callTo("not a url")), false)
       assert.strictEqual(hits.length, 0)
-    }))
+    })
+  )
 
   it("classifies addresses", () => {
     for (const address of [
-      "0.0.0.0", "10.1.2.3", "100.127.255.254", "127.0.0.53", "169.254.169.254", "172.31.0.1", "192.168.1.1",
-      "224.0.0.1", "255.255.255.255", "::", "::1", "fe80::1", "fe80::1%eth0", "fc00::1", "fd00:ec2::254",
-      "ff02::1", "::ffff:10.0.0.1", "::ffff:7f00:1", "::ffff:169.254.169.254", "64:ff9b::a00:1"
+      "0.0.0.0",
+      "10.1.2.3",
+      "100.127.255.254",
+      "127.0.0.53",
+      "169.254.169.254",
+      "172.31.0.1",
+      "192.168.1.1",
+      "224.0.0.1",
+      "255.255.255.255",
+      "::",
+      "::1",
+      "fe80::1",
+      "fe80::1%eth0",
+      "fc00::1",
+      "fd00:ec2::254",
+      "ff02::1",
+      "::ffff:10.0.0.1",
+      "::ffff:7f00:1",
+      "::ffff:169.254.169.254",
+      "64:ff9b::a00:1"
     ]) {
       assert.isNotNull(refusedAddressReason(address), address)
     }

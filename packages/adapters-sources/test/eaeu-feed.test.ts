@@ -13,7 +13,10 @@ import { zip } from "./fixtures/eaeu/feed/zipWriter.ts"
 
 // Recorded EIS documents are shared with the parser tests; the invented SOAP replies live in feed/.
 const fixture = (name: string): string =>
-  readFileSync(new URL(name.startsWith("INVENTED_") ? `./fixtures/eaeu/feed/${name}` : `./fixtures/eaeu/${name}`, import.meta.url), "utf8")
+  readFileSync(
+    new URL(name.startsWith("INVENTED_") ? `./fixtures/eaeu/feed/${name}` : `./fixtures/eaeu/${name}`, import.meta.url),
+    "utf8"
+  )
 const V1 = fixture("RECONSTRUCTED_epNotificationEF2020_0111200004623000009_v1.xml")
 const CANCEL = fixture("RECONSTRUCTED_epNotificationCancel_0101500000623000049.xml")
 const SOAP_TWO = fixture("INVENTED_getDocsIP-response-two-archives.xml")
@@ -35,22 +38,32 @@ const rss = (...items: ReadonlyArray<string>): string =>
 const xmlReply = (body: string, status = 200, headers: Record<string, string> = {}) =>
   new HttpResponse(body, { status, headers: { "content-type": "text/xml; charset=utf-8", ...headers } })
 
-const ZIP = zip([{ name: "epNotificationEF2020_0111200004623000009_1.xml", text: V1 }, { name: "epNotificationCancel.xml", text: CANCEL, stored: true }, { name: "epNotificationCancel.xml.sig", text: "signature" }])
-const zipReply = (bytes: Uint8Array<ArrayBuffer>) => HttpResponse.arrayBuffer(bytes.buffer, { headers: { "content-type": "application/zip" } })
+const ZIP = zip([
+  { name: "epNotificationEF2020_0111200004623000009_1.xml", text: V1 },
+  { name: "epNotificationCancel.xml", text: CANCEL, stored: true },
+  { name: "epNotificationCancel.xml.sig", text: "signature" }
+])
+const zipReply = (bytes: Uint8Array<ArrayBuffer>) =>
+  HttpResponse.arrayBuffer(bytes.buffer, { headers: { "content-type": "application/zip" } })
 
 const server = setupServer()
 beforeAll(() => server.listen({ onUnhandledFrame: "error" }))
 afterEach(() => server.resetHandlers())
 afterAll(() => server.close())
 
-const FAST: Partial<EisFeedConfig> = { minIntervalMs: 1, maxAttempts: 3, maxRetryAfterSeconds: 5, requestTimeoutMs: 2000 }
+const FAST: Partial<EisFeedConfig> = {
+  minIntervalMs: 1,
+  maxAttempts: 3,
+  maxRetryAfterSeconds: 5,
+  requestTimeoutMs: 2000
+}
 const today = (): string => new Date(Date.now() + 3 * 3_600_000).toISOString().slice(0, 10)
 const at = (day: string): DateTime.Utc => DateTime.makeUnsafe(`${day}T12:00:00Z`)
 const SINCE_2019: FeedStart = { cursor: null, since: at("2019-07-01") }
 
 /** Runs the feed, collecting the pages emitted before an eventual failure. */
 const run = (config: Partial<EisFeedConfig>, start: FeedStart) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const feed = yield* makeEisFeed({ ...FAST, ...config })
     const pages: Array<FeedPage> = []
     const error = yield* feed.pages(start).pipe(
@@ -58,17 +71,19 @@ const run = (config: Partial<EisFeedConfig>, start: FeedStart) =>
       Effect.as(undefined),
       Effect.catch((e: SourceUnavailable) => Effect.succeed(e))
     )
-    return { pages, error, cursors: pages.map((p) => p.cursor === null ? null : JSON.parse(p.cursor)) }
+    return { pages, error, cursors: pages.map((p) => (p.cursor === null ? null : JSON.parse(p.cursor))) }
   }).pipe(Effect.provide(FetchHttpClient.layer))
 
 /** RSS pages by number (1-based); past the end: an empty feed. Records the query of every request. */
 const rssServer = (pages: ReadonlyArray<string>) => {
   const queries: Array<URLSearchParams> = []
-  server.use(http.get(RSS, ({ request }) => {
-    const query = new URL(request.url).searchParams
-    queries.push(query)
-    return xmlReply(pages[Number(query.get("pageNumber")) - 1] ?? rss())
-  }))
+  server.use(
+    http.get(RSS, ({ request }) => {
+      const query = new URL(request.url).searchParams
+      queries.push(query)
+      return xmlReply(pages[Number(query.get("pageNumber")) - 1] ?? rss())
+    })
+  )
   return queries
 }
 const PAGE_1 = rss(item("0373100034920000012", "04.07.2019"), item("0111200004623000009", "05.07.2019"))
@@ -76,47 +91,76 @@ const PAGE_2 = rss(item("206520000011900119", "06.07.2019"))
 
 describe("EIS feed, public RSS (no token)", () => {
   it.live("reads pages until an empty one, with the latest update date as cursor", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const queries = rssServer([PAGE_1, PAGE_2])
       const { pages, error, cursors } = yield* run({}, SINCE_2019)
       assert.isUndefined(error)
-      assert.deepStrictEqual(cursors, [{ mode: "rss", updatedFrom: "2019-07-05" }, { mode: "rss", updatedFrom: "2019-07-06" }])
-      assert.deepStrictEqual(pages.map((p) => p.results[0]?.notices.map((n) => n.procedureKey)), [["0373100034920000012", "0111200004623000009"], ["206520000011900119"]])
-      assert.deepStrictEqual(queries.map((q) => q.get("pageNumber")), ["1", "2", "3"])
+      assert.deepStrictEqual(cursors, [
+        { mode: "rss", updatedFrom: "2019-07-05" },
+        { mode: "rss", updatedFrom: "2019-07-06" }
+      ])
+      assert.deepStrictEqual(
+        pages.map((p) => p.results[0]?.notices.map((n) => n.procedureKey)),
+        [["0373100034920000012", "0111200004623000009"], ["206520000011900119"]]
+      )
+      assert.deepStrictEqual(
+        queries.map((q) => q.get("pageNumber")),
+        ["1", "2", "3"]
+      )
       const q = queries[0]
-      assert.deepStrictEqual([q?.get("fz44"), q?.get("fz223"), q?.get("sortBy"), q?.get("recordsPerPage"), q?.get("updateDateFrom")], ["on", "on", "UPDATE_DATE", "_50", "01.07.2019"])
-    }))
+      assert.deepStrictEqual(
+        [q?.get("fz44"), q?.get("fz223"), q?.get("sortBy"), q?.get("recordsPerPage"), q?.get("updateDateFrom")],
+        ["on", "on", "UPDATE_DATE", "_50", "01.07.2019"]
+      )
+    })
+  )
 
   it.live("resumes from its cursor, stops at rssPages and spaces requests by minIntervalMs", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const queries = rssServer([PAGE_2, PAGE_2, PAGE_2])
       const started = Date.now()
-      const { cursors } = yield* run({ rssPages: 2, minIntervalMs: 150 }, { cursor: JSON.stringify({ mode: "rss", updatedFrom: "2019-07-06" }), since: null })
+      const { cursors } = yield* run(
+        { rssPages: 2, minIntervalMs: 150 },
+        { cursor: JSON.stringify({ mode: "rss", updatedFrom: "2019-07-06" }), since: null }
+      )
       assert.isAtLeast(Date.now() - started, 140)
-      assert.deepStrictEqual(queries.map((q) => [q.get("pageNumber"), q.get("updateDateFrom")]), [["1", "06.07.2019"], ["2", "06.07.2019"]])
-      assert.deepStrictEqual(cursors, [{ mode: "rss", updatedFrom: "2019-07-06" }, { mode: "rss", updatedFrom: "2019-07-06" }])
-    }))
+      assert.deepStrictEqual(
+        queries.map((q) => [q.get("pageNumber"), q.get("updateDateFrom")]),
+        [
+          ["1", "06.07.2019"],
+          ["2", "06.07.2019"]
+        ]
+      )
+      assert.deepStrictEqual(cursors, [
+        { mode: "rss", updatedFrom: "2019-07-06" },
+        { mode: "rss", updatedFrom: "2019-07-06" }
+      ])
+    })
+  )
 
   it.live("honours Retry-After on 429, and retries 503", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const statuses = [429, 503]
       let calls = 0
-      server.use(http.get(RSS, ({ request }) => {
-        calls++
-        const status = statuses.shift()
-        if (status !== undefined) return xmlReply("busy", status, status === 429 ? { "Retry-After": "1" } : {})
-        return xmlReply(new URL(request.url).searchParams.get("pageNumber") === "1" ? PAGE_2 : rss())
-      }))
+      server.use(
+        http.get(RSS, ({ request }) => {
+          calls++
+          const status = statuses.shift()
+          if (status !== undefined) return xmlReply("busy", status, status === 429 ? { "Retry-After": "1" } : {})
+          return xmlReply(new URL(request.url).searchParams.get("pageNumber") === "1" ? PAGE_2 : rss())
+        })
+      )
       const started = Date.now()
       const { pages, error } = yield* run({}, SINCE_2019)
       assert.isAtLeast(Date.now() - started, 950)
       assert.isUndefined(error)
       assert.strictEqual(pages.length, 1)
       assert.strictEqual(calls, 4)
-    }))
+    })
+  )
 
   it.live("fails at once when Retry-After exceeds maxRetryAfterSeconds", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       let calls = 0
       server.use(http.get(RSS, () => (calls++, xmlReply("slow down", 429, { "Retry-After": "3600" }))))
       const { pages, error } = yield* run({}, SINCE_2019)
@@ -124,30 +168,35 @@ describe("EIS feed, public RSS (no token)", () => {
       assert.strictEqual(pages.length, 0)
       assert.strictEqual(error?._tag, "SourceUnavailable")
       assert.include(error?.message, "Retry-After 3600 s")
-    }))
+    })
+  )
 
   it.live("retries a timed-out request, and gives up after maxAttempts timeouts", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       let calls = 0
-      server.use(http.get(RSS, async () => {
-        calls++
-        if (calls === 1 || calls >= 3) await delay(1000)
-        return xmlReply(calls === 2 ? PAGE_2 : rss())
-      }))
+      server.use(
+        http.get(RSS, async () => {
+          calls++
+          if (calls === 1 || calls >= 3) await delay(1000)
+          return xmlReply(calls === 2 ? PAGE_2 : rss())
+        })
+      )
       const { pages, error } = yield* run({ requestTimeoutMs: 150, maxAttempts: 2 }, SINCE_2019)
       assert.strictEqual(pages.length, 1)
       assert.include(error?.message, "RSS page 2: gave up after 2 attempts: timed out after 150 ms")
-    }))
+    })
+  )
 
   it.live("retries garbage XML, then fails after emitting the good pages", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const queries = rssServer([PAGE_1, "<rss><channel><item><title>cut"])
       const { pages, error, cursors } = yield* run({}, SINCE_2019)
       assert.strictEqual(pages.length, 1)
       assert.deepStrictEqual(cursors, [{ mode: "rss", updatedFrom: "2019-07-05" }])
       assert.strictEqual(queries.length, 4)
       assert.match(error?.message ?? "", /^RSS page 2: gave up after 3 attempts: unreadable RSS/u)
-    }))
+    })
+  )
 })
 
 describe("EIS feed, getDocsIP token service", () => {
@@ -160,15 +209,22 @@ describe("EIS feed, getDocsIP token service", () => {
         soapBodies.push(await request.text())
         return xmlReply(soapReplies[soapBodies.length - 1] ?? SOAP_EMPTY)
       }),
-      http.get(ARCHIVE_1, ({ request }) => (tokens.push(request.headers.get("individualPerson_token")), zipReply(archive))),
+      http.get(
+        ARCHIVE_1,
+        ({ request }) => (tokens.push(request.headers.get("individualPerson_token")), zipReply(archive))
+      ),
       http.get(ARCHIVE_2, () => zipReply(zip([])))
     )
     return { soapBodies, tokens }
   }
-  const TWO_TYPES: Partial<EisFeedConfig> = { token: TOKEN, regions: ["77"], documentTypes: ["epNotificationEF2020", "epNotificationCancel"] }
+  const TWO_TYPES: Partial<EisFeedConfig> = {
+    token: TOKEN,
+    regions: ["77"],
+    documentTypes: ["epNotificationEF2020", "epNotificationCancel"]
+  }
 
   it.live("posts one SOAP request per region × type × day and parses every XML of the archives", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { soapBodies, tokens } = tokenServer([SOAP_TWO, SOAP_EMPTY])
       const day = today()
       const { pages, error, cursors } = yield* run(TWO_TYPES, { cursor: null, since: at(day) })
@@ -177,59 +233,106 @@ describe("EIS feed, getDocsIP token service", () => {
         { mode: "token", day, region: "77", documentType: "epNotificationEF2020" },
         { mode: "token", day, region: null, documentType: null }
       ])
-      assert.deepStrictEqual(pages[0]?.results.map((r) => [r.notices.map((n) => `${n.kind}:${n.procedureKey}`), r.rejected]), [
-        [["original:0111200004623000009"], []],
-        [["cancellation:0101500000623000049"], []]
-      ])
+      assert.deepStrictEqual(
+        pages[0]?.results.map((r) => [r.notices.map((n) => `${n.kind}:${n.procedureKey}`), r.rejected]),
+        [
+          [["original:0111200004623000009"], []],
+          [["cancellation:0101500000623000049"], []]
+        ]
+      )
       assert.deepStrictEqual(pages[1]?.results, [])
       assert.deepStrictEqual(tokens, [TOKEN, TOKEN, TOKEN])
       const body = soapBodies[0] ?? ""
       assert.include(body, `<individualPerson_token>${TOKEN}</individualPerson_token>`)
-      assert.match(body, /<ws:getDocsByOrgRegionRequest>\s*<index>\s*<id>[0-9a-f-]{36}<\/id>\s*<createDateTime>\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d<\/createDateTime>\s*<mode>PROD<\/mode>/u)
-      assert.match(body, new RegExp(`<selectionParams>\\s*<orgRegion>77</orgRegion>\\s*<subsystemType>PRIZ</subsystemType>\\s*<documentType44>epNotificationEF2020</documentType44>\\s*<periodInfo>\\s*<exactDate>${day}</exactDate>`, "u"))
+      assert.match(
+        body,
+        /<ws:getDocsByOrgRegionRequest>\s*<index>\s*<id>[0-9a-f-]{36}<\/id>\s*<createDateTime>\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d<\/createDateTime>\s*<mode>PROD<\/mode>/u
+      )
+      assert.match(
+        body,
+        new RegExp(
+          `<selectionParams>\\s*<orgRegion>77</orgRegion>\\s*<subsystemType>PRIZ</subsystemType>\\s*<documentType44>epNotificationEF2020</documentType44>\\s*<periodInfo>\\s*<exactDate>${day}</exactDate>`,
+          "u"
+        )
+      )
       assert.include(soapBodies[1], "<documentType44>epNotificationCancel</documentType44>")
-    }))
+    })
+  )
 
   it.live("resumes after the last completed unit; a finished past day moves the cursor to the next day", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { soapBodies } = tokenServer([])
       const day = today()
       const yesterday = new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10)
-      const cursor = JSON.stringify({ mode: "token", day: yesterday, region: "77", documentType: "epNotificationEF2020" })
+      const cursor = JSON.stringify({
+        mode: "token",
+        day: yesterday,
+        region: "77",
+        documentType: "epNotificationEF2020"
+      })
       const { cursors } = yield* run(TWO_TYPES, { cursor, since: null })
-      assert.deepStrictEqual(soapBodies.map((b) => /<exactDate>(.*)<\/exactDate>.*/su.exec(b)?.[1] + ":" + /<documentType44>(\w+)/u.exec(b)?.[1]), [
-        `${yesterday}:epNotificationCancel`, `${day}:epNotificationEF2020`, `${day}:epNotificationCancel`
-      ])
-      assert.deepStrictEqual(cursors.map((c) => [c.day, c.documentType]), [[day, null], [day, "epNotificationEF2020"], [day, null]])
-    }))
+      assert.deepStrictEqual(
+        soapBodies.map(
+          (b) => /<exactDate>(.*)<\/exactDate>.*/su.exec(b)?.[1] + ":" + /<documentType44>(\w+)/u.exec(b)?.[1]
+        ),
+        [`${yesterday}:epNotificationCancel`, `${day}:epNotificationEF2020`, `${day}:epNotificationCancel`]
+      )
+      assert.deepStrictEqual(
+        cursors.map((c) => [c.day, c.documentType]),
+        [
+          [day, null],
+          [day, "epNotificationEF2020"],
+          [day, null]
+        ]
+      )
+    })
+  )
 
   it.live("retries a truncated ZIP, then fails after emitting the good pages", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       tokenServer([SOAP_EMPTY, SOAP_TWO], new Uint8Array(ZIP.subarray(0, ZIP.length - 40)))
       const { pages, error } = yield* run(TWO_TYPES, { cursor: null, since: at(today()) })
       assert.strictEqual(pages.length, 1)
-      assert.match(error?.message ?? "", /^archive https:\/\/int44.*77_notices_1\.zip.*: gave up after 3 attempts: .*(truncated|ZIP)/u)
-    }))
+      assert.match(
+        error?.message ?? "",
+        /^archive https:\/\/int44.*77_notices_1\.zip.*: gave up after 3 attempts: .*(truncated|ZIP)/u
+      )
+    })
+  )
 
   it.live("fails at once with the SOAP fault message", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       let calls = 0
       server.use(http.post(SOAP, () => (calls++, xmlReply(SOAP_FAULT, 500))))
       const { pages, error } = yield* run(TWO_TYPES, { cursor: null, since: at(today()) })
       assert.strictEqual(calls, 1)
       assert.strictEqual(pages.length, 0)
       assert.include(error?.message, "SOAP fault: 28: Ошибка валидации запроса по схеме интеграции")
-    }))
+    })
+  )
 })
 
 describe("feedZip", () => {
   it("reads stored and deflated entries and rejects damaged archives", () => {
     const read = readZip(ZIP)
     assert.isTrue(Result.isSuccess(read))
-    if (Result.isSuccess(read)) assert.deepStrictEqual(read.success.map((e) => [e.name, e.data.length]), [["epNotificationEF2020_0111200004623000009_1.xml", Buffer.byteLength(V1)], ["epNotificationCancel.xml", Buffer.byteLength(CANCEL)], ["epNotificationCancel.xml.sig", 9]])
+    if (Result.isSuccess(read))
+      assert.deepStrictEqual(
+        read.success.map((e) => [e.name, e.data.length]),
+        [
+          ["epNotificationEF2020_0111200004623000009_1.xml", Buffer.byteLength(V1)],
+          ["epNotificationCancel.xml", Buffer.byteLength(CANCEL)],
+          ["epNotificationCancel.xml.sig", 9]
+        ]
+      )
     const corrupt = new Uint8Array(ZIP)
     corrupt[100] = (corrupt[100] ?? 0) ^ 0xff
-    for (const bad of [ZIP.subarray(0, 100), ZIP.subarray(0, ZIP.length - 30), corrupt, new TextEncoder().encode("<html>blocked</html>")]) {
+    for (const bad of [
+      ZIP.subarray(0, 100),
+      ZIP.subarray(0, ZIP.length - 30),
+      corrupt,
+      new TextEncoder().encode("<html>blocked</html>")
+    ]) {
       assert.isTrue(Result.isFailure(readZip(bad)))
     }
   })

@@ -34,7 +34,9 @@ const rejectedOnly = (result: ParseResult): string => {
 const isValid = Schema.is(ParsedNotice)
 
 /** A minimal EF2020 notice with the given notificationInfo/commonInfo fragments (prefixes as in real files). */
-const ef2020 = (opts: { version?: string; maxPrice?: string; objects?: string; extra?: string } = {}): string => `<?xml version="1.0"?>
+const ef2020 = (
+  opts: { version?: string; maxPrice?: string; objects?: string; extra?: string } = {}
+): string => `<?xml version="1.0"?>
 <ns2:export xmlns:ns2="http://zakupki.gov.ru/oos/export/1" xmlns:ns8="http://zakupki.gov.ru/oos/EPtypes/1" xmlns:ns3="http://zakupki.gov.ru/oos/common/1" xmlns:ns4="http://zakupki.gov.ru/oos/base/1">
   <ns2:epNotificationEF2020 schemeVersion="13.3">
     ${opts.version === undefined ? "" : `<ns8:versionNumber>${opts.version}</ns8:versionNumber>`}
@@ -87,13 +89,27 @@ describe("parseEisXml — fixtures", () => {
     }
     const instant = (value: unknown): number => Math.floor(Date.parse(String(value)) / 1000)
 
-    for (const [file, id] of [[V1, "0111200004623000009"], [V2, "0101500000623000049"]] as const) {
+    for (const [file, id] of [
+      [V1, "0111200004623000009"],
+      [V2, "0101500000623000049"]
+    ] as const) {
       it(`card ${id}`, () => {
         const card = byId(id)
         const { record } = only(parseEisXml(fixture(file)))
         expect(record.nativeId).toBe(card["id"])
         const fields: Record<string, unknown> = { ...record }
-        for (const field of ["title", "buyer", "country", "budget", "currency", "url", "status", "cpvCodes", "okpd2Codes", "lots"]) {
+        for (const field of [
+          "title",
+          "buyer",
+          "country",
+          "budget",
+          "currency",
+          "url",
+          "status",
+          "cpvCodes",
+          "okpd2Codes",
+          "lots"
+        ]) {
           expect({ field, value: fields[field] }).toEqual({ field, value: card[field] })
         }
         expect(instant(record.deadline)).toBe(instant(card["deadline"]))
@@ -148,7 +164,9 @@ describe("parseEisXml — fixtures", () => {
     expect(notice.reason).toMatch(/^failed: По окончании срока подачи заявок не подано ни одной заявки/u)
     expect(notice.record.publishedAt).toBe("2020-10-01T05:40:41Z")
     // the href points to the trading platform; the card URL is built from the old-format segment
-    expect(notice.record.url).toBe("https://zakupki.gov.ru/epz/order/notice/ea44/view/common-info.html?regNumber=0373100034920000012")
+    expect(notice.record.url).toBe(
+      "https://zakupki.gov.ru/epz/order/notice/ea44/view/common-info.html?regNumber=0373100034920000012"
+    )
     expect(notice.record.docsUrl).toContain(
       "https://zakupki.gov.ru/44fz/filestore/public/1.0/download/priz/file.html?uid=CF41072AA73C4ED3BEFF3BCC1DCAFA11"
     )
@@ -160,7 +178,7 @@ describe("parseEisXml — fixtures", () => {
     expect(notice.record).toMatchObject({
       id: "eaeu-32413312345",
       title: "Поставка спецодежды для нужд филиала",
-      buyer: "АКЦИОНЕРНОЕ ОБЩЕСТВО \"ПРИМЕР ЭНЕРГО\"",
+      buyer: 'АКЦИОНЕРНОЕ ОБЩЕСТВО "ПРИМЕР ЭНЕРГО"',
       region: "66",
       status: "amended",
       budget: "2450000.00",
@@ -222,7 +240,9 @@ describe("parseEisXml — edge cases", () => {
     expect(rejectedOnly(parseEisXml("not xml at all <<<"))).toMatch(/malformed|no root/u)
     expect(rejectedOnly(parseEisXml(fixture(V1).slice(0, 2000)))).toMatch(/malformed/u)
     expect(rejectedOnly(parseEisXml(""))).not.toBe("")
-    expect(rejectedOnly(parseEisXml("<export><contract><id>1</id></contract></export>"))).toMatch(/unknown EIS document type <contract>/u)
+    expect(rejectedOnly(parseEisXml("<export><contract><id>1</id></contract></export>"))).toMatch(
+      /unknown EIS document type <contract>/u
+    )
     expect(rejectedOnly(parseEisXml("<foo/>"))).toMatch(/unknown/u)
   })
 
@@ -231,9 +251,18 @@ describe("parseEisXml — edge cases", () => {
       <rejectionReason>Отсутствие потребности</rejectionReason><publicationDateTime>2024-03-20T12:00:00</publicationDateTime>
       </purchaseRejectionData></item></body></purchaseRejection>`
     const notice = only(parseEisXml(rejection))
-    expect(notice).toMatchObject({ kind: "cancellation", procedureKey: "32413312345", reason: "Отсутствие потребности" })
-    expect(notice.record).toMatchObject({ status: "cancelled", title: "Закупка №32413312345", publishedAt: "2024-03-20T09:00:00Z" })
-    const revoked = "<export><epNotificationCancelFailure><commonInfo><purchaseNumber>0101500000623000049</purchaseNumber></commonInfo></epNotificationCancelFailure></export>"
+    expect(notice).toMatchObject({
+      kind: "cancellation",
+      procedureKey: "32413312345",
+      reason: "Отсутствие потребности"
+    })
+    expect(notice.record).toMatchObject({
+      status: "cancelled",
+      title: "Закупка №32413312345",
+      publishedAt: "2024-03-20T09:00:00Z"
+    })
+    const revoked =
+      "<export><epNotificationCancelFailure><commonInfo><purchaseNumber>0101500000623000049</purchaseNumber></commonInfo></epNotificationCancelFailure></export>"
     expect(rejectedOnly(parseEisXml(revoked))).toMatch(/cancellation revoked/u)
   })
 
@@ -245,16 +274,30 @@ describe("parseEisXml — edge cases", () => {
   })
 
   it("falls back to a placeholder title and RUB when purchaseObjectInfo is absent and the currency is not ISO", () => {
-    const xml = ef2020({ maxPrice: "<ns8:maxPrice>1</ns8:maxPrice><ns8:currency><ns4:code>rubles</ns4:code></ns8:currency>" })
-      .replace("<ns8:purchaseObjectInfo>Поставка бумаги</ns8:purchaseObjectInfo>", "")
+    const xml = ef2020({
+      maxPrice: "<ns8:maxPrice>1</ns8:maxPrice><ns8:currency><ns4:code>rubles</ns4:code></ns8:currency>"
+    }).replace("<ns8:purchaseObjectInfo>Поставка бумаги</ns8:purchaseObjectInfo>", "")
     expect(only(parseEisXml(xml)).record).toMatchObject({ title: "Закупка №0123456789012345678", currency: "RUB" })
   })
 
   it("turns a schema failure into a readable rejected entry instead of throwing", () => {
     const draft: NoticeDraft = {
-      kind: "original", status: "open", purchaseNumber: "0123456789012345678", version: 1, reason: null,
-      title: "x", buyer: null, region: null, budget: "1.00", currency: "rubles", deadline: "2023-11-30 09:00",
-      publishedAt: null, url: "ftp://zakupki.gov.ru", okpd2Codes: [], lots: [], docsUrl: []
+      kind: "original",
+      status: "open",
+      purchaseNumber: "0123456789012345678",
+      version: 1,
+      reason: null,
+      title: "x",
+      buyer: null,
+      region: null,
+      budget: "1.00",
+      currency: "rubles",
+      deadline: "2023-11-30 09:00",
+      publishedAt: null,
+      url: "ftp://zakupki.gov.ru",
+      okpd2Codes: [],
+      lots: [],
+      docsUrl: []
     }
     const result = finish({ drafts: [{ where: "eaeu:test", draft }], rejected: [] })
     expect(result.notices).toEqual([])
@@ -274,14 +317,15 @@ describe("parseEisRss", () => {
       budget: "3636024.43",
       currency: "RUB",
       publishedAt: "2019-06-10T13:32:20Z",
-      buyer: "ФОНД \"РЕГИОНАЛЬНЫЙ ФОНД КАПИТАЛЬНОГО РЕМОНТА МНОГОКВАРТИРНЫХ ДОМОВ ТОМСКОЙ ОБЛАСТИ\"",
+      buyer: 'ФОНД "РЕГИОНАЛЬНЫЙ ФОНД КАПИТАЛЬНОГО РЕМОНТА МНОГОКВАРТИРНЫХ ДОМОВ ТОМСКОЙ ОБЛАСТИ"',
       url: "https://zakupki.gov.ru/epz/order/notice/ea615/view/common-info.html?regNumber=206520000011900119"
     })
     expect(notice.record.title).toMatch(/^Выполнение работ по капитальному ремонту/u)
   })
 
   it("handles a doubled host, `2 750 000,50`, a deadline and a cancelled stage", () => {
-    const desc = "<strong>Наименование объекта закупки: </strong>Ремонт&nbsp;дороги<br/>" +
+    const desc =
+      "<strong>Наименование объекта закупки: </strong>Ремонт&nbsp;дороги<br/>" +
       "<strong>Начальная цена контракта: </strong>2 750 000,50<strong> Валюта: </strong>Российский рубль<br/>" +
       "<strong>Этап размещения: </strong>Закупка отменена<br/>" +
       "<strong>Окончание подачи заявок: </strong>30.11.2023 09:00<br/>"

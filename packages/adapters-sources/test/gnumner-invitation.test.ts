@@ -31,18 +31,27 @@ describe("parseInvitationDocx", () => {
 
   it("reads the Russian lot table (header in the second row, a row in a content control, stored entries)", () => {
     const xml = invitationFixture("INVENTED_invitation-ru_document.xml")
-    const bytes = zip([{ name: "[Content_Types].xml", text: "<Types/>", stored: true }, { name: "word/document.xml", text: xml, stored: true }])
+    const bytes = zip([
+      { name: "[Content_Types].xml", text: "<Types/>", stored: true },
+      { name: "word/document.xml", text: xml, stored: true }
+    ])
     expect(lotsOf(bytes)).toEqual([
       { title: "Бумага для офисной техники", budget: "500000", currency: "AMD", cpvCodes: ["30192700"] },
-      { title: "Бензин \"Регуляр\"", budget: "1234567.89", currency: "AMD", cpvCodes: ["09132100"] }
+      { title: 'Бензин "Регуляр"', budget: "1234567.89", currency: "AMD", cpvCodes: ["09132100"] }
     ])
   })
 
   it("finds the header in the second row of a simple table and works without CPV and price columns", () => {
     const xml = wordDocument([
       "Հավելված 1",
-      [["Գնման առարկաների ցանկ", "", ""], ["N", "Գնման առարկայի անվանումը", "Քանակ"], ["1", "Դիզելային վառելիք", "3000"],
-        ["N", "Գնման առարկայի անվանումը", "Քանակ"], ["2", "Սեղմված բնական գազ", "1500"], ["", "", ""]]
+      [
+        ["Գնման առարկաների ցանկ", "", ""],
+        ["N", "Գնման առարկայի անվանումը", "Քանակ"],
+        ["1", "Դիզելային վառելիք", "3000"],
+        ["N", "Գնման առարկայի անվանումը", "Քանակ"],
+        ["2", "Սեղմված բնական գազ", "1500"],
+        ["", "", ""]
+      ]
     ])
     expect(lotsOf(docx(xml))).toEqual([
       { title: "Դիզելային վառելիք", budget: null, currency: null, cpvCodes: [] },
@@ -56,17 +65,29 @@ describe("parseInvitationDocx", () => {
   })
 
   it("does not take a lone Latin `n` inside a word for the lot-number column", () => {
-    const xml = wordDocument([[["Unit", "Name"], ["pcs", "Paper"]]])
+    const xml = wordDocument([
+      [
+        ["Unit", "Name"],
+        ["pcs", "Paper"]
+      ]
+    ])
     expect(failureOf(docx(xml))).toMatch(/no lot table/u)
   })
 
   it("reports a header without lot rows", () => {
-    const xml = wordDocument([[["Лот", "Наименование", "Цена"], ["Итого", "", "0"]]])
+    const xml = wordDocument([
+      [
+        ["Лот", "Наименование", "Цена"],
+        ["Итого", "", "0"]
+      ]
+    ])
     expect(failureOf(docx(xml))).toBe("the invitation's lot table has no lot rows")
   })
 
   it("fails, never throws, on a file that is not a ZIP", () => {
-    expect(failureOf(new TextEncoder().encode("%PDF-1.4\n1 0 obj <<>> endobj\n"))).toMatch(/^not a DOCX file: not a ZIP archive/u)
+    expect(failureOf(new TextEncoder().encode("%PDF-1.4\n1 0 obj <<>> endobj\n"))).toMatch(
+      /^not a DOCX file: not a ZIP archive/u
+    )
     expect(failureOf(new Uint8Array())).toMatch(/^not a DOCX file/u)
   })
 
@@ -75,8 +96,16 @@ describe("parseInvitationDocx", () => {
   })
 
   it("fails on a document without a lot table", () => {
-    const xml = wordDocument(["ՀՐԱՎԵՐ", [["Պատվիրատու", "ՀՀ ֆինանսների նախարարություն"], ["Հասցե", "ք. Երևան"]]])
-    expect(failureOf(docx(xml))).toBe("no lot table (a table with lot-number and name columns) among the document's 1 tables")
+    const xml = wordDocument([
+      "ՀՐԱՎԵՐ",
+      [
+        ["Պատվիրատու", "ՀՀ ֆինանսների նախարարություն"],
+        ["Հասցե", "ք. Երևան"]
+      ]
+    ])
+    expect(failureOf(docx(xml))).toBe(
+      "no lot table (a table with lot-number and name columns) among the document's 1 tables"
+    )
     expect(failureOf(docx(wordDocument(["Միայն տեքստ"])))).toMatch(/among the document's 0 tables/u)
   })
 

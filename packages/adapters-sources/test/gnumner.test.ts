@@ -27,10 +27,17 @@ const onePage = (title: string, time: string, href = "https://gnumner.minfin.am/
 
 describe("gnumner listing pages", () => {
   it("parses the e-auction section page into open originals", () => {
-    const { notices, rejected } = listing("RECONSTRUCTED_listing-page_elektronayin_achurdi.html",
-      "elektronayin_achurdi_haytararutyun_ev_hraver", AUCTION_PAGE)
+    const { notices, rejected } = listing(
+      "RECONSTRUCTED_listing-page_elektronayin_achurdi.html",
+      "elektronayin_achurdi_haytararutyun_ev_hraver",
+      AUCTION_PAGE
+    )
     expect(rejected).toEqual([])
-    expect(notices.map((n) => n.record.nativeId)).toEqual(["ԵՔ-ԷԱՃԾՁԲ-26/148", "ԱՄԱՀ-ԱՊ-ԳՀԱՊՁԲ-26/107", "ՀՀ ՖՆ-ԷԱՃԱՊՁԲ-26/12"])
+    expect(notices.map((n) => n.record.nativeId)).toEqual([
+      "ԵՔ-ԷԱՃԾՁԲ-26/148",
+      "ԱՄԱՀ-ԱՊ-ԳՀԱՊՁԲ-26/107",
+      "ՀՀ ՖՆ-ԷԱՃԱՊՁԲ-26/12"
+    ])
     expect(notices.every(valid)).toBe(true)
     const [eauction, armeps, file] = notices
     expect(eauction).toMatchObject({ kind: "original", version: null, reason: null, procedureKey: "ԵՔ-ԷԱՃԾՁԲ-26/148" })
@@ -52,7 +59,11 @@ describe("gnumner listing pages", () => {
       cpvCodes: [],
       okpd2Codes: []
     })
-    expect(armeps?.record).toMatchObject({ id: "gnumner-amah-ap-ghapdzb-26-107", url: ARMEPS_URL, docsUrl: [ARMEPS_URL] })
+    expect(armeps?.record).toMatchObject({
+      id: "gnumner-amah-ap-ghapdzb-26-107",
+      url: ARMEPS_URL,
+      docsUrl: [ARMEPS_URL]
+    })
     expect(file?.record).toMatchObject({
       id: "gnumner-hh-fn-eachapdzb-26-12",
       deadline: "2026-10-02T07:10:00Z",
@@ -61,10 +72,16 @@ describe("gnumner listing pages", () => {
   })
 
   it("links the amendment to the original by procedureKey and id", () => {
-    const originals = listing("RECONSTRUCTED_listing-page_elektronayin_achurdi.html",
-      "elektronayin_achurdi_haytararutyun_ev_hraver", AUCTION_PAGE).notices
-    const { notices, rejected } = listing("RECONSTRUCTED_listing-page_hraverum_katarvats_popokhutyunner.html",
-      "hraverum_katarvats_popokhutyunner", CHANGES_PAGE)
+    const originals = listing(
+      "RECONSTRUCTED_listing-page_elektronayin_achurdi.html",
+      "elektronayin_achurdi_haytararutyun_ev_hraver",
+      AUCTION_PAGE
+    ).notices
+    const { notices, rejected } = listing(
+      "RECONSTRUCTED_listing-page_hraverum_katarvats_popokhutyunner.html",
+      "hraverum_katarvats_popokhutyunner",
+      CHANGES_PAGE
+    )
     expect(rejected).toEqual([])
     const amendment = notices.find((n) => n.procedureKey === "ՀՀ ՖՆ-ԷԱՃԱՊՁԲ-26/12")
     const original = originals.find((n) => n.procedureKey === amendment?.procedureKey)
@@ -75,13 +92,20 @@ describe("gnumner listing pages", () => {
 
   it("links a failed-procedure notice to the ARMEPS tender as a cancellation without a deadline", () => {
     // The fixture page holds blocks of two sections; parsed as the failed-procedures section.
-    const { notices } = listing("RECONSTRUCTED_listing-page_hraverum_katarvats_popokhutyunner.html",
-      "chkayacats_gnman_yntacakargi_masin_haytararutyunner", FAILED_PAGE)
+    const { notices } = listing(
+      "RECONSTRUCTED_listing-page_hraverum_katarvats_popokhutyunner.html",
+      "chkayacats_gnman_yntacakargi_masin_haytararutyunner",
+      FAILED_PAGE
+    )
     const failed = notices.find((n) => n.record.nativeId === "ԵՔ-ԷԱՃԱՊՁԲ-26/45")
     const tender = parseArmepsDetail(fixture("RECONSTRUCTED_armeps-listContractDocuments-with-value.html"), {
       url: "https://armeps.am/epps/cft/listContractDocuments.do?resourceId=12490001"
     }).notices[0]
-    expect(failed).toMatchObject({ kind: "cancellation", reason: "failed", record: { status: "cancelled", deadline: null } })
+    expect(failed).toMatchObject({
+      kind: "cancellation",
+      reason: "failed",
+      record: { status: "cancelled", deadline: null }
+    })
     expect(failed?.record.publishedAt).toBe("2026-10-06T11:02:40Z")
     expect(failed?.procedureKey).toBe(tender?.procedureKey)
     expect(failed?.record.id).toBe(tender?.record.id)
@@ -89,10 +113,14 @@ describe("gnumner listing pages", () => {
 
   it("maps result sections to closed results and skips clarifications", () => {
     const html = onePage("[ԵՔ-ԷԱՃԾՁԲ-26/148] Պայմանագիր", "(Հրապարակված է 2026-11-01 10:00:00)")
-    const result = parseGnumnerListing(html, { section: "knqvats_paymanagri_masin_haytararutyun", pageUrl: AUCTION_PAGE })
+    const result = parseGnumnerListing(html, {
+      section: "knqvats_paymanagri_masin_haytararutyun",
+      pageUrl: AUCTION_PAGE
+    })
     expect(result.notices[0]).toMatchObject({ kind: "result", record: { status: "closed", deadline: null } })
     const clarifications = parseGnumnerListing(html, {
-      section: "hraveri_veraberyal_tramadrvats_parzabanumneri_masin_haytararutyun_1", pageUrl: AUCTION_PAGE
+      section: "hraveri_veraberyal_tramadrvats_parzabanumneri_masin_haytararutyun_1",
+      pageUrl: AUCTION_PAGE
     })
     expect(clarifications).toEqual({ notices: [], rejected: [] })
     const unknown = parseGnumnerListing(html, { section: "no_such_section", pageUrl: AUCTION_PAGE })
@@ -101,8 +129,11 @@ describe("gnumner listing pages", () => {
   })
 
   it("reads the Russian UI: times, open-ended items, relative links, code spellings, missing codes", () => {
-    const { notices, rejected } = listing("INVENTED_listing-page-ru_obyavlenie_i_priglashenie_na_elektronnyi_auktcion.html",
-      "obyavlenie_i_priglashenie_na_elektronnyi_auktcion", RU_PAGE)
+    const { notices, rejected } = listing(
+      "INVENTED_listing-page-ru_obyavlenie_i_priglashenie_na_elektronnyi_auktcion.html",
+      "obyavlenie_i_priglashenie_na_elektronnyi_auktcion",
+      RU_PAGE
+    )
     expect(notices).toHaveLength(3)
     expect(notices.every(valid)).toBe(true)
     const [first, openEnded, respelled] = notices
@@ -113,7 +144,11 @@ describe("gnumner listing pages", () => {
       url: "https://gnumner.minfin.am/website/images/original/5e0c1a2b.pdf"
     })
     // Yerevan 23:30 on 31 Dec is 19:30 UTC the same day; "Бессрочный" -> no deadline.
-    expect(openEnded?.record).toMatchObject({ title: "Услуги по уборке помещений", publishedAt: "2026-12-31T19:30:00Z", deadline: null })
+    expect(openEnded?.record).toMatchObject({
+      title: "Услуги по уборке помещений",
+      publishedAt: "2026-12-31T19:30:00Z",
+      deadline: null
+    })
     expect(openEnded?.record.region).toBe(null)
     expect(respelled?.procedureKey).toBe(first?.procedureKey)
     expect(respelled?.record.id).toBe("gnumner-hh-fn-eachapdzb-26-12")
@@ -123,18 +158,33 @@ describe("gnumner listing pages", () => {
 
   it("normalises code spellings: spaces, ՀՀ forms, dashes, Latin look-alikes", () => {
     const key = "ՀՀ ՏԿԵՆ-ԲՄԱՇՁԲ-26/5"
-    for (const spelling of ["ՀՀ ՏԿԵՆ ԲՄԱՇՁԲ-26/5", " ՀՀ  ՏԿԵՆ - ԲՄԱՇՁԲ - 26 / 5 ", "Հ.Հ. ՏԿԵՆ-ԲՄԱՇՁԲ-26/5", "ՀՀՏԿԵՆ-ԲՄԱՇՁԲ-26/5",
-      "ՀՀ SԿԵՆ–ԲՄԱՇՁԲ-26/5", "ՀՀ\u00a0ՏԿԵՆ-ԲՄԱՇՁԲ-26/5", "ՀՀ ՏԿԵՆ-ԲՄԱՇՁԲ-26/5".normalize("NFD")]) {
+    for (const spelling of [
+      "ՀՀ ՏԿԵՆ ԲՄԱՇՁԲ-26/5",
+      " ՀՀ  ՏԿԵՆ - ԲՄԱՇՁԲ - 26 / 5 ",
+      "Հ.Հ. ՏԿԵՆ-ԲՄԱՇՁԲ-26/5",
+      "ՀՀՏԿԵՆ-ԲՄԱՇՁԲ-26/5",
+      "ՀՀ SԿԵՆ–ԲՄԱՇՁԲ-26/5",
+      "ՀՀ\u00a0ՏԿԵՆ-ԲՄԱՇՁԲ-26/5",
+      "ՀՀ ՏԿԵՆ-ԲՄԱՇՁԲ-26/5".normalize("NFD")
+    ]) {
       expect(canonicalCode(spelling)).toBe(key)
       expect(gnumnerId(spelling)).toBe("gnumner-hh-tken-bmashdzb-26-5")
     }
     expect(canonicalCode("ԵՔ-ԷԱՃԾՁԲ-26/148")).toBe("ԵՔ-ԷԱՃԾՁԲ-26/148")
     expect(canonicalCode("ԵՔ-ԷԱՃԾՁԲ-26/1O8")).toBe("ԵՔ-ԷԱՃԾՁԲ-26/1O8") // digits-only token: Latin O left alone
     expect(canonicalCode("ՍOՒՔ-ԳՀԾՁԲ-26/3")).toBe("ՍՕՒՔ-ԳՀԾՁԲ-26/3")
-    const page = onePage("[ ՀՀ  SԿԵՆ  ԲՄԱՇՁԲ-26/5 ]  Ճանապարհի նորոգում", "(Հրապարակված է 2026-09-01 09:00:00-ից մինչև 2026-09-20 18:00:00)")
-    const notice = parseGnumnerListing(page, { section: "bac_mrcuyti_haytararutyun_ev_hraver", pageUrl: AUCTION_PAGE }).notices[0]
+    const page = onePage(
+      "[ ՀՀ  SԿԵՆ  ԲՄԱՇՁԲ-26/5 ]  Ճանապարհի նորոգում",
+      "(Հրապարակված է 2026-09-01 09:00:00-ից մինչև 2026-09-20 18:00:00)"
+    )
+    const notice = parseGnumnerListing(page, { section: "bac_mrcuyti_haytararutyun_ev_hraver", pageUrl: AUCTION_PAGE })
+      .notices[0]
     expect(notice?.procedureKey).toBe(key)
-    expect(notice?.record).toMatchObject({ nativeId: "ՀՀ SԿԵՆ ԲՄԱՇՁԲ-26/5", title: "Ճանապարհի նորոգում", deadline: "2026-09-20T14:00:00Z" })
+    expect(notice?.record).toMatchObject({
+      nativeId: "ՀՀ SԿԵՆ ԲՄԱՇՁԲ-26/5",
+      title: "Ճանապարհի նորոգում",
+      deadline: "2026-09-20T14:00:00Z"
+    })
   })
 
   it("agrees with the sample-data transliteration", () => {
@@ -146,7 +196,13 @@ describe("gnumner listing pages", () => {
 
   it("never throws on garbage, empty pages or pages without div.tender", () => {
     const options = { section: "elektronayin_achurdi_haytararutyun_ev_hraver", pageUrl: AUCTION_PAGE }
-    for (const html of ["", "<<<>>>", "<div class='tender'><div class='tender_title'><p>", "\u0000\uFFFF</html>", "<html><body>404</body></html>"]) {
+    for (const html of [
+      "",
+      "<<<>>>",
+      "<div class='tender'><div class='tender_title'><p>",
+      "\u0000\uFFFF</html>",
+      "<html><body>404</body></html>"
+    ]) {
       const result = parseGnumnerListing(html, options)
       expect(result.notices).toEqual([])
       expect(parseArmepsDetail(html, { url: ARMEPS_URL }).notices).toEqual([])
@@ -158,22 +214,33 @@ describe("gnumner listing pages", () => {
     expect(badUrl.rejected[0]?.reason).toMatch(/resource URL/u)
     const noTitle = parseGnumnerListing(onePage("[ԵՔ-ԷԱՃԾՁԲ-26/1]", ""), options)
     expect(noTitle.rejected[0]?.reason).toMatch(/no title/u)
-    const badDate = parseGnumnerListing(onePage("[ԵՔ-ԷԱՃԾՁԲ-26/1] x", "(2026-02-30 10:00:00-ից մինչև 2026-13-01 10:00)"), options)
+    const badDate = parseGnumnerListing(
+      onePage("[ԵՔ-ԷԱՃԾՁԲ-26/1] x", "(2026-02-30 10:00:00-ից մինչև 2026-13-01 10:00)"),
+      options
+    )
     expect(badDate.notices[0]?.record).toMatchObject({ publishedAt: null, deadline: null })
   })
 })
 
 describe("ARMEPS detail pages", () => {
   const expected = JSON.parse(fixture("expected-cards.json")) as unknown
-  const card = Predicate.isObject(expected) && "cards" in expected && Array.isArray(expected.cards) ? expected.cards[0] : null
+  const card =
+    Predicate.isObject(expected) && "cards" in expected && Array.isArray(expected.cards) ? expected.cards[0] : null
 
   it("matches expected-cards.json on the real fragment", () => {
-    const { notices, rejected } = parseArmepsDetail(fixture("armeps-listContractDocuments-fragment-real.html"), { url: ARMEPS_URL })
+    const { notices, rejected } = parseArmepsDetail(fixture("armeps-listContractDocuments-fragment-real.html"), {
+      url: ARMEPS_URL
+    })
     expect(rejected).toEqual([])
     expect(notices).toHaveLength(1)
     const notice = notices[0]
     expect(notice && valid(notice)).toBe(true)
-    expect(notice).toMatchObject({ kind: "original", procedureKey: "ԱՄԱՀ-ԱՊ-ԳՀԱՊՁԲ-26/107", version: null, reason: null })
+    expect(notice).toMatchObject({
+      kind: "original",
+      procedureKey: "ԱՄԱՀ-ԱՊ-ԳՀԱՊՁԲ-26/107",
+      version: null,
+      reason: null
+    })
     expect(card).toMatchObject({ title: notice?.record.title, buyer: notice?.record.buyer, budget: null })
     expect(notice?.record).toMatchObject({
       // expected-cards `id` is the bare code; the schema's TenderId needs the `gnumner-` ASCII slug (code -> nativeId).
@@ -203,7 +270,9 @@ describe("ARMEPS detail pages", () => {
   })
 
   it("reads a filled estimated value, three CPV codes and the Yerevan region", () => {
-    const notice = parseArmepsDetail(fixture("RECONSTRUCTED_armeps-listContractDocuments-with-value.html"), { url: ARMEPS_URL }).notices[0]
+    const notice = parseArmepsDetail(fixture("RECONSTRUCTED_armeps-listContractDocuments-with-value.html"), {
+      url: ARMEPS_URL
+    }).notices[0]
     expect(notice?.record).toMatchObject({
       id: "gnumner-ek-eachapdzb-26-45",
       title: "Procurement of office supplies",
@@ -220,13 +289,22 @@ describe("ARMEPS detail pages", () => {
     const html = fixture("armeps-listContractDocuments-fragment-real.html")
       .replace("<dd>Procurement of goods for the Araks community</dd>", "<dd> </dd>")
       .replace("<td>N/A</td>", "<td>12486999</td>")
-      .replace(/<dt>Estimated value \(AMD\):<\/dt>\s*<dd>\s*<\/dd>/u, "<dt>Estimated value (AMD) :</dt><dd>1\u00a0234\u00a0567,89</dd>")
+      .replace(
+        /<dt>Estimated value \(AMD\):<\/dt>\s*<dd>\s*<\/dd>/u,
+        "<dt>Estimated value (AMD) :</dt><dd>1\u00a0234\u00a0567,89</dd>"
+      )
     const notice = parseArmepsDetail(html, { url: ARMEPS_URL }).notices[0]
-    expect(notice).toMatchObject({ kind: "amendment", record: { status: "amended", title: "ՀՀ Արմավիրի մարզի Արաքս համայնք", budget: "1234567.89" } })
+    expect(notice).toMatchObject({
+      kind: "amendment",
+      record: { status: "amended", title: "ՀՀ Արմավիրի մարզի Արաքս համայնք", budget: "1234567.89" }
+    })
   })
 
   it("rejects a page without CfT Id", () => {
-    const html = fixture("armeps-listContractDocuments-fragment-real.html").replace(/<dt>CfT Id:<\/dt>\s*<dd>[^<]*<\/dd>/u, "")
+    const html = fixture("armeps-listContractDocuments-fragment-real.html").replace(
+      /<dt>CfT Id:<\/dt>\s*<dd>[^<]*<\/dd>/u,
+      ""
+    )
     const result = parseArmepsDetail(html, { url: ARMEPS_URL })
     expect(result.notices).toEqual([])
     expect(result.rejected[0]).toMatchObject({ where: ARMEPS_URL })
@@ -235,7 +313,9 @@ describe("ARMEPS detail pages", () => {
 
 describe("eAuction detail pages", () => {
   it("parses the real fragment", () => {
-    const { notices, rejected } = parseEauctionDetail(fixture("eauction-tender_details-fragment-real.html"), { url: EAUCTION_URL })
+    const { notices, rejected } = parseEauctionDetail(fixture("eauction-tender_details-fragment-real.html"), {
+      url: EAUCTION_URL
+    })
     expect(rejected).toEqual([])
     expect(notices[0] && valid(notices[0])).toBe(true)
     expect(notices[0]).toMatchObject({ kind: "original", procedureKey: "ԵՔ-ԷԱՃԾՁԲ-26/148" })
@@ -252,9 +332,13 @@ describe("eAuction detail pages", () => {
   })
 
   it("links to the listing item of the same procedure", () => {
-    const listed = listing("RECONSTRUCTED_listing-page_elektronayin_achurdi.html",
-      "elektronayin_achurdi_haytararutyun_ev_hraver", AUCTION_PAGE).notices[0]
-    const detail = parseEauctionDetail(fixture("eauction-tender_details-fragment-real.html"), { url: EAUCTION_URL }).notices[0]
+    const listed = listing(
+      "RECONSTRUCTED_listing-page_elektronayin_achurdi.html",
+      "elektronayin_achurdi_haytararutyun_ev_hraver",
+      AUCTION_PAGE
+    ).notices[0]
+    const detail = parseEauctionDetail(fixture("eauction-tender_details-fragment-real.html"), { url: EAUCTION_URL })
+      .notices[0]
     expect(detail?.record.id).toBe(listed?.record.id)
     expect(detail?.record.deadline).toBe(listed?.record.deadline)
   })

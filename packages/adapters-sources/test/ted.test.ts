@@ -118,12 +118,14 @@ describe("parseTedSearchResponse: other fixtures", () => {
       currency: "EUR",
       publishedAt: "2019-11-25T23:00:00Z",
       cpvCodes: ["72230000"],
-      lots: [{
-        title: "Provision of IT Services Related to OP IT Systems (EUR-Lex, N-Lex, Search Layer, and Others)",
-        budget: "4500000",
-        currency: "EUR",
-        cpvCodes: []
-      }],
+      lots: [
+        {
+          title: "Provision of IT Services Related to OP IT Systems (EUR-Lex, N-Lex, Search Layer, and Others)",
+          budget: "4500000",
+          currency: "EUR",
+          cpvCodes: []
+        }
+      ],
       docsUrl: ["https://etendering.ted.europa.eu/cft/cft-display.html?cftId=5629"]
     })
     // No title-lot in the change notice: lots do not align, but the one-currency lot sum still gives a budget.
@@ -148,7 +150,7 @@ describe("parseTedSearchResponse: value shapes and edge cases", () => {
       "classification-cpv": {},
       "estimated-value-proc": {},
       "title-lot": {},
-      "links": {}
+      links: {}
     })
     expect(n.record).toMatchObject({ buyer: null, country: null, cpvCodes: [], budget: null, lots: [], docsUrl: [] })
     expect(n.record.url).toBe("https://ted.europa.eu/en/notice/-/detail/100-2026")
@@ -164,8 +166,9 @@ describe("parseTedSearchResponse: value shapes and edge cases", () => {
 
   it("picks eng, then the official language, then the first language", () => {
     expect(one({ "notice-title": { deu: "Titel", eng: "Title EN" } }).record.title).toBe("Title EN")
-    expect(one({ "notice-title": { deu: "Titel", fra: "Titre" }, "official-language": ["FRA"] }).record.title)
-      .toBe("Titre")
+    expect(one({ "notice-title": { deu: "Titel", fra: "Titre" }, "official-language": ["FRA"] }).record.title).toBe(
+      "Titre"
+    )
     expect(one({ "notice-title": { deu: "Titel", fra: "Titre" } }).record.title).toBe("Titel")
     expect(one({ "notice-title": {}, "title-proc": { swe: "Upphandling" } }).record.title).toBe("Upphandling")
     expect(one({ "buyer-name": { eng: [], ron: ["Primăria X", "Other"] } }).record.buyer).toBe("Primăria X")
@@ -199,7 +202,10 @@ describe("parseTedSearchResponse: value shapes and edge cases", () => {
       "estimated-value-cur-lot": ["EUR", "RON"]
     })
     expect(n.record).toMatchObject({ budget: null, currency: null })
-    expect(n.record.lots.map((l) => [l.budget, l.currency])).toEqual([["100", "EUR"], ["200", "RON"]])
+    expect(n.record.lots.map((l) => [l.budget, l.currency])).toEqual([
+      ["100", "EUR"],
+      ["200", "RON"]
+    ])
     const withGlo = one({
       "estimated-value-lot": ["100", "200"],
       "estimated-value-cur-lot": ["EUR", "RON"],
@@ -225,8 +231,11 @@ describe("parseTedSearchResponse: value shapes and edge cases", () => {
 
   it("uses total-value for result notices only", () => {
     const fields = { "total-value": 320649.86, "total-value-cur": ["EUR"] }
-    expect(one({ ...fields, "form-type": "result", "notice-type": "can-standard" }).record)
-      .toMatchObject({ budget: "320649.86", currency: "EUR", status: "closed" })
+    expect(one({ ...fields, "form-type": "result", "notice-type": "can-standard" }).record).toMatchObject({
+      budget: "320649.86",
+      currency: "EUR",
+      status: "closed"
+    })
     expect(one(fields).record).toMatchObject({ budget: null, currency: null })
   })
 
@@ -234,20 +243,26 @@ describe("parseTedSearchResponse: value shapes and edge cases", () => {
     const deadline = (extra: Record<string, unknown>) => one(extra).record.deadline
     expect(deadline({ "deadline-receipt-tender-date-lot": ["2026-08-10+02:00"] })).toBe("2026-08-10T21:59:59Z")
     expect(deadline({ "deadline-receipt-tender-date-lot": "2026-01-10Z" })).toBe("2026-01-10T23:59:59Z")
-    expect(deadline({
-      "deadline-receipt-tender-date-lot": ["2026-08-10+02:00", "2026-08-03+02:00"],
-      "deadline-receipt-tender-time-lot": ["12:00:00+02:00", "09:30:00+02:00"]
-    })).toBe("2026-08-03T07:30:00Z")
+    expect(
+      deadline({
+        "deadline-receipt-tender-date-lot": ["2026-08-10+02:00", "2026-08-03+02:00"],
+        "deadline-receipt-tender-time-lot": ["12:00:00+02:00", "09:30:00+02:00"]
+      })
+    ).toBe("2026-08-03T07:30:00Z")
     // Times that cannot be matched to dates are ignored: every date is date-only (never close early).
-    expect(deadline({
-      "deadline-receipt-tender-date-lot": ["2026-08-10+02:00", "2026-08-03+02:00"],
-      "deadline-receipt-tender-time-lot": ["12:00:00+02:00"]
-    })).toBe("2026-08-03T21:59:59Z")
-    expect(deadline({
-      "deadline-receipt-tender-date-lot": ["2026-02-30+01:00", "garbage"],
-      "deadline-receipt-request-date-lot": ["2026-03-01+01:00"],
-      "deadline-receipt-request-time-lot": ["10:00:00+01:00"]
-    })).toBe("2026-03-01T09:00:00Z")
+    expect(
+      deadline({
+        "deadline-receipt-tender-date-lot": ["2026-08-10+02:00", "2026-08-03+02:00"],
+        "deadline-receipt-tender-time-lot": ["12:00:00+02:00"]
+      })
+    ).toBe("2026-08-03T21:59:59Z")
+    expect(
+      deadline({
+        "deadline-receipt-tender-date-lot": ["2026-02-30+01:00", "garbage"],
+        "deadline-receipt-request-date-lot": ["2026-03-01+01:00"],
+        "deadline-receipt-request-time-lot": ["10:00:00+01:00"]
+      })
+    ).toBe("2026-03-01T09:00:00Z")
     expect(one({ "publication-date": "2026-01-05Z" }).record.publishedAt).toBe("2026-01-05T00:00:00Z")
     expect(one({ "publication-date": "not a date" }).record.publishedAt).toBeNull()
   })
@@ -263,7 +278,7 @@ describe("parseTedSearchResponse: value shapes and edge cases", () => {
       "publication-number": "00512345-2026",
       "notice-version": "02",
       "place-of-performance": ["DEU", "DE4", "DEA23", "DEB39"],
-      "links": { html: { DEU: "https://ted.europa.eu/de/notice/-/detail/512345-2026" }, pdf: { DEU: "x" } },
+      links: { html: { DEU: "https://ted.europa.eu/de/notice/-/detail/512345-2026" }, pdf: { DEU: "x" } },
       "submission-url-lot": ["https://submit.example/1"],
       "document-url-lot": [],
       "procedure-identifier": "proc-1"
@@ -276,8 +291,9 @@ describe("parseTedSearchResponse: value shapes and edge cases", () => {
       url: "https://ted.europa.eu/de/notice/-/detail/512345-2026",
       docsUrl: ["https://submit.example/1"]
     })
-    expect(one({ "links": { pdf: { ENG: "https://ted.europa.eu/en/notice/1-2026/pdf" } } }).record.docsUrl)
-      .toEqual(["https://ted.europa.eu/en/notice/1-2026/pdf"])
+    expect(one({ links: { pdf: { ENG: "https://ted.europa.eu/en/notice/1-2026/pdf" } } }).record.docsUrl).toEqual([
+      "https://ted.europa.eu/en/notice/1-2026/pdf"
+    ])
   })
 
   it("classifies kinds and skips planning notices", () => {
@@ -291,7 +307,11 @@ describe("parseTedSearchResponse: value shapes and edge cases", () => {
         notice({ "notice-type": "pin-cfc-standard", "form-type": "competition" }),
         notice({ "change-notice-version-identifier": "abc-01" }),
         notice({ "change-notice-version-identifier": ["abc-01"], "change-reason-code": ["cor-buy", "cor-buy"] }),
-        notice({ "form-type": "result", "change-notice-version-identifier": ["abc-01"], "change-reason-code": "cancel" })
+        notice({
+          "form-type": "result",
+          "change-notice-version-identifier": ["abc-01"],
+          "change-reason-code": "cancel"
+        })
       ]
     }).map((n) => [n.kind, n.reason, n.record.status])
     expect(kinds).toEqual([

@@ -8,7 +8,19 @@
 //    embedded store in a temporary directory, or on a scratch database created (and dropped) on the
 //    PostgreSQL server of --database-url / DATABASE_URL.
 import { PgClient } from "@effect/sql-pg"
-import { AccountStore, evaluateAlerts, indexWatchlists, ingestRecords, makeAlertEvaluator, prepareWatchlist, type MatchToken, RatesTable, type TenderFacts, TenderId, type TenderRecord } from "@tenders/core"
+import {
+  AccountStore,
+  evaluateAlerts,
+  indexWatchlists,
+  ingestRecords,
+  makeAlertEvaluator,
+  prepareWatchlist,
+  type MatchToken,
+  RatesTable,
+  type TenderFacts,
+  TenderId,
+  type TenderRecord
+} from "@tenders/core"
 import { DateTime, Effect, Redacted, Schema } from "effect"
 import { Reactivity } from "effect/reactivity"
 import { randomUUID } from "node:crypto"
@@ -35,7 +47,8 @@ const { pick, random } = seededRandom(7)
 
 // A vocabulary with a long tail: a few very common words, many rare ones (as tender titles have).
 const vocabulary = Array.from({ length: 20_000 }, (_, i) => `w${i}`)
-const zipf = () => vocabulary[Math.min(vocabulary.length - 1, Math.floor(Math.exp(random() * Math.log(vocabulary.length))) - 1)] ?? "w0"
+const zipf = () =>
+  vocabulary[Math.min(vocabulary.length - 1, Math.floor(Math.exp(random() * Math.log(vocabulary.length))) - 1)] ?? "w0"
 const countries = ["DE", "FR", "ES", "IT", "PL", "NL", "SE", "RU", "AM", "RO"]
 const now = DateTime.makeUnsafe(Date.now())
 const iso = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().replace(/\.\d{3}Z$/u, "Z")
@@ -59,9 +72,23 @@ const makeWatchlist = (i: number) => {
 }
 
 const makeRecord = (i: number, words: ReadonlyArray<string>): TenderRecord => ({
-  id: TenderId.make(`ted-${i}-2026`), source: "ted", nativeId: `${i}-2026`, title: words.join(" "), buyer: null, country: pick(countries), region: null,
-  budget: String(Math.round(random() * 5_000_000)), currency: "EUR", deadline: iso(1 + random() * 60), publishedAt: null, status: "open",
-  url: "https://example.org", cpvCodes: ["45233140"], okpd2Codes: [], lots: [], docsUrl: []
+  id: TenderId.make(`ted-${i}-2026`),
+  source: "ted",
+  nativeId: `${i}-2026`,
+  title: words.join(" "),
+  buyer: null,
+  country: pick(countries),
+  region: null,
+  budget: String(Math.round(random() * 5_000_000)),
+  currency: "EUR",
+  deadline: iso(1 + random() * 60),
+  publishedAt: null,
+  status: "open",
+  url: "https://example.org",
+  cpvCodes: ["45233140"],
+  okpd2Codes: [],
+  lots: [],
+  docsUrl: []
 })
 const makeTender = (i: number): TenderFacts => {
   const words = Array.from({ length: 12 }, zipf)
@@ -69,8 +96,12 @@ const makeTender = (i: number): TenderFacts => {
 }
 
 const tenders = Array.from({ length: Number(values.tenders) }, (_, i) => makeTender(i))
-process.stdout.write(`changed tenders: ${tenders.length} (12 words each, Zipf-distributed over ${vocabulary.length} words); watchlists: 1-2 topic words, half with countries, 30% with a converted budget floor\n\n`)
-process.stdout.write(`${"watchlists".padStart(10)} ${"index ms".padStart(9)} ${"tenders/s".padStart(10)} ${"matches/tender".padStart(15)}\n`)
+process.stdout.write(
+  `changed tenders: ${tenders.length} (12 words each, Zipf-distributed over ${vocabulary.length} words); watchlists: 1-2 topic words, half with countries, 30% with a converted budget floor\n\n`
+)
+process.stdout.write(
+  `${"watchlists".padStart(10)} ${"index ms".padStart(9)} ${"tenders/s".padStart(10)} ${"matches/tender".padStart(15)}\n`
+)
 for (const n of (values.watchlists ?? "").split(",").map(Number)) {
   const prepared = Array.from({ length: n }, (_, i) => makeWatchlist(i))
   const t0 = performance.now()
@@ -80,24 +111,38 @@ for (const n of (values.watchlists ?? "").split(",").map(Number)) {
   const t1 = performance.now()
   for (const tender of tenders) matches += index.matching(tender, now).length
   const seconds = (performance.now() - t1) / 1000
-  process.stdout.write(`${String(n).padStart(10)} ${built.toFixed(0).padStart(9)} ${Math.round(tenders.length / seconds).toString().padStart(10)} ${(matches / tenders.length).toFixed(2).padStart(15)}\n`)
+  process.stdout.write(
+    `${String(n).padStart(10)} ${built.toFixed(0).padStart(9)} ${Math.round(tenders.length / seconds)
+      .toString()
+      .padStart(10)} ${(matches / tenders.length).toFixed(2).padStart(15)}\n`
+  )
 }
 
 /** One end-to-end run on a fresh store with `watchlistCount` watchlists and `tenderCount` changed tenders. */
 const endToEnd = (watchlistCount: number, tenderCount: number) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sql = yield* PgClient.PgClient
     const accounts = yield* AccountStore
     const owners: Array<string> = []
     for (let a = 0; a < Math.ceil(watchlistCount / 1000); a++) {
-      owners.push((yield* accounts.saveAccount({ email: `bench-${a}@example.com`, plan: "business", monthlyLimit: null })).id)
+      owners.push(
+        (yield* accounts.saveAccount({ email: `bench-${a}@example.com`, plan: "business", monthlyLimit: null })).id
+      )
     }
     // Saved in bulk (the one-by-one path checks the plan's limit under a row lock; that is not what is measured).
     const createdAt = new Date(Date.now() - 60_000).toISOString()
     for (let start = 0; start < watchlistCount; start += 5_000) {
       const rows = Array.from({ length: Math.min(5_000, watchlistCount - start) }, (_, k) => {
         const { filters, tokens } = makeWatchlistInput()
-        return { id: randomUUID(), account_id: owners[(start + k) % owners.length], name: `bench ${start + k}`, filters, email: (start + k) % 2 === 0, created_at: createdAt, match_tokens: tokens }
+        return {
+          id: randomUUID(),
+          account_id: owners[(start + k) % owners.length],
+          name: `bench ${start + k}`,
+          filters,
+          email: (start + k) % 2 === 0,
+          created_at: createdAt,
+          match_tokens: tokens
+        }
       })
       yield* sql`INSERT INTO watchlists (id, account_id, name, filters, email, webhook, created_at, match_tokens)
         SELECT d.id, d.account_id, d.name, d.filters, d.email, NULL, d.created_at, d.match_tokens
@@ -122,29 +167,52 @@ const endToEnd = (watchlistCount: number, tenderCount: number) =>
     yield* evaluateAlerts()
     const cold = performance.now() - t3
     const queued = (yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM deliveries`)[0]?.n ?? 0
-    process.stdout.write(`${String(watchlistCount).padStart(10)} ${String(tenderCount).padStart(8)} ${ingest.toFixed(1).padStart(9)} ${evaluate.toFixed(2).padStart(11)} ${Math.round(tenderCount / evaluate).toString().padStart(10)} ${String(created).padStart(7)} ${String(queued).padStart(7)} ${index.toFixed(0).padStart(9)} ${quiet.toFixed(0).padStart(9)} ${cold.toFixed(0).padStart(8)}\n`)
+    process.stdout.write(
+      `${String(watchlistCount).padStart(10)} ${String(tenderCount).padStart(8)} ${ingest.toFixed(1).padStart(9)} ${evaluate.toFixed(2).padStart(11)} ${Math.round(
+        tenderCount / evaluate
+      )
+        .toString()
+        .padStart(
+          10
+        )} ${String(created).padStart(7)} ${String(queued).padStart(7)} ${index.toFixed(0).padStart(9)} ${quiet.toFixed(0).padStart(9)} ${cold.toFixed(0).padStart(8)}\n`
+    )
   })
 
 /** A scratch database on the server of `url`, dropped afterwards. */
 const scratchDatabase = (url: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const admin = yield* PgClient.make({ url: Redacted.make(url), maxConnections: 1 })
     const name = `tenders_bench_${Date.now().toString(36)}`
-    yield* Effect.acquireRelease(admin.unsafe(`CREATE DATABASE ${name}`), () => Effect.orDie(admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)))
+    yield* Effect.acquireRelease(admin.unsafe(`CREATE DATABASE ${name}`), () =>
+      Effect.orDie(admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`))
+    )
     const target = new URL(url)
     target.pathname = `/${name}`
     return target.toString()
   }).pipe(Effect.provide(Reactivity.layer))
 
-process.stdout.write(`\nend to end on ${databaseUrl === undefined ? "a fresh embedded store" : "a scratch database on PostgreSQL"}: ingest, then one run of the server's evaluator (events -> facts -> match -> alerts + outbox in one transaction; its watchlist index built before: "index ms"), then a run with nothing new ("quiet ms", a scheduler tick) and the same without the kept index ("cold ms")\n\n`)
-process.stdout.write(`${"watchlists".padStart(10)} ${"tenders".padStart(8)} ${"ingest s".padStart(9)} ${"evaluate s".padStart(11)} ${"tenders/s".padStart(10)} ${"alerts".padStart(7)} ${"outbox".padStart(7)} ${"index ms".padStart(9)} ${"quiet ms".padStart(9)} ${"cold ms".padStart(8)}\n`)
-for (const n of (values["e2e-watchlists"] ?? "").split(",").filter((x) => x !== "").map(Number)) {
+process.stdout.write(
+  `\nend to end on ${databaseUrl === undefined ? "a fresh embedded store" : "a scratch database on PostgreSQL"}: ingest, then one run of the server's evaluator (events -> facts -> match -> alerts + outbox in one transaction; its watchlist index built before: "index ms"), then a run with nothing new ("quiet ms", a scheduler tick) and the same without the kept index ("cold ms")\n\n`
+)
+process.stdout.write(
+  `${"watchlists".padStart(10)} ${"tenders".padStart(8)} ${"ingest s".padStart(9)} ${"evaluate s".padStart(11)} ${"tenders/s".padStart(10)} ${"alerts".padStart(7)} ${"outbox".padStart(7)} ${"index ms".padStart(9)} ${"quiet ms".padStart(9)} ${"cold ms".padStart(8)}\n`
+)
+for (const n of (values["e2e-watchlists"] ?? "")
+  .split(",")
+  .filter((x) => x !== "")
+  .map(Number)) {
   const dir = mkdtempSync(join(tmpdir(), "tenders-bench-alerts-"))
   try {
-    await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
-      const url = databaseUrl === undefined ? undefined : yield* scratchDatabase(databaseUrl)
-      yield* endToEnd(n, Number(values["e2e-tenders"])).pipe(Effect.provide(appLayer({ dataDir: dir, databaseUrl: url })))
-    })))
+    await Effect.runPromise(
+      Effect.scoped(
+        Effect.gen(function* () {
+          const url = databaseUrl === undefined ? undefined : yield* scratchDatabase(databaseUrl)
+          yield* endToEnd(n, Number(values["e2e-tenders"])).pipe(
+            Effect.provide(appLayer({ dataDir: dir, databaseUrl: url }))
+          )
+        })
+      )
+    )
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

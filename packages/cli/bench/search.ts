@@ -11,7 +11,11 @@ import { appLayer } from "../src/Runtime.ts"
 import { seededRandom } from "./random.ts"
 
 const { values } = parseArgs({
-  options: { n: { type: "string", default: "100000" }, queries: { type: "string", default: "200" }, "database-url": { type: "string" } }
+  options: {
+    n: { type: "string", default: "100000" },
+    queries: { type: "string", default: "200" },
+    "database-url": { type: "string" }
+  }
 })
 const total = Number(values.n)
 const perClass = Number(values.queries)
@@ -22,23 +26,107 @@ const { pick, random } = seededRandom(42)
 // "services" is in about half of the English titles (the most common word), "maintenance" in ~10%,
 // "bathyscaphe" in ~1 of 10,000 (the rare word).
 const en = {
-  actions: ["Supply of", "Provision of", "Framework agreement for", "Purchase of", "Delivery of", "Maintenance services for", "Consulting services for", "Cleaning services for", "Construction of", "Repair of"],
-  objects: ["medical equipment", "office furniture", "IT hardware", "road resurfacing", "school buildings", "street lighting", "laboratory reagents", "fuel cards", "waste collection", "software licences", "hospital beds", "public transport buses", "bridge inspection", "water pipelines", "security services", "catering services", "printing services", "translation services", "maintenance of lifts", "winter road maintenance"],
-  places: ["Köln", "Lyon", "Madrid", "Milano", "Kraków", "Rotterdam", "Göteborg", "Brno", "Cluj-Napoca", "Porto", "Graz", "Gent", "Cork", "Aarhus", "Tampere"]
+  actions: [
+    "Supply of",
+    "Provision of",
+    "Framework agreement for",
+    "Purchase of",
+    "Delivery of",
+    "Maintenance services for",
+    "Consulting services for",
+    "Cleaning services for",
+    "Construction of",
+    "Repair of"
+  ],
+  objects: [
+    "medical equipment",
+    "office furniture",
+    "IT hardware",
+    "road resurfacing",
+    "school buildings",
+    "street lighting",
+    "laboratory reagents",
+    "fuel cards",
+    "waste collection",
+    "software licences",
+    "hospital beds",
+    "public transport buses",
+    "bridge inspection",
+    "water pipelines",
+    "security services",
+    "catering services",
+    "printing services",
+    "translation services",
+    "maintenance of lifts",
+    "winter road maintenance"
+  ],
+  places: [
+    "Köln",
+    "Lyon",
+    "Madrid",
+    "Milano",
+    "Kraków",
+    "Rotterdam",
+    "Göteborg",
+    "Brno",
+    "Cluj-Napoca",
+    "Porto",
+    "Graz",
+    "Gent",
+    "Cork",
+    "Aarhus",
+    "Tampere"
+  ]
 }
 const ru = {
-  actions: ["Поставка", "Выполнение работ по ремонту", "Оказание услуг по уборке", "Капитальный ремонт", "Закупка", "Техническое обслуживание"],
-  objects: ["автомобильной дороги", "лекарственных препаратов", "компьютерного оборудования", "здания школы", "медицинских изделий", "топлива", "продуктов питания", "мебели", "систем видеонаблюдения"],
+  actions: [
+    "Поставка",
+    "Выполнение работ по ремонту",
+    "Оказание услуг по уборке",
+    "Капитальный ремонт",
+    "Закупка",
+    "Техническое обслуживание"
+  ],
+  objects: [
+    "автомобильной дороги",
+    "лекарственных препаратов",
+    "компьютерного оборудования",
+    "здания школы",
+    "медицинских изделий",
+    "топлива",
+    "продуктов питания",
+    "мебели",
+    "систем видеонаблюдения"
+  ],
   places: ["г. Казань", "г. Екатеринбург", "Московской области", "г. Новосибирск", "Республики Татарстан", "г. Самара"]
 }
 const hy = {
   actions: ["Ձեռքբերում՝", "Վերանորոգման աշխատանքներ՝", "Մատակարարում՝", "Ծառայությունների ձեռքբերում՝"],
-  objects: ["ճանապարհների", "դեղորայքի", "համակարգչային տեխնիկայի", "դպրոցի շենքի", "վառելիքի", "կահույքի", "բժշկական սարքավորումների"],
+  objects: [
+    "ճանապարհների",
+    "դեղորայքի",
+    "համակարգչային տեխնիկայի",
+    "դպրոցի շենքի",
+    "վառելիքի",
+    "կահույքի",
+    "բժշկական սարքավորումների"
+  ],
   places: ["Երևան", "Գյումրի", "Վանաձոր", "Շիրակ", "Լոռի", "Կոտայք"]
 }
 const countries = ["DE", "FR", "ES", "IT", "PL", "NL", "SE", "CZ", "RO", "PT", "AT", "BE", "IE", "DK", "FI"]
 const currencies = ["EUR", "EUR", "EUR", "EUR", "PLN", "CZK", "SEK", "DKK", "RON"]
-const cpvs = ["45233140", "33100000", "30213000", "39130000", "90910000", "34144000", "72260000", "45214200", "09132000", "79810000"]
+const cpvs = [
+  "45233140",
+  "33100000",
+  "30213000",
+  "39130000",
+  "90910000",
+  "34144000",
+  "72260000",
+  "45214200",
+  "09132000",
+  "79810000"
+]
 const now = Date.now()
 const iso = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(".000Z", "Z")
 
@@ -51,16 +139,29 @@ const makeTender = (i: number): TenderRecord => {
   if (source === "ted" && random() < 0.0001) title += " incl. bathyscaphe survey"
   const deadlineDays = random() < 0.15 ? -random() * 60 : random() * 90
   const status = random() < 0.1 ? "amended" : random() < 0.06 ? "cancelled" : random() < 0.08 ? "closed" : "open"
-  const id = source === "ted" ? `ted-${1000000 + i}-2026` : source === "eaeu" ? `eaeu-03731000349260${String(i).padStart(6, "0")}` : `gnumner-bench-26-${i}`
+  const id =
+    source === "ted"
+      ? `ted-${1000000 + i}-2026`
+      : source === "eaeu"
+        ? `eaeu-03731000349260${String(i).padStart(6, "0")}`
+        : `gnumner-bench-26-${i}`
   return {
     id: TenderId.make(id),
     source,
     nativeId: id.slice(id.indexOf("-") + 1),
     title,
-    buyer: source === "ted" ? `Municipality of ${pick(en.places)}` : source === "eaeu" ? `Администрация ${pick(ru.places)}` : `${pick(hy.places)} համայնքապետարան`,
+    buyer:
+      source === "ted"
+        ? `Municipality of ${pick(en.places)}`
+        : source === "eaeu"
+          ? `Администрация ${pick(ru.places)}`
+          : `${pick(hy.places)} համայնքապետարան`,
     country: source === "ted" ? pick(countries) : source === "eaeu" ? "RU" : "AM",
     region: null,
-    budget: random() < 0.15 ? null : String((Math.round(random() * 5_000_000) + 1000) * (source === "eaeu" ? 90 : source === "gnumner" ? 400 : 1)),
+    budget:
+      random() < 0.15
+        ? null
+        : String((Math.round(random() * 5_000_000) + 1000) * (source === "eaeu" ? 90 : source === "gnumner" ? 400 : 1)),
     currency: source === "ted" ? pick(currencies) : source === "eaeu" ? "RUB" : "AMD",
     deadline: iso(now + deadlineDays * 86_400_000),
     publishedAt: iso(now - random() * 40 * 86_400_000),
@@ -88,11 +189,14 @@ const withFilters = (request: SearchRequest): SearchRequest => ({
   budgetCurrency: "EUR"
 })
 
-const percentile = (sorted: ReadonlyArray<number>, p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0
+const percentile = (sorted: ReadonlyArray<number>, p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0
 
 const dataDir = databaseUrl === undefined ? mkdtempSync(join(tmpdir(), "tdb-")) : ""
-const program = Effect.gen(function*() {
-  process.stdout.write(`store: ${databaseUrl === undefined ? `embedded PGlite (${dataDir})` : "PostgreSQL"}, tenders: ${total}\n`)
+const program = Effect.gen(function* () {
+  process.stdout.write(
+    `store: ${databaseUrl === undefined ? `embedded PGlite (${dataDir})` : "PostgreSQL"}, tenders: ${total}\n`
+  )
   const store = yield* TenderStore
   const started = performance.now()
   const chunk = 1_000
@@ -102,11 +206,15 @@ const program = Effect.gen(function*() {
     if ((offset / chunk) % 10 === 0) process.stderr.write(`\ringested ${offset + batch.length}/${total}`)
   }
   const seconds = (performance.now() - started) / 1000
-  process.stdout.write(`\ningest: ${total} tenders in ${seconds.toFixed(1)} s = ${Math.round(total / seconds)} tenders/s\n`)
+  process.stdout.write(
+    `\ningest: ${total} tenders in ${seconds.toFixed(1)} s = ${Math.round(total / seconds)} tenders/s\n`
+  )
   const analyzeStarted = performance.now()
   yield* store.refreshStatistics
   process.stdout.write(`statistics refresh (ANALYZE): ${((performance.now() - analyzeStarted) / 1000).toFixed(1)} s\n`)
-  process.stdout.write(`\n${"query class".padEnd(34)} ${"p50 ms".padStart(8)} ${"p95 ms".padStart(8)} ${"p99 ms".padStart(8)}  hits\n`)
+  process.stdout.write(
+    `\n${"query class".padEnd(34)} ${"p50 ms".padStart(8)} ${"p95 ms".padStart(8)} ${"p99 ms".padStart(8)}  hits\n`
+  )
   for (const [name, make] of classes) {
     for (const filtered of [false, true]) {
       const timings: Array<number> = []
@@ -120,7 +228,9 @@ const program = Effect.gen(function*() {
       }
       const sorted = timings.toSorted((a, b) => a - b)
       const label = `${name}${filtered ? " + filters" : ""}`
-      process.stdout.write(`${label.padEnd(34)} ${percentile(sorted, 50).toFixed(1).padStart(8)} ${percentile(sorted, 95).toFixed(1).padStart(8)} ${percentile(sorted, 99).toFixed(1).padStart(8)}  ${(hits / perClass).toFixed(1)}\n`)
+      process.stdout.write(
+        `${label.padEnd(34)} ${percentile(sorted, 50).toFixed(1).padStart(8)} ${percentile(sorted, 95).toFixed(1).padStart(8)} ${percentile(sorted, 99).toFixed(1).padStart(8)}  ${(hits / perClass).toFixed(1)}\n`
+      )
     }
   }
 })

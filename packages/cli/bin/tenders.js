@@ -16,7 +16,9 @@ if (current) {
   enableCompileCache?.()
   registerHooks({
     resolve(specifier, context, nextResolve) {
-      const conditions = context.conditions.includes("@tenders/source") ? context.conditions : ["@tenders/source", ...context.conditions]
+      const conditions = context.conditions.includes("@tenders/source")
+        ? context.conditions
+        : ["@tenders/source", ...context.conditions]
       return nextResolve(specifier, { ...context, conditions })
     }
   })
@@ -30,6 +32,8 @@ if (current) {
     process.stderr.write("tenders: Node.js >= 22.19 is required and Node 24 could not be provisioned\n")
     process.exit(1)
   }
-  const child = spawnSync(join(nodeBin, "node"), [fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: "inherit" })
+  const child = spawnSync(join(nodeBin, "node"), [fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
+    stdio: "inherit"
+  })
   process.exit(child.status === null ? 1 : child.status)
 }

@@ -15,7 +15,7 @@ const defaults: Record<SourceCode, Duration.Duration> = {
 }
 
 /** How often each source runs: TENDERS_<SOURCE>_INTERVAL ("30 minutes", "2 hours"), else the default. */
-export const sourceIntervals = Effect.gen(function*() {
+export const sourceIntervals = Effect.gen(function* () {
   const out: Record<SourceCode, Duration.Duration> = { ...defaults }
   for (const source of sourceCodes) {
     const configured = yield* Config.option(Config.Duration(env(source, "INTERVAL")))
@@ -45,10 +45,11 @@ const given = <K extends string, V>(key: K, value: V | undefined): { [P in K]?: 
 export const feedFor = (source: SourceCode): Effect.Effect<SourceFeed, Config.ConfigError> => {
   switch (source) {
     case "ted":
-      return Effect.flatMap(base("ted"), (b) =>
-        makeTedFeed({ ...given("baseUrl", b.baseUrl), ...common(b) })).pipe(Effect.provide(FetchHttpClient.layer))
+      return Effect.flatMap(base("ted"), (b) => makeTedFeed({ ...given("baseUrl", b.baseUrl), ...common(b) })).pipe(
+        Effect.provide(FetchHttpClient.layer)
+      )
     case "eaeu":
-      return Effect.gen(function*() {
+      return Effect.gen(function* () {
         const b = yield* base("eaeu")
         const token = yield* optionalString(env("eaeu", "TOKEN"))
         const rssUrl = yield* optionalString(env("eaeu", "RSS_URL"))
@@ -61,10 +62,13 @@ export const feedFor = (source: SourceCode): Effect.Effect<SourceFeed, Config.Co
         })
       }).pipe(Effect.provide(FetchHttpClient.layer))
     case "gnumner":
-      return Effect.gen(function*() {
+      return Effect.gen(function* () {
         const b = yield* base("gnumner")
         const listed = yield* optionalString(env("gnumner", "INSECURE_TLS_HOSTS"))
-        const hosts = (listed ?? "").split(",").map((h) => h.trim()).filter((h) => h.length > 0)
+        const hosts = (listed ?? "")
+          .split(",")
+          .map((h) => h.trim())
+          .filter((h) => h.length > 0)
         return yield* makeGnumnerFeed({
           ...given("baseUrl", b.baseUrl),
           ...common(b),

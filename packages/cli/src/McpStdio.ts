@@ -5,18 +5,23 @@ import { Cause, Effect, Exit, Logger, type Runtime } from "effect"
 import { appLayer, type GlobalOptions } from "./Runtime.ts"
 
 const messageOf = (error: unknown): string =>
-  error instanceof Error ? error.message : typeof error === "object" && error !== null && "message" in error ? String(error.message) : String(error)
+  error instanceof Error
+    ? error.message
+    : typeof error === "object" && error !== null && "message" in error
+      ? String(error.message)
+      : String(error)
 
 /** A failure is one line on stderr (stdout belongs to the protocol); an interruption (stdin closed, SIGINT) is not one. */
 const reportFailure = (cause: Cause.Cause<unknown>) =>
   Cause.hasInterruptsOnly(cause)
     ? Effect.failCause(cause)
     : Effect.andThen(
-      Effect.sync(() => process.stderr.write(`tenders: ${messageOf(Cause.squash(cause)).split("\n")[0]}\n`)),
-      Effect.failCause(cause)
-    )
+        Effect.sync(() => process.stderr.write(`tenders: ${messageOf(Cause.squash(cause)).split("\n")[0]}\n`)),
+        Effect.failCause(cause)
+      )
 
-const exitCode: Runtime.Teardown = (exit, onExit) => onExit(Exit.isSuccess(exit) || Cause.hasInterruptsOnly(exit.cause) ? 0 : 1)
+const exitCode: Runtime.Teardown = (exit, onExit) =>
+  onExit(Exit.isSuccess(exit) || Cause.hasInterruptsOnly(exit.cause) ? 0 : 1)
 
 /** Serves the MCP tools on stdin/stdout as the account of `token` until stdin closes. */
 export const runMcpStdio = (token: string, globals: GlobalOptions) => {

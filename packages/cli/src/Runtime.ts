@@ -11,19 +11,29 @@ export interface GlobalOptions {
 }
 
 /** The reference rates: an operator's table from TENDERS_RATES_FILE, else the bundled one. */
-export const ratesLayer = Layer.unwrap(Effect.gen(function*() {
-  const file = yield* Config.option(Config.String("TENDERS_RATES_FILE"))
-  if (Option.isNone(file)) return Rates.bundled
-  const text = yield* Effect.try({
-    try: () => readFileSync(file.value, "utf8"),
-    catch: (cause) => new UsageError(`TENDERS_RATES_FILE: cannot read ${file.value}: ${cause instanceof Error ? cause.message : String(cause)}`)
+export const ratesLayer = Layer.unwrap(
+  Effect.gen(function* () {
+    const file = yield* Config.option(Config.String("TENDERS_RATES_FILE"))
+    if (Option.isNone(file)) return Rates.bundled
+    const text = yield* Effect.try({
+      try: () => readFileSync(file.value, "utf8"),
+      catch: (cause) =>
+        new UsageError(
+          `TENDERS_RATES_FILE: cannot read ${file.value}: ${cause instanceof Error ? cause.message : String(cause)}`
+        )
+    })
+    const json = yield* Effect.try({
+      try: () => JSON.parse(text) as unknown,
+      catch: () => new UsageError(`TENDERS_RATES_FILE: ${file.value} is not JSON`)
+    })
+    const table = yield* Schema.decodeUnknownEffect(RatesTable)(json).pipe(
+      Effect.mapError(
+        (error) => new UsageError(`TENDERS_RATES_FILE: ${file.value}: ${error.message.split("\n").join(" ")}`)
+      )
+    )
+    return Layer.succeed(Rates, Rates.of({ table }))
   })
-  const json = yield* Effect.try({ try: () => JSON.parse(text) as unknown, catch: () => new UsageError(`TENDERS_RATES_FILE: ${file.value} is not JSON`) })
-  const table = yield* Schema.decodeUnknownEffect(RatesTable)(json).pipe(
-    Effect.mapError((error) => new UsageError(`TENDERS_RATES_FILE: ${file.value}: ${error.message.split("\n").join(" ")}`))
-  )
-  return Layer.succeed(Rates, Rates.of({ table }))
-}))
+)
 
 /** The ports a command needs, over the configured store; health uses the configured source intervals. */
 export const appLayer = (options: GlobalOptions) =>
@@ -34,7 +44,11 @@ export const appLayer = (options: GlobalOptions) =>
     Layer.effect(
       WebhookAllowHosts,
       Effect.map(Config.option(Config.String("TENDERS_WEBHOOK_ALLOW_HOSTS")), (hosts) =>
-        Option.getOrElse(hosts, () => "").split(",").map((h) => h.trim()).filter((h) => h.length > 0))
+        Option.getOrElse(hosts, () => "")
+          .split(",")
+          .map((h) => h.trim())
+          .filter((h) => h.length > 0)
+      )
     )
   )
 
@@ -47,7 +61,7 @@ export const usage = <A>(parse: () => A) =>
 
 /** The account with this e-mail, or a one-line usage error. */
 export const accountOf = (email: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const found = yield* (yield* AccountStore).findAccount(email)
     if (Option.isNone(found)) return yield* Effect.fail(new UsageError(`no account for ${email}`))
     return found.value
@@ -61,7 +75,12 @@ export const runCommand = async <A, E>(
   const exit = await Effect.runPromiseExit(effect.pipe(Effect.provide(appLayer(options)), Effect.scoped))
   if (Exit.isFailure(exit)) {
     const error = Cause.squash(exit.cause)
-    const message = error instanceof Error ? error.message : typeof error === "object" && error !== null && "message" in error ? String(error.message) : String(error)
+    const message =
+      error instanceof Error
+        ? error.message
+        : typeof error === "object" && error !== null && "message" in error
+          ? String(error.message)
+          : String(error)
     process.stderr.write(`tenders: ${message.split("\n")[0]}\n`)
     process.exitCode = 1
   }

@@ -14,11 +14,18 @@ const shift = (iso: string | null, ms: number) =>
 
 /** The sample records with every date moved so that `sampleAnchor` becomes `nowMs`. */
 export const loadSample = (nowMs: number) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const delta = Math.floor((nowMs - sampleAnchor) / 1000) * 1000
-    const lines = readFileSync(samplePath, "utf8").split("\n").filter((line) => line.trim().length > 0)
+    const lines = readFileSync(samplePath, "utf8")
+      .split("\n")
+      .filter((line) => line.trim().length > 0)
     return yield* Effect.forEach(lines, (line) =>
       Schema.decodeUnknownEffect(Schema.fromJsonString(TenderRecord))(line).pipe(
-        Effect.map((record) => ({ ...record, deadline: shift(record.deadline, delta), publishedAt: shift(record.publishedAt, delta) }))
-      ))
+        Effect.map((record) => ({
+          ...record,
+          deadline: shift(record.deadline, delta),
+          publishedAt: shift(record.publishedAt, delta)
+        }))
+      )
+    )
   })

@@ -13,6 +13,11 @@ export const table = (
   )
   const widths = header.map((_, i) => Math.max(...clipped.map((row) => width(row[i] ?? ""))))
   return clipped
-    .map((row) => row.map((cell, i) => cell + " ".repeat((widths[i] ?? 0) - width(cell))).join("  ").trimEnd())
+    .map((row) =>
+      row
+        .map((cell, i) => cell + " ".repeat((widths[i] ?? 0) - width(cell)))
+        .join("  ")
+        .trimEnd()
+    )
     .join("\n")
 }

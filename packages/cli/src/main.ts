@@ -12,8 +12,12 @@ import type { GlobalOptions } from "./Runtime.ts"
 
 const program = new Command("tenders")
   .description("Tenders: public procurement notices from TED, gnumner and zakupki.gov.ru in one searchable store")
-  .addOption(new Option("--data-dir <dir>", "data directory of the embedded store").env("TENDERS_DATA_DIR").default("./.data"))
-  .addOption(new Option("--database-url <url>", "PostgreSQL URL; when set, the embedded store is not used").env("DATABASE_URL"))
+  .addOption(
+    new Option("--data-dir <dir>", "data directory of the embedded store").env("TENDERS_DATA_DIR").default("./.data")
+  )
+  .addOption(
+    new Option("--database-url <url>", "PostgreSQL URL; when set, the embedded store is not used").env("DATABASE_URL")
+  )
   .exitOverride()
 
 const globals = (): GlobalOptions => program.opts<GlobalOptions>()

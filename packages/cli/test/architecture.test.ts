@@ -12,7 +12,8 @@ describe("architecture check", () => {
   const copy = mkdtempSync(join(tmpdir(), "tda-"))
   afterAll(() => rmSync(copy, { recursive: true, force: true }))
   const packages = ["core", "contract", "http", "store-postgres", "cli"]
-  for (const name of packages) cpSync(join(root, "packages", name, "src"), join(copy, "packages", name, "src"), { recursive: true })
+  for (const name of packages)
+    cpSync(join(root, "packages", name, "src"), join(copy, "packages", name, "src"), { recursive: true })
 
   it("passes on the repository as it is", () => {
     const result = check(root)
@@ -20,7 +21,10 @@ describe("architecture check", () => {
   })
 
   it("fails when core imports anything but effect", () => {
-    writeFileSync(join(copy, "packages", "core", "src", "Planted.ts"), `import { HttpApp } from "@tenders/http"\nexport const x = HttpApp\n`)
+    writeFileSync(
+      join(copy, "packages", "core", "src", "Planted.ts"),
+      `import { HttpApp } from "@tenders/http"\nexport const x = HttpApp\n`
+    )
     const result = check(copy)
     expect(result.status).toBe(1)
     expect(result.stderr).toContain(`packages/core may not import "@tenders/http"`)
@@ -28,7 +32,10 @@ describe("architecture check", () => {
   })
 
   it("fails when http reaches into the store or leaves its package by a relative path", () => {
-    writeFileSync(join(copy, "packages", "http", "src", "Planted.ts"), `import "@tenders/store-postgres"\nimport { x } from "../../core/src/index.ts"\nexport const y = x\n`)
+    writeFileSync(
+      join(copy, "packages", "http", "src", "Planted.ts"),
+      `import "@tenders/store-postgres"\nimport { x } from "../../core/src/index.ts"\nexport const y = x\n`
+    )
     const result = check(copy)
     expect(result.status).toBe(1)
     expect(result.stderr).toContain(`packages/http may not import "@tenders/store-postgres"`)

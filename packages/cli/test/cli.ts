@@ -45,9 +45,17 @@ export const freePort = () =>
   })
 
 /** Starts `tenders serve` (without scheduled fetching unless `serveArgs` says otherwise) and waits (bounded) until /health answers. */
-export const startServer = async (args: ReadonlyArray<string>, env: NodeJS.ProcessEnv, serveArgs: ReadonlyArray<string> = ["--no-schedule"]) => {
+export const startServer = async (
+  args: ReadonlyArray<string>,
+  env: NodeJS.ProcessEnv,
+  serveArgs: ReadonlyArray<string> = ["--no-schedule"]
+) => {
   const port = await freePort()
-  const child: ChildProcess = spawn(process.execPath, [tendersBin, ...args, "serve", "--port", String(port), ...serveArgs], { env, stdio: ["ignore", "pipe", "pipe"] })
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [tendersBin, ...args, "serve", "--port", String(port), ...serveArgs],
+    { env, stdio: ["ignore", "pipe", "pipe"] }
+  )
   let output = ""
   child.stdout?.on("data", (chunk) => (output += String(chunk)))
   child.stderr?.on("data", (chunk) => (output += String(chunk)))
@@ -86,10 +94,11 @@ export const createTestDatabase = async (url: string) => {
   const { Reactivity } = await import("effect/reactivity")
   const name = `tenders_e2e_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`
   const admin = (statement: string) =>
-    Effect.runPromise(Effect.scoped(Effect.flatMap(
-      PgClient.make({ url: Redacted.make(url), maxConnections: 1 }),
-      (sql) => sql.unsafe(statement)
-    )).pipe(Effect.provide(Reactivity.layer)))
+    Effect.runPromise(
+      Effect.scoped(
+        Effect.flatMap(PgClient.make({ url: Redacted.make(url), maxConnections: 1 }), (sql) => sql.unsafe(statement))
+      ).pipe(Effect.provide(Reactivity.layer))
+    )
   await admin(`CREATE DATABASE ${name}`)
   const target = new URL(url)
   target.pathname = `/${name}`
@@ -109,8 +118,13 @@ export const e2eBackends: ReadonlyArray<"embedded store" | "PostgreSQL"> = [
  * database, which `drop` removes.
  */
 export const backendEnv = async (backend: string, dataDir: string, extra: Record<string, string> = {}) => {
-  const database = backend === "PostgreSQL" && testDatabaseUrl !== undefined ? await createTestDatabase(testDatabaseUrl) : null
-  const env = childEnv({ TENDERS_DATA_DIR: dataDir, ...(database === null ? {} : { DATABASE_URL: database.url }), ...extra })
+  const database =
+    backend === "PostgreSQL" && testDatabaseUrl !== undefined ? await createTestDatabase(testDatabaseUrl) : null
+  const env = childEnv({
+    TENDERS_DATA_DIR: dataDir,
+    ...(database === null ? {} : { DATABASE_URL: database.url }),
+    ...extra
+  })
   return { env, drop: async (): Promise<unknown> => database?.drop() }
 }
 
@@ -118,7 +132,11 @@ export const backendEnv = async (backend: string, dataDir: string, extra: Record
  * A `tenders serve` on `backend` for the enclosing `describe`: started before its tests (with `onStarted` run
  * next, e.g. to create keys), stopped cleanly after them, its data directory and database removed.
  */
-export const suiteServer = (backend: string, prefix: string, onStarted: () => Promise<void> = async () => undefined) => {
+export const suiteServer = (
+  backend: string,
+  prefix: string,
+  onStarted: () => Promise<void> = async () => undefined
+) => {
   const dataDir = mkdtempSync(join(tmpdir(), prefix))
   let env = childEnv({ TENDERS_DATA_DIR: dataDir })
   let drop = async (): Promise<unknown> => undefined

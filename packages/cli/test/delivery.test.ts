@@ -10,11 +10,18 @@ import { backendEnv, e2eBackends, startServer, tendersAsync } from "./cli.ts"
 
 const fixtures = join(import.meta.dirname, "..", "..", "adapters-sources", "test", "fixtures", "ted")
 
-const listen = (server: { listen: (port: number, host: string, cb: () => void) => unknown }, addressOf: () => unknown) =>
+const listen = (
+  server: { listen: (port: number, host: string, cb: () => void) => unknown },
+  addressOf: () => unknown
+) =>
   new Promise<number>((resolve) => {
     server.listen(0, "127.0.0.1", () => {
       const address = addressOf()
-      resolve(typeof address === "object" && address !== null && "port" in address && typeof address.port === "number" ? address.port : 0)
+      resolve(
+        typeof address === "object" && address !== null && "port" in address && typeof address.port === "number"
+          ? address.port
+          : 0
+      )
     })
   })
 
@@ -39,12 +46,14 @@ const tedDeadline = (hours: number) => {
 const tedPayload = (notice: Record<string, unknown>, deadlineHours: number) => {
   const deadline = tedDeadline(deadlineHours)
   return JSON.stringify({
-    notices: [{
-      ...notice,
-      "publication-date": `${new Date().toISOString().slice(0, 10)}+00:00`,
-      "deadline-receipt-tender-date-lot": [deadline.date],
-      "deadline-receipt-tender-time-lot": [deadline.time]
-    }],
+    notices: [
+      {
+        ...notice,
+        "publication-date": `${new Date().toISOString().slice(0, 10)}+00:00`,
+        "deadline-receipt-tender-date-lot": [deadline.date],
+        "deadline-receipt-tender-time-lot": [deadline.time]
+      }
+    ],
     totalNoticeCount: 1,
     timedOut: false
   })
@@ -62,7 +71,27 @@ describe("alert delivery end to end: the REST API, an SMTP server and an HTTPS w
   let httpsPort = 0
 
   beforeAll(async () => {
-    execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", join(dir, "k.pem"), "-out", join(dir, "c.pem"), "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-days", "1"], { stdio: "ignore" })
+    execFileSync(
+      "openssl",
+      [
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-keyout",
+        join(dir, "k.pem"),
+        "-out",
+        join(dir, "c.pem"),
+        "-subj",
+        "/CN=127.0.0.1",
+        "-addext",
+        "subjectAltName=IP:127.0.0.1",
+        "-days",
+        "1"
+      ],
+      { stdio: "ignore" }
+    )
     smtp = new SMTPServer({
       authOptional: true,
       disabledCommands: ["STARTTLS"],
@@ -76,22 +105,25 @@ describe("alert delivery end to end: the REST API, an SMTP server and an HTTPS w
       }
     })
     smtpPort = await listen(smtp, () => smtp.server.address())
-    https = createHttpsServer({ key: readFileSync(join(dir, "k.pem")), cert: readFileSync(join(dir, "c.pem")) }, (req, res) => {
-      let body = ""
-      req.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")))
-      req.on("end", () => {
-        const headers: Record<string, string> = {}
-        for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers[k] = v
-        if (hold) {
-          // The receiver is slow: no answer until the sender gives up or goes away.
-          hooks.push({ headers, body, answered: "held" })
-          heldArrived()
-          return
-        }
-        hooks.push({ headers, body, answered: "204" })
-        res.writeHead(204).end()
-      })
-    })
+    https = createHttpsServer(
+      { key: readFileSync(join(dir, "k.pem")), cert: readFileSync(join(dir, "c.pem")) },
+      (req, res) => {
+        let body = ""
+        req.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")))
+        req.on("end", () => {
+          const headers: Record<string, string> = {}
+          for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers[k] = v
+          if (hold) {
+            // The receiver is slow: no answer until the sender gives up or goes away.
+            hooks.push({ headers, body, answered: "held" })
+            heldArrived()
+            return
+          }
+          hooks.push({ headers, body, answered: "204" })
+          res.writeHead(204).end()
+        })
+      }
+    )
     httpsPort = await listen(https, () => https.address())
   })
 
@@ -109,8 +141,12 @@ describe("alert delivery end to end: the REST API, an SMTP server and an HTTPS w
           SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
           TENDERS_WEBHOOK_ALLOW_HOSTS: `127.0.0.1:${httpsPort}`,
           TENDERS_WEBHOOK_CA_FILE: join(dir, "c.pem"),
-          TENDERS_TED_BASE_URL: "http://127.0.0.1:9/", TENDERS_GNUMNER_BASE_URL: "http://127.0.0.1:9/", TENDERS_EAEU_RSS_URL: "http://127.0.0.1:9/rss",
-          TENDERS_TED_MAX_ATTEMPTS: "1", TENDERS_GNUMNER_MAX_ATTEMPTS: "1", TENDERS_EAEU_MAX_ATTEMPTS: "1",
+          TENDERS_TED_BASE_URL: "http://127.0.0.1:9/",
+          TENDERS_GNUMNER_BASE_URL: "http://127.0.0.1:9/",
+          TENDERS_EAEU_RSS_URL: "http://127.0.0.1:9/rss",
+          TENDERS_TED_MAX_ATTEMPTS: "1",
+          TENDERS_GNUMNER_MAX_ATTEMPTS: "1",
+          TENDERS_EAEU_MAX_ATTEMPTS: "1",
           TENDERS_SCHEDULER_TICK: "200 millis",
           ...extra
         })
@@ -121,7 +157,11 @@ describe("alert delivery end to end: the REST API, an SMTP server and an HTTPS w
         return { env, key, email, drop }
       }
       const watch = (base: string, key: string, body: unknown) =>
-        fetch(`${base}/v1/watchlists`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify(body) })
+        fetch(`${base}/v1/watchlists`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+          body: JSON.stringify(body)
+        })
       const delivered = () => hooks.filter((h) => h.answered === "204")
 
       it("new, amended and deadline-24h: once each in GET /v1/alerts (nearest deadline first), as signed webhooks and as e-mail digests", async () => {
@@ -131,11 +171,19 @@ describe("alert delivery end to end: the REST API, an SMTP server and an HTTPS w
         const { env, key, email, drop } = await setup(`flow-${e2eBackends.indexOf(backend)}`)
         const server = await startServer([], env, ["--no-seed"])
         try {
-          const saved = await watch(server.base, key, { name: "Software", filters: { q: "software" }, channels: { webhook: `https://127.0.0.1:${httpsPort}/hook` } })
+          const saved = await watch(server.base, key, {
+            name: "Software",
+            filters: { q: "software" },
+            channels: { webhook: `https://127.0.0.1:${httpsPort}/hook` }
+          })
           expect(saved.status, await saved.clone().text()).toBe(201)
           const { watchlistId } = (await saved.json()) as { watchlistId: string }
-          const recorded = JSON.parse(readFileSync(join(fixtures, "RECONSTRUCTED-search-response-original-change-cancel.json"), "utf8")) as { notices: Array<Record<string, unknown>> }
-          const spanish = JSON.parse(readFileSync(join(fixtures, "search-response-es-links-per-language.json"), "utf8")) as { notices: Array<Record<string, unknown>> }
+          const recorded = JSON.parse(
+            readFileSync(join(fixtures, "RECONSTRUCTED-search-response-original-change-cancel.json"), "utf8")
+          ) as { notices: Array<Record<string, unknown>> }
+          const spanish = JSON.parse(
+            readFileSync(join(fixtures, "search-response-es-links-per-language.json"), "utf8")
+          ) as { notices: Array<Record<string, unknown>> }
           const ingest = async (file: string, payload: string) => {
             writeFileSync(join(dir, file), payload)
             const result = await tendersAsync(["ingest", "--source", "ted", "--from", join(dir, file)], env)
@@ -155,19 +203,46 @@ describe("alert delivery end to end: the REST API, an SMTP server and an HTTPS w
 
           const response = await fetch(`${server.base}/v1/alerts`, { headers: { authorization: `Bearer ${key}` } })
           expect(response.status).toBe(200)
-          const { alerts } = (await response.json()) as { alerts: Array<{ watchlistId: string; reason: string; tender: { id: string; deadline: string } }> }
-          expect(alerts.map((a) => a.tender.id)).toEqual(["ted-412169-2016", "ted-412169-2016", "ted-12345-2019", "ted-12345-2019"])
-          expect(alerts.slice(0, 2).map((a) => a.reason).toSorted()).toEqual(["deadline-24h", "new"])
-          expect(alerts.slice(2).map((a) => a.reason).toSorted()).toEqual(["amended", "new"])
+          const { alerts } = (await response.json()) as {
+            alerts: Array<{ watchlistId: string; reason: string; tender: { id: string; deadline: string } }>
+          }
+          expect(alerts.map((a) => a.tender.id)).toEqual([
+            "ted-412169-2016",
+            "ted-412169-2016",
+            "ted-12345-2019",
+            "ted-12345-2019"
+          ])
+          expect(
+            alerts
+              .slice(0, 2)
+              .map((a) => a.reason)
+              .toSorted()
+          ).toEqual(["deadline-24h", "new"])
+          expect(
+            alerts
+              .slice(2)
+              .map((a) => a.reason)
+              .toSorted()
+          ).toEqual(["amended", "new"])
           expect(alerts.every((a) => a.watchlistId === watchlistId)).toBe(true)
-          const amended = await fetch(`${server.base}/v1/tenders/ted-12345-2019`, { headers: { authorization: `Bearer ${key}` } })
+          const amended = await fetch(`${server.base}/v1/tenders/ted-12345-2019`, {
+            headers: { authorization: `Bearer ${key}` }
+          })
           expect(((await amended.json()) as { status: string }).status).toBe("amended")
 
           // The receiver got each alert once, signed with the account's secret, verified by the standard library.
           const secret = (await tendersAsync(["webhooks", "secret", "--email", email], env)).stdout.trim()
-          const events = delivered().map((h) => new Webhook(secret).verify(h.body, h.headers) as { type: string; data: { reason: string; tender: { id: string } } })
+          const events = delivered().map(
+            (h) =>
+              new Webhook(secret).verify(h.body, h.headers) as {
+                type: string
+                data: { reason: string; tender: { id: string } }
+              }
+          )
           expect(events.every((e) => e.type === "alert.created")).toBe(true)
-          expect(events.map((e) => `${e.data.tender.id} ${e.data.reason}`).toSorted()).toEqual(alerts.map((a) => `${a.tender.id} ${a.reason}`).toSorted())
+          expect(events.map((e) => `${e.data.tender.id} ${e.data.reason}`).toSorted()).toEqual(
+            alerts.map((a) => `${a.tender.id} ${a.reason}`).toSorted()
+          )
           expect(new Set(delivered().map((h) => h.headers["webhook-id"])).size).toBe(4)
           expect(hooks).toHaveLength(4)
 
@@ -176,7 +251,9 @@ describe("alert delivery end to end: the REST API, an SMTP server and an HTTPS w
           expect(mails.every((m) => m.includes("Software") && m.includes("multipart/alternative"))).toBe(true)
           expect(mails.filter((m) => m.includes("Publications Office of the European Union"))).toHaveLength(2)
           expect(mails[2]).toMatch(/Software licences and support/u)
-          const outbox = JSON.parse((await tendersAsync(["deliveries", "--json"], env)).stdout) as Array<{ status: string }>
+          const outbox = JSON.parse((await tendersAsync(["deliveries", "--json"], env)).stdout) as Array<{
+            status: string
+          }>
           expect(outbox.map((d) => d.status)).toEqual(Array.from({ length: 7 }, () => "delivered"))
         } finally {
           expect(await server.stop()).toBe(0)
@@ -190,18 +267,41 @@ describe("alert delivery end to end: the REST API, an SMTP server and an HTTPS w
         hold = true
         const arrived = new Promise<void>((resolve) => (heldArrived = resolve))
         // A short lease so the restarted server takes the interrupted delivery back within seconds, not minutes.
-        const { env, key, drop } = await setup(`kill-${e2eBackends.indexOf(backend)}`, { TENDERS_DELIVERY_LEASE: "3 seconds", TENDERS_WEBHOOK_TIMEOUT: "1 second" })
+        const { env, key, drop } = await setup(`kill-${e2eBackends.indexOf(backend)}`, {
+          TENDERS_DELIVERY_LEASE: "3 seconds",
+          TENDERS_WEBHOOK_TIMEOUT: "1 second"
+        })
         const first = await startServer([], env, ["--no-seed"])
         let second: Awaited<ReturnType<typeof startServer>> | null = null
         try {
-          const saved = await watch(first.base, key, { name: "Ferries", filters: { q: "ferry" }, channels: { webhook: `https://127.0.0.1:${httpsPort}/ferries` } })
+          const saved = await watch(first.base, key, {
+            name: "Ferries",
+            filters: { q: "ferry" },
+            channels: { webhook: `https://127.0.0.1:${httpsPort}/ferries` }
+          })
           expect(saved.status, await saved.clone().text()).toBe(201)
           const deadline = new Date(Date.now() + 9 * 86_400_000).toISOString().replace(/\.\d{3}Z$/u, "Z")
-          const lines = [1, 2, 3].map((n) => JSON.stringify({
-            id: `ted-90000${n}-2026`, source: "ted", nativeId: `90000${n}-2026`, title: `Ferry terminal works, phase ${n}`, buyer: "Port of Tallinn",
-            country: "EE", region: null, budget: "1200000", currency: "EUR", deadline, publishedAt: null, status: "open",
-            url: `https://ted.europa.eu/en/notice/-/detail/90000${n}-2026`, cpvCodes: ["45241000"], okpd2Codes: [], lots: [], docsUrl: []
-          }))
+          const lines = [1, 2, 3].map((n) =>
+            JSON.stringify({
+              id: `ted-90000${n}-2026`,
+              source: "ted",
+              nativeId: `90000${n}-2026`,
+              title: `Ferry terminal works, phase ${n}`,
+              buyer: "Port of Tallinn",
+              country: "EE",
+              region: null,
+              budget: "1200000",
+              currency: "EUR",
+              deadline,
+              publishedAt: null,
+              status: "open",
+              url: `https://ted.europa.eu/en/notice/-/detail/90000${n}-2026`,
+              cpvCodes: ["45241000"],
+              okpd2Codes: [],
+              lots: [],
+              docsUrl: []
+            })
+          )
           writeFileSync(join(dir, "ferries.jsonl"), `${lines.join("\n")}\n`)
           expect((await tendersAsync(["ingest", "--from", join(dir, "ferries.jsonl")], env)).status).toBe(0)
           await Promise.race([arrived, new Promise((r) => setTimeout(r, 30_000))])
@@ -219,9 +319,13 @@ describe("alert delivery end to end: the REST API, an SMTP server and an HTTPS w
           expect(ids).toContain(interrupted)
           expect(mails).toHaveLength(1)
           for (const n of [1, 2, 3]) expect(mails[0]).toContain(`Ferry terminal works, phase ${n}`)
-          const alerts = (await (await fetch(`${second.base}/v1/alerts`, { headers: { authorization: `Bearer ${key}` } })).json()) as { alerts: Array<{ reason: string }> }
+          const alerts = (await (
+            await fetch(`${second.base}/v1/alerts`, { headers: { authorization: `Bearer ${key}` } })
+          ).json()) as { alerts: Array<{ reason: string }> }
           expect(alerts.alerts.map((a) => a.reason)).toEqual(["new", "new", "new"])
-          const outbox = JSON.parse((await tendersAsync(["deliveries", "--json"], env)).stdout) as Array<{ status: string }>
+          const outbox = JSON.parse((await tendersAsync(["deliveries", "--json"], env)).stdout) as Array<{
+            status: string
+          }>
           expect(outbox.map((d) => d.status)).toEqual(["delivered", "delivered", "delivered", "delivered"])
         } finally {
           await first.kill()

@@ -9,12 +9,25 @@ for (const name of e2eBackends) {
     let key = ""
     let keyId = ""
     const post = (path: string, body: unknown, auth = key) =>
-      fetch(`${suite.base()}${path}`, { method: "POST", headers: { authorization: `Bearer ${auth}`, "content-type": "application/json" }, body: JSON.stringify(body) })
+      fetch(`${suite.base()}${path}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${auth}`, "content-type": "application/json" },
+        body: JSON.stringify(body)
+      })
 
     it("creates a key with the CLI while the server runs on the same data", () => {
-      const created = tenders(["keys", "create", "--email", `e2e-${Date.now()}@example.com`, "--plan", "pro", "--json"], suite.env())
+      const created = tenders(
+        ["keys", "create", "--email", `e2e-${Date.now()}@example.com`, "--plan", "pro", "--json"],
+        suite.env()
+      )
       expect(created.status, created.stderr).toBe(0)
-      const parsed = JSON.parse(created.stdout) as { accountId: string; keyId: string; key: string; kind: string; plan: string }
+      const parsed = JSON.parse(created.stdout) as {
+        accountId: string
+        keyId: string
+        key: string
+        kind: string
+        plan: string
+      }
       expect(Object.keys(parsed)).toEqual(["accountId", "keyId", "key", "kind", "plan"])
       expect(parsed.key).toMatch(/^sk_live_[0-9A-Za-z]{32}$/u)
       key = parsed.key
@@ -31,7 +44,9 @@ for (const name of e2eBackends) {
       const res = await post("/v1/tenders/search", { q: "", limit: 20 })
       const { results } = (await res.json()) as { results: Array<{ id: string; source: string }> }
       expect(new Set(results.map((r) => r.source)).size).toBeGreaterThan(1)
-      const full = await fetch(`${suite.base()}/v1/tenders/${results[0]?.id}`, { headers: { authorization: `Bearer ${key}` } })
+      const full = await fetch(`${suite.base()}/v1/tenders/${results[0]?.id}`, {
+        headers: { authorization: `Bearer ${key}` }
+      })
       expect(full.status).toBe(200)
       expect(((await full.json()) as { status: string }).status).toMatch(/^(open|amended)$/u)
     })
@@ -40,7 +55,11 @@ for (const name of e2eBackends) {
       expect((await fetch(`${suite.base()}/docs`)).status).toBe(200)
       const doc = await fetch(`${suite.base()}/v1/openapi.json`, { headers: { authorization: `Bearer ${key}` } })
       expect(((await doc.json()) as { info: { version: string } }).info.version).toBe("1.2.0")
-      const bad = await fetch(`${suite.base()}/v1/tenders/search`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: "{oops" })
+      const bad = await fetch(`${suite.base()}/v1/tenders/search`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: "{oops"
+      })
       expect(bad.status).toBe(400)
       expect(await bad.json()).toMatchObject({ error: { code: "invalid_input" } })
       const unknown = await fetch(`${suite.base()}/v2/anything`)
@@ -52,16 +71,34 @@ for (const name of e2eBackends) {
       const search = tenders(["search", "дорога", "--json"], suite.env())
       expect(search.status, search.stderr).toBe(0)
       expect((JSON.parse(search.stdout) as { results: Array<unknown> }).results.length).toBeGreaterThan(0)
-      const ingest = tenders(["ingest", "--from", join(import.meta.dirname, "..", "data", "sample-tenders.jsonl"), "--json"], suite.env())
+      const ingest = tenders(
+        ["ingest", "--from", join(import.meta.dirname, "..", "data", "sample-tenders.jsonl"), "--json"],
+        suite.env()
+      )
       expect(ingest.status, ingest.stderr).toBe(0)
       expect(JSON.parse(ingest.stdout)).toMatchObject({ new: 0, rejected: 0 })
     })
 
     it("counts calls exactly when many arrive at once: a limit of 5 lets exactly 5 of 30 through", async () => {
-      const created = tenders(["keys", "create", "--email", `burst-${Date.now()}@example.com`, "--plan", "pro", "--monthly-limit", "5", "--json"], suite.env())
+      const created = tenders(
+        [
+          "keys",
+          "create",
+          "--email",
+          `burst-${Date.now()}@example.com`,
+          "--plan",
+          "pro",
+          "--monthly-limit",
+          "5",
+          "--json"
+        ],
+        suite.env()
+      )
       expect(created.status, created.stderr).toBe(0)
       const burstKey = (JSON.parse(created.stdout) as { key: string }).key
-      const responses = await Promise.all(Array.from({ length: 30 }, () => post("/v1/tenders/search", { q: "road" }, burstKey)))
+      const responses = await Promise.all(
+        Array.from({ length: 30 }, () => post("/v1/tenders/search", { q: "road" }, burstKey))
+      )
       const statuses = responses.map((r) => r.status)
       expect(statuses.filter((s) => s === 200)).toHaveLength(5)
       expect(statuses.filter((s) => s === 429)).toHaveLength(25)
@@ -76,17 +113,38 @@ for (const name of e2eBackends) {
       const { watchlistId } = (await saved.json()) as { watchlistId: string }
       const file = join(suite.dataDir, "glacier.jsonl")
       const deadline = new Date(Date.now() + 5 * 86_400_000).toISOString().replace(/\.\d{3}Z$/u, "Z")
-      writeFileSync(file, `${JSON.stringify({
-        id: "ted-777777-2026", source: "ted", nativeId: "777777-2026", title: "Glaciology survey of the Aletsch glacier", buyer: "Canton du Valais",
-        country: "CH", region: null, budget: "250000", currency: "CHF", deadline, publishedAt: null, status: "open",
-        url: "https://ted.europa.eu/en/notice/-/detail/777777-2026", cpvCodes: ["71354000"], okpd2Codes: [], lots: [], docsUrl: []
-      })}\n`)
+      writeFileSync(
+        file,
+        `${JSON.stringify({
+          id: "ted-777777-2026",
+          source: "ted",
+          nativeId: "777777-2026",
+          title: "Glaciology survey of the Aletsch glacier",
+          buyer: "Canton du Valais",
+          country: "CH",
+          region: null,
+          budget: "250000",
+          currency: "CHF",
+          deadline,
+          publishedAt: null,
+          status: "open",
+          url: "https://ted.europa.eu/en/notice/-/detail/777777-2026",
+          cpvCodes: ["71354000"],
+          okpd2Codes: [],
+          lots: [],
+          docsUrl: []
+        })}\n`
+      )
       const ingested = tenders(["ingest", "--from", file], suite.env())
       expect(ingested.status, ingested.stderr).toBe(0)
       const res = await fetch(`${suite.base()}/v1/alerts`, { headers: { authorization: `Bearer ${key}` } })
       expect(res.status).toBe(200)
-      const body = (await res.json()) as { alerts: Array<{ watchlistId: string; watchlistName: string; reason: string; tender: { id: string } }> }
-      expect(body.alerts.map((a) => [a.watchlistId, a.watchlistName, a.reason, a.tender.id])).toEqual([[watchlistId, "Glaciers", "new", "ted-777777-2026"]])
+      const body = (await res.json()) as {
+        alerts: Array<{ watchlistId: string; watchlistName: string; reason: string; tender: { id: string } }>
+      }
+      expect(body.alerts.map((a) => [a.watchlistId, a.watchlistName, a.reason, a.tender.id])).toEqual([
+        [watchlistId, "Glaciers", "new", "ted-777777-2026"]
+      ])
     })
 
     it("rejects a key revoked with the CLI", async () => {

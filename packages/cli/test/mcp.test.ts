@@ -3,10 +3,10 @@ import { StdioClientTransport } from "@modelcontextprotocol/client/stdio"
 import { describe, expect, it } from "vitest"
 import { childEnv, e2eBackends, suiteServer, tendersAsync, tendersBin } from "./cli.ts"
 
-
 type ToolResult = Awaited<ReturnType<Client["callTool"]>>
 
-const errorCode = (result: ToolResult) => (result.structuredContent as { error?: { code?: string } } | undefined)?.error?.code
+const errorCode = (result: ToolResult) =>
+  (result.structuredContent as { error?: { code?: string } } | undefined)?.error?.code
 
 const toolNames = ["search_tenders", "get_tender", "add_to_watchlist", "get_deadline_alerts"]
 
@@ -21,7 +21,10 @@ for (const name of e2eBackends) {
     })
 
     const createKey = async (email: string, kind: "rest" | "mcp") => {
-      const created = await tendersAsync(["keys", "create", "--email", email, "--plan", "pro", "--kind", kind, "--json"], suite.env())
+      const created = await tendersAsync(
+        ["keys", "create", "--email", email, "--plan", "pro", "--kind", kind, "--json"],
+        suite.env()
+      )
       expect(created.status, created.stderr).toBe(0)
       return (JSON.parse(created.stdout) as { key: string }).key
     }
@@ -29,7 +32,9 @@ for (const name of e2eBackends) {
     const connect = async (key: string | undefined) => {
       const client = new Client({ name: "tenders-e2e", version: "1.0.0" })
       const headers: Record<string, string> = key === undefined ? {} : { authorization: `Bearer ${key}` }
-      await client.connect(new StreamableHTTPClientTransport(new URL(`${suite.base()}/mcp`), { requestInit: { headers } }))
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${suite.base()}/mcp`), { requestInit: { headers } })
+      )
       return client
     }
 
@@ -48,7 +53,10 @@ for (const name of e2eBackends) {
         expect(tender.isError, JSON.stringify(tender)).not.toBe(true)
         expect((tender.structuredContent as { id: string; status: string }).id).toBe(results[0]?.id)
 
-        const watchlist = await client.callTool({ name: "add_to_watchlist", arguments: { name: "Roads", filters: { q: "road" }, channels: { email: false } } })
+        const watchlist = await client.callTool({
+          name: "add_to_watchlist",
+          arguments: { name: "Roads", filters: { q: "road" }, channels: { email: false } }
+        })
         expect(watchlist.isError, JSON.stringify(watchlist)).not.toBe(true)
         expect((watchlist.structuredContent as { estimatedMatches: number }).estimatedMatches).toBeGreaterThan(0)
 
@@ -64,7 +72,11 @@ for (const name of e2eBackends) {
       for (const key of [restKey, undefined]) {
         const response = await fetch(`${suite.base()}/mcp`, {
           method: "POST",
-          headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...(key === undefined ? {} : { authorization: `Bearer ${key}` }) },
+          headers: {
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+            ...(key === undefined ? {} : { authorization: `Bearer ${key}` })
+          },
           body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} })
         })
         expect(response.status).toBe(401)
@@ -92,7 +104,12 @@ for (const name of e2eBackends) {
     it("refuses a foreign browser Origin with 403", async () => {
       const response = await fetch(`${suite.base()}/mcp`, {
         method: "POST",
-        headers: { authorization: `Bearer ${token}`, origin: "https://evil.example.com", "content-type": "application/json", accept: "application/json, text/event-stream" },
+        headers: {
+          authorization: `Bearer ${token}`,
+          origin: "https://evil.example.com",
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream"
+        },
         body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} })
       })
       expect(response.status).toBe(403)
@@ -100,15 +117,27 @@ for (const name of e2eBackends) {
     })
 
     it("serves the same tools over stdio with `tenders mcp --stdio` and a token from TENDERS_MCP_TOKEN", async () => {
-      const stdioEnv = Object.fromEntries(Object.entries(childEnv({ ...suite.env(), TENDERS_MCP_TOKEN: token })).flatMap(([k, v]) => (v === undefined ? [] : [[k, v]])))
-      const transport = new StdioClientTransport({ command: process.execPath, args: [tendersBin, "mcp", "--stdio"], env: stdioEnv, stderr: "pipe" })
+      const stdioEnv = Object.fromEntries(
+        Object.entries(childEnv({ ...suite.env(), TENDERS_MCP_TOKEN: token })).flatMap(([k, v]) =>
+          v === undefined ? [] : [[k, v]]
+        )
+      )
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [tendersBin, "mcp", "--stdio"],
+        env: stdioEnv,
+        stderr: "pipe"
+      })
       let stderr = ""
       transport.stderr?.on("data", (chunk) => (stderr += String(chunk)))
       const client = new Client({ name: "tenders-e2e-stdio", version: "1.0.0" })
       await client.connect(transport)
       try {
         const { tools } = await client.listTools()
-        expect(tools.map((t) => t.name), stderr).toEqual(toolNames)
+        expect(
+          tools.map((t) => t.name),
+          stderr
+        ).toEqual(toolNames)
         const search = await client.callTool({ name: "search_tenders", arguments: { q: "дорога" } })
         expect(search.isError, JSON.stringify(search)).not.toBe(true)
         expect((search.structuredContent as { results: Array<unknown> }).results.length).toBeGreaterThan(0)

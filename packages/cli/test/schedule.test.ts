@@ -7,7 +7,19 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { childEnv, createTestDatabase, startServer, tendersAsync } from "./cli.ts"
 
 const pgUrl = process.env["TEST_DATABASE_URL"]
-const tedPage = readFileSync(join(import.meta.dirname, "..", "..", "adapters-sources", "test", "fixtures", "ted", "RECONSTRUCTED-search-response-original-change-cancel.json"), "utf8")
+const tedPage = readFileSync(
+  join(
+    import.meta.dirname,
+    "..",
+    "..",
+    "adapters-sources",
+    "test",
+    "fixtures",
+    "ted",
+    "RECONSTRUCTED-search-response-original-change-cancel.json"
+  ),
+  "utf8"
+)
 
 /** A stand-in for the three sources on loopback: TED answers one page, the others have nothing new. */
 const fakeSources = async () => {
@@ -21,11 +33,15 @@ const fakeSources = async () => {
         return
       }
       const body = JSON.parse(tedPage) as Record<string, unknown>
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ ...body, iterationNextToken: null }))
+      res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ ...body, iterationNextToken: null }))
       return
     }
     if ((req.url ?? "").includes("rss")) {
-      res.writeHead(200, { "content-type": "application/rss+xml" }).end(`<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel><title>EIS</title></channel></rss>`)
+      res
+        .writeHead(200, { "content-type": "application/rss+xml" })
+        .end(`<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel><title>EIS</title></channel></rss>`)
       return
     }
     res.writeHead(404).end()
@@ -33,14 +49,24 @@ const fakeSources = async () => {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   const address = server.address()
   const base = `http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}`
-  return { base, requests, setTedStatus: (status: number) => (tedStatus = status), close: () => new Promise((r) => server.close(r)) }
+  return {
+    base,
+    requests,
+    setTedStatus: (status: number) => (tedStatus = status),
+    close: () => new Promise((r) => server.close(r))
+  }
 }
 
 describe("tenders ingest --source X (live) and tenders sources", () => {
   it("fetches from the source's address, changes nothing on a re-run, and reports a failing source with a non-zero exit", async () => {
     const sources = await fakeSources()
     const dataDir = mkdtempSync(join(tmpdir(), "tdl-"))
-    const env = childEnv({ TENDERS_DATA_DIR: dataDir, TENDERS_TED_BASE_URL: sources.base, TENDERS_TED_REQUEST_INTERVAL_MS: "0", TENDERS_TED_MAX_ATTEMPTS: "1" })
+    const env = childEnv({
+      TENDERS_DATA_DIR: dataDir,
+      TENDERS_TED_BASE_URL: sources.base,
+      TENDERS_TED_REQUEST_INTERVAL_MS: "0",
+      TENDERS_TED_MAX_ATTEMPTS: "1"
+    })
     try {
       const first = await tendersAsync(["ingest", "--source", "ted", "--json"], env)
       expect(first.status, first.stderr).toBe(0)
@@ -51,7 +77,10 @@ describe("tenders ingest --source X (live) and tenders sources", () => {
       const failing = await tendersAsync(["ingest", "--source", "ted"], env)
       expect(failing.status).not.toBe(0)
       expect(failing.stdout).toContain("failed")
-      const report = JSON.parse((await tendersAsync(["sources", "--json"], env)).stdout) as { status: string; sources: Array<{ code: string; status: string; lastError: { message: string } | null }> }
+      const report = JSON.parse((await tendersAsync(["sources", "--json"], env)).stdout) as {
+        status: string
+        sources: Array<{ code: string; status: string; lastError: { message: string } | null }>
+      }
       expect(report.status).toBe("degraded")
       const ted = report.sources.find((s) => s.code === "ted")
       expect(ted?.status).toBe("error")
@@ -113,23 +142,39 @@ describe.skipIf(pgUrl === undefined || pgUrl.length === 0)("scheduled ingestion 
       expect(tedCalls.length).toBeGreaterThanOrEqual(2)
       expect(tedCalls.length).toBeLessThanOrEqual(Math.floor((tedCalls.at(-1)! - tedCalls[0]! + 1_000) / 2_000) + 1)
       for (let i = 1; i < tedCalls.length; i++) expect(tedCalls[i]! - tedCalls[i - 1]!).toBeGreaterThan(1_500)
-      const health = (await (await fetch(`${a.base}/health`)).json()) as { sources: Array<{ code: string; status: string }> }
+      const health = (await (await fetch(`${a.base}/health`)).json()) as {
+        sources: Array<{ code: string; status: string }>
+      }
       expect(health.sources.find((s) => s.code === "ted")?.status).toBe("ok")
-      const sourcesCli = JSON.parse((await tendersAsync(["sources", "--json"], envFor())).stdout) as { sources: Array<{ code: string; lastRun: { summary: Record<string, number> } | null }> }
+      const sourcesCli = JSON.parse((await tendersAsync(["sources", "--json"], envFor())).stdout) as {
+        sources: Array<{ code: string; lastRun: { summary: Record<string, number> } | null }>
+      }
       expect(sourcesCli.sources.find((s) => s.code === "ted")?.lastRun?.summary["rejected"]).toBe(0)
 
       sources.setTedStatus(503)
       await new Promise((resolve) => setTimeout(resolve, 4_500))
-      const failing = (await (await fetch(`${b.base}/health`)).json()) as { status: string; sources: Array<{ code: string; status: string }> }
+      const failing = (await (await fetch(`${b.base}/health`)).json()) as {
+        status: string
+        sources: Array<{ code: string; status: string }>
+      }
       expect(failing.sources.find((s) => s.code === "ted")?.status).toBe("error")
-      const key = JSON.parse((await tendersAsync(["keys", "create", "--email", "fleet@example.com", "--plan", "pro", "--json"], envFor())).stdout) as { key: string }
-      const search = await fetch(`${a.base}/v1/tenders/search`, { method: "POST", headers: { authorization: `Bearer ${key.key}`, "content-type": "application/json" }, body: JSON.stringify({ q: "" }) })
+      const key = JSON.parse(
+        (await tendersAsync(["keys", "create", "--email", "fleet@example.com", "--plan", "pro", "--json"], envFor()))
+          .stdout
+      ) as { key: string }
+      const search = await fetch(`${a.base}/v1/tenders/search`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key.key}`, "content-type": "application/json" },
+        body: JSON.stringify({ q: "" })
+      })
       expect(search.status).toBe(200)
       expect(((await search.json()) as { degradedSources?: Array<string> }).degradedSources).toContain("ted")
 
       sources.setTedStatus(200)
       await new Promise((resolve) => setTimeout(resolve, 4_500))
-      const recovered = (await (await fetch(`${a.base}/health`)).json()) as { sources: Array<{ code: string; status: string }> }
+      const recovered = (await (await fetch(`${a.base}/health`)).json()) as {
+        sources: Array<{ code: string; status: string }>
+      }
       expect(recovered.sources.find((s) => s.code === "ted")?.status).toBe("ok")
     } finally {
       expect(await a.stop()).toBe(0)

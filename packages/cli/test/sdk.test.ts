@@ -14,7 +14,12 @@ const project = join(work, "project")
 const dataDir = join(work, "data")
 
 const run = (command: string, args: ReadonlyArray<string>, cwd: string) => {
-  const result = spawnSync(command, args, { cwd, encoding: "utf8", timeout: 180_000, env: { ...process.env, npm_config_update_notifier: "false" } })
+  const result = spawnSync(command, args, {
+    cwd,
+    encoding: "utf8",
+    timeout: 180_000,
+    env: { ...process.env, npm_config_update_notifier: "false" }
+  })
   return { status: result.status, stdout: result.stdout ?? "", stderr: result.stderr ?? "", error: result.error }
 }
 
@@ -24,12 +29,15 @@ const installedPackages = (nodeModules: string): Map<string, string> => {
   if (!existsSync(nodeModules)) return found
   for (const entry of readdirSync(nodeModules)) {
     if (entry.startsWith(".")) continue
-    const dirs = entry.startsWith("@") ? readdirSync(join(nodeModules, entry)).map((name) => join(entry, name)) : [entry]
+    const dirs = entry.startsWith("@")
+      ? readdirSync(join(nodeModules, entry)).map((name) => join(entry, name))
+      : [entry]
     for (const name of dirs) {
       const manifest = join(nodeModules, name, "package.json")
       if (!existsSync(manifest)) continue
       found.set(name, (JSON.parse(readFileSync(manifest, "utf8")) as { version: string }).version)
-      for (const [nested, version] of installedPackages(join(nodeModules, name, "node_modules"))) found.set(nested, version)
+      for (const [nested, version] of installedPackages(join(nodeModules, name, "node_modules")))
+        found.set(nested, version)
     }
   }
   return found
@@ -110,19 +118,37 @@ describe("the published client SDK", () => {
     expect(packedFiles).toContain("dist/index.js")
     expect(packedFiles).toContain("dist/index.d.ts")
     for (const file of ["README.md", "LICENSE", "package.json"]) expect(packedFiles).toContain(file)
-    expect(packedFiles.filter((f) => !f.startsWith("dist/") && !["README.md", "LICENSE", "package.json"].includes(f))).toEqual([])
+    expect(
+      packedFiles.filter((f) => !f.startsWith("dist/") && !["README.md", "LICENSE", "package.json"].includes(f))
+    ).toEqual([])
   })
 
   it("installs into an empty project with only effect and standardwebhooks underneath: no driver, no server code", () => {
     mkdirSync(project)
-    writeFileSync(join(project, "package.json"), JSON.stringify({ name: "sdk-consumer", private: true, type: "module" }, null, 2))
-    const install = run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error", tarball], project)
+    writeFileSync(
+      join(project, "package.json"),
+      JSON.stringify({ name: "sdk-consumer", private: true, type: "module" }, null, 2)
+    )
+    const install = run(
+      "npm",
+      ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error", tarball],
+      project
+    )
     expect(install.status, install.stderr).toBe(0)
     const installed = installedPackages(join(project, "node_modules"))
     expect(installed.get("@tenders/client-sdk")).toBe("0.1.0")
     expect(installed.has("effect")).toBe(true)
     expect(installed.has("standardwebhooks")).toBe(true)
-    for (const forbidden of ["pg", "@electric-sql/pglite", "@electric-sql/pglite-socket", "@effect/sql-pg", "@effect/platform-node", "nodemailer", "undici", "@modelcontextprotocol/server"]) {
+    for (const forbidden of [
+      "pg",
+      "@electric-sql/pglite",
+      "@electric-sql/pglite-socket",
+      "@effect/sql-pg",
+      "@effect/platform-node",
+      "nodemailer",
+      "undici",
+      "@modelcontextprotocol/server"
+    ]) {
       expect(installed.has(forbidden), forbidden).toBe(false)
     }
     expect([...installed.keys()].filter((name) => name.startsWith("@tenders/"))).toEqual(["@tenders/client-sdk"])
@@ -130,30 +156,48 @@ describe("the published client SDK", () => {
     const bundle = readFileSync(join(project, "node_modules", "@tenders", "client-sdk", "dist", "index.js"), "utf8")
     const imports = [...bundle.matchAll(/^import\s[^"']*["']([^"']+)["']/gmu)].map((m) => m[1])
     expect(new Set(imports.map((spec) => spec?.split("/")[0]))).toEqual(new Set(["effect", "standardwebhooks"]))
-    for (const serverOnly of ["HttpApiBuilder", "PgClient", "pglite", "@tenders/http", "@tenders/store-postgres", "nodemailer", "from \"node:"]) {
+    for (const serverOnly of [
+      "HttpApiBuilder",
+      "PgClient",
+      "pglite",
+      "@tenders/http",
+      "@tenders/store-postgres",
+      "nodemailer",
+      'from "node:'
+    ]) {
       expect(bundle.includes(serverOnly), serverOnly).toBe(false)
     }
-    const declarations = sdkFiles.filter((f) => f.endsWith(".d.ts")).map((f) => readFileSync(f, "utf8")).join("\n")
+    const declarations = sdkFiles
+      .filter((f) => f.endsWith(".d.ts"))
+      .map((f) => readFileSync(f, "utf8"))
+      .join("\n")
     expect(declarations).not.toMatch(/from\s+["']@tenders\//u)
   }, 180_000)
 
   it("type-checks and runs a sample program against a live server: search, get, not_found, watchlist, alerts, health", async () => {
     writeFileSync(join(project, "sample.ts"), sample)
-    writeFileSync(join(project, "tsconfig.json"), JSON.stringify({
-      compilerOptions: {
-        target: "ES2022",
-        lib: ["ES2022", "DOM"],
-        module: "NodeNext",
-        moduleResolution: "NodeNext",
-        strict: true,
-        exactOptionalPropertyTypes: true,
-        noEmit: true,
-        skipLibCheck: false,
-        types: ["node"],
-        typeRoots: [join(repo, "node_modules", "@types")]
-      },
-      include: ["sample.ts"]
-    }, null, 2))
+    writeFileSync(
+      join(project, "tsconfig.json"),
+      JSON.stringify(
+        {
+          compilerOptions: {
+            target: "ES2022",
+            lib: ["ES2022", "DOM"],
+            module: "NodeNext",
+            moduleResolution: "NodeNext",
+            strict: true,
+            exactOptionalPropertyTypes: true,
+            noEmit: true,
+            skipLibCheck: false,
+            types: ["node"],
+            typeRoots: [join(repo, "node_modules", "@types")]
+          },
+          include: ["sample.ts"]
+        },
+        null,
+        2
+      )
+    )
     const check = run(join(repo, "node_modules", ".bin", "tsc"), ["-p", "tsconfig.json"], project)
     expect(check.status, check.stdout + check.stderr).toBe(0)
 

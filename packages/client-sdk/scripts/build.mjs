@@ -29,7 +29,19 @@ const walk = (dir) =>
 
 const tsc = findBin("tsc")
 const declarations = (project, outDir) => {
-  const args = ["-p", project, "--emitDeclarationOnly", "--outDir", outDir, "--customConditions", "@tenders/source", "--sourceMap", "false", "--declarationMap", "false"]
+  const args = [
+    "-p",
+    project,
+    "--emitDeclarationOnly",
+    "--outDir",
+    outDir,
+    "--customConditions",
+    "@tenders/source",
+    "--sourceMap",
+    "false",
+    "--declarationMap",
+    "false"
+  ]
   const result = spawnSync(tsc, args, { stdio: "inherit" })
   if (result.status !== 0) throw new Error(`tsc ${args.join(" ")} failed`)
 }
@@ -73,7 +85,12 @@ const sideEffectFree = {
   setup(pluginBuild) {
     pluginBuild.onResolve({ filter: /^(\.|@tenders\/)/ }, async (args) => {
       if (args.pluginData === "resolving") return undefined
-      const resolved = await pluginBuild.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: "resolving" })
+      const resolved = await pluginBuild.resolve(args.path, {
+        kind: args.kind,
+        resolveDir: args.resolveDir,
+        importer: args.importer,
+        pluginData: "resolving"
+      })
       if (resolved.errors.length > 0) return { errors: resolved.errors }
       return ownSources.some((dir) => resolved.path.startsWith(dir)) ? { ...resolved, sideEffects: false } : resolved
     })
@@ -97,8 +114,13 @@ const result = await build({
 })
 
 // 3. The bundle imports only its runtime dependencies (declarations were checked while rewriting).
-const imports = Object.values(result.metafile.outputs).flatMap((output) => output.imports.filter((i) => i.external).map((i) => i.path))
+const imports = Object.values(result.metafile.outputs).flatMap((output) =>
+  output.imports.filter((i) => i.external).map((i) => i.path)
+)
 const stray = imports.filter((path) => !external.some((name) => path === name || path.startsWith(`${name}/`)))
-if (stray.length > 0) throw new Error(`dist/index.js imports ${stray.join(", ")}; only ${external.join(", ")} may stay external`)
+if (stray.length > 0)
+  throw new Error(`dist/index.js imports ${stray.join(", ")}; only ${external.join(", ")} may stay external`)
 const size = statSync(join(dist, "index.js")).size
-process.stdout.write(`client-sdk: dist/index.js ${(size / 1024).toFixed(1)} KiB, ${walk(dist).filter((p) => p.endsWith(".d.ts")).length} declaration files\n`)
+process.stdout.write(
+  `client-sdk: dist/index.js ${(size / 1024).toFixed(1)} KiB, ${walk(dist).filter((p) => p.endsWith(".d.ts")).length} declaration files\n`
+)

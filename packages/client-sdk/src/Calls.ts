@@ -21,7 +21,10 @@ export interface CallFailure<E> {
   readonly response: HttpClientResponse.HttpClientResponse | undefined
 }
 
-const failure = <E>(error: E, response: HttpClientResponse.HttpClientResponse | undefined): CallFailure<E> => ({ error, response })
+const failure = <E>(error: E, response: HttpClientResponse.HttpClientResponse | undefined): CallFailure<E> => ({
+  error,
+  response
+})
 
 // The server refuses unknown properties too; checking first keeps a typo from costing a call.
 const strict = { onExcessProperty: "error", errors: "all" } as const
@@ -29,7 +32,9 @@ const strict = { onExcessProperty: "error", errors: "all" } as const
 const validate = <S extends Schema.Decoder<unknown>>(schema: S) => {
   const decode = Schema.decodeUnknownEffect(schema, strict)
   return (input: unknown) =>
-    decode(input).pipe(Effect.mapError((error) => failure(new InvalidInput({ message: issueMessage(error) }), undefined)))
+    decode(input).pipe(
+      Effect.mapError((error) => failure(new InvalidInput({ message: issueMessage(error) }), undefined))
+    )
 }
 
 const validateSearch = validate(SearchRequest)
@@ -61,24 +66,28 @@ const run = <A, E, E2>(
  * The five operations over the contract, failing with the decoded error and the final response.
  * The bearer key is added by the client side of the contract's `Authorization` middleware.
  */
-export const makeCalls = Effect.fnUntraced(function*(options: TendersClientOptions) {
+export const makeCalls = Effect.fnUntraced(function* (options: TendersClientOptions) {
   const httpClient = withRetries(options.retry)(yield* HttpClient.HttpClient)
   const apiKey = options.apiKey
   const authorization = HttpApiMiddleware.layerClient(Authorization, ({ next, request }) =>
-    next(apiKey === undefined ? request : HttpClientRequest.bearerToken(request, apiKey)))
+    next(apiKey === undefined ? request : HttpClientRequest.bearerToken(request, apiKey))
+  )
   const client = yield* HttpApiClient.makeWith(TendersApi, { httpClient, baseUrl: options.baseUrl }).pipe(
     Effect.provide(authorization)
   )
   return {
     searchTenders: (request: SearchRequest) =>
       Effect.flatMap(validateSearch(request), (payload) =>
-        run(client.tenders.search({ payload, responseMode: "response-only" }), decoders.search)),
+        run(client.tenders.search({ payload, responseMode: "response-only" }), decoders.search)
+      ),
     getTender: (id: string) =>
       Effect.flatMap(validateId(id), (valid) =>
-        run(client.tenders.get({ params: { id: valid }, responseMode: "response-only" }), decoders.get)),
+        run(client.tenders.get({ params: { id: valid }, responseMode: "response-only" }), decoders.get)
+      ),
     createWatchlist: (input: WatchlistInput) =>
       Effect.flatMap(validateWatchlist(input), (payload) =>
-        run(client.watchlists.create({ payload, responseMode: "response-only" }), decoders.create)),
+        run(client.watchlists.create({ payload, responseMode: "response-only" }), decoders.create)
+      ),
     listAlerts: () => run(client.watchlists.alerts({ responseMode: "response-only" }), decoders.alerts),
     health: () => run(client.health({ responseMode: "response-only" }), decoders.health)
   }

@@ -22,7 +22,12 @@ export class TendersApiError<Code extends ErrorCode = ErrorCode> extends Tenders
   /** Seconds the service asked to wait (`Retry-After`), when it sent one; on 429 the time until the quota resets. */
   readonly retryAfter: number | undefined
 
-  constructor(props: { readonly code: Code; readonly status: number; readonly message: string; readonly retryAfter?: number | undefined }) {
+  constructor(props: {
+    readonly code: Code
+    readonly status: number
+    readonly message: string
+    readonly retryAfter?: number | undefined
+  }) {
     super(props.message)
     this.code = props.code
     this.status = props.status

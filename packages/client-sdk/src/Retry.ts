@@ -37,7 +37,7 @@ const replayable = (request: HttpClientRequest.HttpClientRequest): boolean =>
 /** Releases the connection of a response that is not handed to the caller. */
 const discard = (response: HttpClientResponse.HttpClientResponse) => Effect.ignore(response.arrayBuffer)
 
-const backoff = Effect.fnUntraced(function*(baseMillis: number, retry: number) {
+const backoff = Effect.fnUntraced(function* (baseMillis: number, retry: number) {
   const ceiling = Math.min(maxBackoffMillis, baseMillis * 2 ** retry)
   const jitter = yield* Random.next
   return Duration.millis(Math.round(ceiling / 2 + (ceiling / 2) * jitter))
@@ -49,44 +49,61 @@ const backoff = Effect.fnUntraced(function*(baseMillis: number, retry: number) {
  * does not come back in a minute), else the answer is returned at once. `POST /v1/watchlists` is replayed only
  * after a 429 or a 503, never after a 500 or a lost connection, so a watchlist is not created twice.
  */
-export const withRetries = (options: RetryOptions = {}) => <E, R>(client: HttpClient.HttpClient.With<E, R>): HttpClient.HttpClient.With<E | HttpClientError.HttpClientError, R> => {
-  const maxRetries = Math.max(0, Math.floor(options.maxRetries ?? 3))
-  const baseMillis = Duration.toMillis(Duration.fromInputUnsafe(options.baseDelay ?? 500))
-  const maxRetryAfterSeconds = Duration.toSeconds(Duration.fromInputUnsafe(options.maxRetryAfter ?? "60 seconds"))
-  const attemptTimeout = Duration.fromInputUnsafe(options.attemptTimeout ?? "30 seconds")
-  return HttpClient.transform(client, (send, request) => {
-    const canReplay = replayable(request)
-    const timedSend = Effect.timeoutOrElse(send, {
-      duration: attemptTimeout,
-      orElse: () =>
-        Effect.fail(new HttpClientError.HttpClientError({
-          reason: new HttpClientError.TransportError({ request, description: `no response within ${Duration.format(attemptTimeout)}` })
-        }))
-    })
-    const attempt = (retry: number): Effect.Effect<HttpClientResponse.HttpClientResponse, E | HttpClientError.HttpClientError, R> =>
-      timedSend.pipe(
-        Effect.matchEffect({
-          onFailure: (error) =>
-            retry < maxRetries && canReplay && HttpClientError.isHttpClientError(error) && error.reason._tag === "TransportError"
-              ? Effect.flatMap(backoff(baseMillis, retry), (delay) => Effect.andThen(Effect.sleep(delay), attempt(retry + 1)))
-              : Effect.fail(error),
-          onSuccess: (response) =>
-            Effect.gen(function*() {
-              const status = response.status
-              const retryable = status === 429 || (status >= 500 && (canReplay || status === 503))
-              if (!retryable || retry >= maxRetries) return response
-              const retryAfter = parseRetryAfter(response.headers["retry-after"], yield* Clock.currentTimeMillis)
-              if (retryAfter !== undefined && retryAfter > maxRetryAfterSeconds) return response
-              if (status === 429 && retryAfter === undefined) return response
-              const delay = retryAfter === undefined
-                ? yield* backoff(baseMillis, retry)
-                : Duration.max(Duration.seconds(retryAfter), Duration.millis(1))
-              yield* discard(response)
-              yield* Effect.sleep(delay)
-              return yield* attempt(retry + 1)
+export const withRetries =
+  (options: RetryOptions = {}) =>
+  <E, R>(
+    client: HttpClient.HttpClient.With<E, R>
+  ): HttpClient.HttpClient.With<E | HttpClientError.HttpClientError, R> => {
+    const maxRetries = Math.max(0, Math.floor(options.maxRetries ?? 3))
+    const baseMillis = Duration.toMillis(Duration.fromInputUnsafe(options.baseDelay ?? 500))
+    const maxRetryAfterSeconds = Duration.toSeconds(Duration.fromInputUnsafe(options.maxRetryAfter ?? "60 seconds"))
+    const attemptTimeout = Duration.fromInputUnsafe(options.attemptTimeout ?? "30 seconds")
+    return HttpClient.transform(client, (send, request) => {
+      const canReplay = replayable(request)
+      const timedSend = Effect.timeoutOrElse(send, {
+        duration: attemptTimeout,
+        orElse: () =>
+          Effect.fail(
+            new HttpClientError.HttpClientError({
+              reason: new HttpClientError.TransportError({
+                request,
+                description: `no response within ${Duration.format(attemptTimeout)}`
+              })
             })
-        })
-      )
-    return attempt(0)
-  })
-}
+          )
+      })
+      const attempt = (
+        retry: number
+      ): Effect.Effect<HttpClientResponse.HttpClientResponse, E | HttpClientError.HttpClientError, R> =>
+        timedSend.pipe(
+          Effect.matchEffect({
+            onFailure: (error) =>
+              retry < maxRetries &&
+              canReplay &&
+              HttpClientError.isHttpClientError(error) &&
+              error.reason._tag === "TransportError"
+                ? Effect.flatMap(backoff(baseMillis, retry), (delay) =>
+                    Effect.andThen(Effect.sleep(delay), attempt(retry + 1))
+                  )
+                : Effect.fail(error),
+            onSuccess: (response) =>
+              Effect.gen(function* () {
+                const status = response.status
+                const retryable = status === 429 || (status >= 500 && (canReplay || status === 503))
+                if (!retryable || retry >= maxRetries) return response
+                const retryAfter = parseRetryAfter(response.headers["retry-after"], yield* Clock.currentTimeMillis)
+                if (retryAfter !== undefined && retryAfter > maxRetryAfterSeconds) return response
+                if (status === 429 && retryAfter === undefined) return response
+                const delay =
+                  retryAfter === undefined
+                    ? yield* backoff(baseMillis, retry)
+                    : Duration.max(Duration.seconds(retryAfter), Duration.millis(1))
+                yield* discard(response)
+                yield* Effect.sleep(delay)
+                return yield* attempt(retry + 1)
+              })
+          })
+        )
+      return attempt(0)
+    })
+  }

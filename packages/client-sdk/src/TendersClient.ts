@@ -50,24 +50,29 @@ export interface TendersClientService {
 const error = <E>(failure: CallFailure<E>): E => failure.error
 
 /** Builds the Effect client over the `HttpClient` in context (retries per `options.retry`). */
-export const makeTendersClient = Effect.fnUntraced(function*(options: TendersClientOptions) {
+export const makeTendersClient = Effect.fnUntraced(function* (options: TendersClientOptions) {
   const calls = yield* makeCalls(options)
   return TendersClient.of({
     searchTenders: Effect.fn("TendersClient.searchTenders")((request: SearchRequest) =>
-      Effect.mapError(calls.searchTenders(request), error)),
+      Effect.mapError(calls.searchTenders(request), error)
+    ),
     getTender: Effect.fn("TendersClient.getTender")((id: string) => Effect.mapError(calls.getTender(id), error)),
     createWatchlist: Effect.fn("TendersClient.createWatchlist")((input: WatchlistInput) =>
-      Effect.mapError(calls.createWatchlist(input), error)),
+      Effect.mapError(calls.createWatchlist(input), error)
+    ),
     listAlerts: Effect.fn("TendersClient.listAlerts")(() => Effect.mapError(calls.listAlerts(), error)),
     health: Effect.fn("TendersClient.health")(() => Effect.mapError(calls.health(), error))
   })
 })
 
 /** The Tenders Effect client as a service. */
-export class TendersClient extends Context.Service<TendersClient, TendersClientService>()("@tenders/client-sdk/TendersClient") {
+export class TendersClient extends Context.Service<TendersClient, TendersClientService>()(
+  "@tenders/client-sdk/TendersClient"
+) {
   /** The client over the `HttpClient` you provide (e.g. `FetchHttpClient.layer`, or one with your own middleware). */
-  static readonly layerWith = (options: TendersClientOptions): Layer.Layer<TendersClient, never, HttpClient.HttpClient> =>
-    Layer.effect(TendersClient, makeTendersClient(options))
+  static readonly layerWith = (
+    options: TendersClientOptions
+  ): Layer.Layer<TendersClient, never, HttpClient.HttpClient> => Layer.effect(TendersClient, makeTendersClient(options))
 
   /** The client over `fetch` (`FetchHttpClient.layer`). */
   static readonly layer = (options: TendersClientOptions): Layer.Layer<TendersClient> =>
@@ -75,7 +80,7 @@ export class TendersClient extends Context.Service<TendersClient, TendersClientS
 
   /** The client over `fetch`, configured by `TENDERS_BASE_URL` and `TENDERS_API_KEY` (optional). */
   static readonly layerConfig: Layer.Layer<TendersClient, Config.ConfigError> = Layer.unwrap(
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const baseUrl = yield* Config.String("TENDERS_BASE_URL")
       const apiKey = yield* Config.option(Config.Redacted("TENDERS_API_KEY"))
       return TendersClient.layer({ baseUrl, apiKey: Option.getOrUndefined(apiKey) })

@@ -1,5 +1,13 @@
 import { errorCodes, ErrorResponse, isErrorTag } from "@tenders/contract"
-import type { AlertsResponse, FullTender, HealthReport, SearchRequest, SearchResponse, WatchlistCreated, WatchlistInput } from "@tenders/core"
+import type {
+  AlertsResponse,
+  FullTender,
+  HealthReport,
+  SearchRequest,
+  SearchResponse,
+  WatchlistCreated,
+  WatchlistInput
+} from "@tenders/core"
 import { Cause, Clock, Context, Effect, Exit, Layer, ManagedRuntime, Option, Predicate, Schema } from "effect"
 import { FetchHttpClient, HttpClient, HttpClientError } from "effect/http"
 import { type CallFailure, makeCalls } from "./Calls.ts"
@@ -54,13 +62,18 @@ class CallsService extends Context.Service<CallsService, Calls>()("@tenders/clie
 
 const decodeErrorBody = Schema.decodeUnknownOption(Schema.fromJsonString(ErrorResponse))
 
-const toTendersError = Effect.fnUntraced(function*(failure: CallFailure<unknown>) {
+const toTendersError = Effect.fnUntraced(function* (failure: CallFailure<unknown>) {
   const { error, response } = failure
   const now = yield* Clock.currentTimeMillis
   const retryAfter = parseRetryAfter(response?.headers["retry-after"], now)
   const known = Predicate.hasProperty(error, "_tag") && isErrorTag(error._tag) ? errorCodes[error._tag] : undefined
   if (known !== undefined && Predicate.hasProperty(error, "message") && typeof error.message === "string") {
-    return new TendersApiError({ code: known.code, status: response?.status ?? known.status, message: error.message, retryAfter })
+    return new TendersApiError({
+      code: known.code,
+      status: response?.status ?? known.status,
+      message: error.message,
+      retryAfter
+    })
   }
   if (HttpClientError.isHttpClientError(error) && error.reason._tag === "TransportError") {
     return new TendersNetworkError(error.message, { cause: error })
@@ -72,8 +85,14 @@ const toTendersError = Effect.fnUntraced(function*(failure: CallFailure<unknown>
     const { code, message } = body.value.error
     return new TendersApiError({ code, status: response.status, message, retryAfter })
   }
-  const what = Schema.isSchemaError(error) ? "a body that does not match the contract" : "a status the contract does not declare"
-  return new TendersResponseError(`${response.request.method} ${response.request.url} answered ${response.status} with ${what}`, response.status, { cause: error })
+  const what = Schema.isSchemaError(error)
+    ? "a body that does not match the contract"
+    : "a status the contract does not declare"
+  return new TendersResponseError(
+    `${response.request.method} ${response.request.url} answered ${response.status} with ${what}`,
+    response.status,
+    { cause: error }
+  )
 })
 
 const isAborted = (signal: AbortSignal | undefined): boolean => signal?.aborted === true
@@ -86,19 +105,25 @@ const aborted = (signal: AbortSignal | undefined): unknown =>
  * 429 only when its `Retry-After` is short (at most `maxRetryAfterSeconds`); a monthly quota is thrown at once.
  */
 export const createTendersClient = (options: CreateTendersClientOptions): TendersPromiseClient => {
-  const layer = Layer.effect(CallsService, makeCalls({
-    baseUrl: options.baseUrl,
-    apiKey: options.apiKey,
-    retry: {
-      maxRetries: options.maxRetries,
-      baseDelay: options.retryDelayMs,
-      maxRetryAfter: options.maxRetryAfterSeconds === undefined ? undefined : options.maxRetryAfterSeconds * 1000,
-      attemptTimeout: options.timeoutMs
-    }
-  })).pipe(Layer.provide(FetchHttpClient.layer))
+  const layer = Layer.effect(
+    CallsService,
+    makeCalls({
+      baseUrl: options.baseUrl,
+      apiKey: options.apiKey,
+      retry: {
+        maxRetries: options.maxRetries,
+        baseDelay: options.retryDelayMs,
+        maxRetryAfter: options.maxRetryAfterSeconds === undefined ? undefined : options.maxRetryAfterSeconds * 1000,
+        attemptTimeout: options.timeoutMs
+      }
+    })
+  ).pipe(Layer.provide(FetchHttpClient.layer))
   const runtime = ManagedRuntime.make(layer)
   const fetchImpl = options.fetch
-  const call = async <A>(use: (calls: Calls) => Effect.Effect<A, CallFailure<unknown>>, requestOptions: RequestOptions | undefined): Promise<A> => {
+  const call = async <A>(
+    use: (calls: Calls) => Effect.Effect<A, CallFailure<unknown>>,
+    requestOptions: RequestOptions | undefined
+  ): Promise<A> => {
     const signal = requestOptions?.signal
     if (isAborted(signal)) throw aborted(signal)
     const program = CallsService.use(use).pipe(

@@ -1,4 +1,9 @@
-export { type CreateTendersClientOptions, createTendersClient, type RequestOptions, type TendersPromiseClient } from "./createTendersClient.ts"
+export {
+  type CreateTendersClientOptions,
+  createTendersClient,
+  type RequestOptions,
+  type TendersPromiseClient
+} from "./createTendersClient.ts"
 export {
   type ErrorCode,
   isTendersApiError,

@@ -12,9 +12,7 @@ export const WebhookEvent = Schema.Struct({
 export type WebhookEvent = typeof WebhookEvent.Type
 
 /** Request headers as `fetch` (`Headers`) or Node's `http` (`IncomingHttpHeaders`) give them. */
-export type WebhookHeaders =
-  | Headers
-  | Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
+export type WebhookHeaders = Headers | Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
 
 const headerNames = ["webhook-id", "webhook-timestamp", "webhook-signature"] as const
 
@@ -51,7 +49,9 @@ export const verifyWebhook = (payload: string | Uint8Array, headers: WebhookHead
   try {
     webhook = new Webhook(secret)
   } catch (error) {
-    throw new TendersWebhookError(`Invalid webhook secret (expected whsec_ followed by base64): ${messageOf(error)}`, { cause: error })
+    throw new TendersWebhookError(`Invalid webhook secret (expected whsec_ followed by base64): ${messageOf(error)}`, {
+      cause: error
+    })
   }
   let parsed: unknown
   try {
@@ -61,7 +61,9 @@ export const verifyWebhook = (payload: string | Uint8Array, headers: WebhookHead
   }
   const event = decodeEvent(parsed)
   if (Result.isFailure(event)) {
-    throw new TendersWebhookError(`Webhook body is not an alert.created event: ${event.failure.message}`, { cause: event.failure })
+    throw new TendersWebhookError(`Webhook body is not an alert.created event: ${event.failure.message}`, {
+      cause: event.failure
+    })
   }
   return event.success
 }

@@ -12,10 +12,12 @@ export interface SeenRequest {
 export type Reply = (res: ServerResponse, req: SeenRequest) => void
 
 /** Answers with a JSON body. */
-export const json = (status: number, body: unknown, headers: Record<string, string> = {}): Reply => (res) => {
-  res.writeHead(status, { "content-type": "application/json", ...headers })
-  res.end(JSON.stringify(body))
-}
+export const json =
+  (status: number, body: unknown, headers: Record<string, string> = {}): Reply =>
+  (res) => {
+    res.writeHead(status, { "content-type": "application/json", ...headers })
+    res.end(JSON.stringify(body))
+  }
 
 /** Answers with the contract's error body. */
 export const errorBody = (status: number, code: string, message: string, headers: Record<string, string> = {}): Reply =>

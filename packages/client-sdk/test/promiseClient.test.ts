@@ -54,7 +54,10 @@ describe("promise client: typed results", () => {
     )
     const c = client()
     expect(await c.getTender("ted-479730-2026")).toEqual(fullTender)
-    expect(await c.createWatchlist({ name: "Roads", filters: { q: "road" } })).toEqual({ watchlistId: alert.watchlistId, estimatedMatches: 12 })
+    expect(await c.createWatchlist({ name: "Roads", filters: { q: "road" } })).toEqual({
+      watchlistId: alert.watchlistId,
+      estimatedMatches: 12
+    })
     expect((await c.listAlerts()).alerts[0]?.tender.id).toBe(card.id)
     expect((await createTendersClient({ baseUrl: server.base }).health()).status).toBe("degraded")
     expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
@@ -101,7 +104,9 @@ describe("promise client: errors", () => {
 
   it("refuses input the contract rejects before sending it, as invalid_input in the server's words", async () => {
     const limit = await rejection(client().searchTenders({ q: "road", limit: 50 }))
-    expect(isTendersApiError(limit, "invalid_input") && limit.message).toBe("Invalid request: limit: Expected a value between 1 and 20")
+    expect(isTendersApiError(limit, "invalid_input") && limit.message).toBe(
+      "Invalid request: limit: Expected a value between 1 and 20"
+    )
     const typo = await rejection(client().searchTenders(JSON.parse('{"q":"road","country":["FR"]}')))
     expect(isTendersApiError(typo, "invalid_input") && typo.message).toMatch(/country.*countries/u)
     expect(server.requests).toHaveLength(0)
@@ -114,10 +119,13 @@ describe("promise client: errors", () => {
   })
 
   it("throws TendersResponseError for an answer outside the contract", async () => {
-    server.reply((res) => {
-      res.writeHead(502, { "content-type": "text/html" })
-      res.end("<h1>Bad gateway</h1>")
-    }, json(200, { results: "nope" }))
+    server.reply(
+      (res) => {
+        res.writeHead(502, { "content-type": "text/html" })
+        res.end("<h1>Bad gateway</h1>")
+      },
+      json(200, { results: "nope" })
+    )
     const gateway = await rejection(client({ maxRetries: 0 }).searchTenders({ q: "road" }))
     expect(gateway).toBeInstanceOf(TendersResponseError)
     expect(gateway instanceof TendersResponseError && gateway.status).toBe(502)
@@ -140,7 +148,9 @@ describe("promise client: retries", () => {
   })
 
   it("raises a 429 whose Retry-After is an hour at once, with retryAfter", async () => {
-    const quota: Reply = errorBody(429, "quota_exceeded", "Monthly limit reached; buy a $5 pack", { "retry-after": "3600" })
+    const quota: Reply = errorBody(429, "quota_exceeded", "Monthly limit reached; buy a $5 pack", {
+      "retry-after": "3600"
+    })
     server.reply(quota, quota)
     const error = await rejection(client().searchTenders({ q: "road" }))
     expect(isTendersApiError(error, "quota_exceeded")).toBe(true)
@@ -163,7 +173,9 @@ describe("promise client: retries", () => {
 
   it("gives up on an attempt without response headers after timeoutMs, retries it, then throws TendersNetworkError", async () => {
     server.reply(silence, silence)
-    const error = await rejection(createTendersClient({ baseUrl: server.base, timeoutMs: 50, maxRetries: 1, retryDelayMs: 1 }).health())
+    const error = await rejection(
+      createTendersClient({ baseUrl: server.base, timeoutMs: 50, maxRetries: 1, retryDelayMs: 1 }).health()
+    )
     expect(error).toBeInstanceOf(TendersNetworkError)
     expect(error instanceof Error && error.message).toMatch(/no response within/u)
     expect(server.requests).toHaveLength(2)
@@ -183,7 +195,10 @@ describe("promise client: retries", () => {
     expect(isTendersApiError(error, "internal")).toBe(true)
     expect(server.requests).toHaveLength(1)
     server.reset()
-    server.reply(errorBody(503, "internal", "restarting"), json(201, { watchlistId: alert.watchlistId, estimatedMatches: 1 }))
+    server.reply(
+      errorBody(503, "internal", "restarting"),
+      json(201, { watchlistId: alert.watchlistId, estimatedMatches: 1 })
+    )
     expect((await client().createWatchlist({ name: "Roads", filters: { q: "road" } })).estimatedMatches).toBe(1)
     expect(server.requests).toHaveLength(2)
   })
@@ -211,7 +226,9 @@ describe("promise client: abort", () => {
   it("stops waiting between retries when aborted", async () => {
     server.reply(errorBody(503, "internal", "restarting"), json(200, health))
     const controller = new AbortController()
-    const pending = createTendersClient({ baseUrl: server.base, retryDelayMs: 60_000 }).health({ signal: controller.signal })
+    const pending = createTendersClient({ baseUrl: server.base, retryDelayMs: 60_000 }).health({
+      signal: controller.signal
+    })
     while (server.requests.length === 0) await new Promise((resolve) => setImmediate(resolve))
     controller.abort()
     const error = await rejection(pending)

@@ -78,7 +78,9 @@ describe("verifyWebhook", () => {
   })
 
   it("refuses a correctly signed body that is not an alert.created event", () => {
-    const { body, headers } = signed(JSON.stringify({ type: "alert.created", timestamp: "2030-01-12T09:00:05Z", data: { watchlistId: "nope" } }))
+    const { body, headers } = signed(
+      JSON.stringify({ type: "alert.created", timestamp: "2030-01-12T09:00:05Z", data: { watchlistId: "nope" } })
+    )
     const error = thrown(() => verifyWebhook(body, headers, secret))
     expect(error instanceof TendersWebhookError && error.message).toMatch(/not an alert.created event/u)
   })

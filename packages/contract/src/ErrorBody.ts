@@ -1,10 +1,24 @@
-import { Internal, InvalidInput, LimitReached, NotFound, PlanRequired, QuotaExceeded, Unauthorized } from "@tenders/core"
+import {
+  Internal,
+  InvalidInput,
+  LimitReached,
+  NotFound,
+  PlanRequired,
+  QuotaExceeded,
+  Unauthorized
+} from "@tenders/core"
 import { Schema, SchemaTransformation } from "effect"
 import { HttpApiSchema } from "effect/http-api"
 
 /** The seven error codes of the contract. */
 export const ErrorCode = Schema.Literals([
-  "invalid_input", "unauthorized", "plan_required", "limit_reached", "not_found", "quota_exceeded", "internal"
+  "invalid_input",
+  "unauthorized",
+  "plan_required",
+  "limit_reached",
+  "not_found",
+  "quota_exceeded",
+  "internal"
 ])
 export type ErrorCode = typeof ErrorCode.Type
 
@@ -28,20 +42,28 @@ export const isErrorTag = (tag: unknown): tag is ErrorTag => typeof tag === "str
 type ErrorClass<Tag extends ErrorTag> = Schema.Codec<
   { readonly _tag: Tag; readonly message: string },
   { readonly _tag: Tag; readonly message: string }
-> & { new(props: { readonly message: string }): { readonly _tag: Tag; readonly message: string } }
+> & { new (props: { readonly message: string }): { readonly _tag: Tag; readonly message: string } }
 
 /** `{ "error": { code, message } }` on the wire, the core error class in code, with the code's status. */
 const body = <Tag extends ErrorTag, C extends ErrorClass<Tag>>(errorClass: C, tag: Tag) => {
   const { code, status } = errorCodes[tag]
   return Schema.Struct({
     error: Schema.Struct({ code: Schema.Literal(code), message: Schema.String })
-  }).annotate({ identifier: `Error_${code}` }).pipe(
-    Schema.decodeTo(errorClass, SchemaTransformation.transform({
-      decode: (wire: { readonly error: { readonly message: string } }) => ({ _tag: tag, message: wire.error.message }),
-      encode: (error: { readonly message: string }) => ({ error: { code, message: error.message } })
-    })),
-    HttpApiSchema.status(status)
-  )
+  })
+    .annotate({ identifier: `Error_${code}` })
+    .pipe(
+      Schema.decodeTo(
+        errorClass,
+        SchemaTransformation.transform({
+          decode: (wire: { readonly error: { readonly message: string } }) => ({
+            _tag: tag,
+            message: wire.error.message
+          }),
+          encode: (error: { readonly message: string }) => ({ error: { code, message: error.message } })
+        })
+      ),
+      HttpApiSchema.status(status)
+    )
 }
 
 /** `{ "error": { "code": "invalid_input", "message" } }` with status 400. */
@@ -61,7 +83,13 @@ export const InternalError = body(Internal, "Internal")
 
 /** Any of the seven error bodies, decoding to its core error. */
 export const ContractError = Schema.Union([
-  InvalidInputError, UnauthorizedError, PlanRequiredError, LimitReachedError, NotFoundError, QuotaExceededError, InternalError
+  InvalidInputError,
+  UnauthorizedError,
+  PlanRequiredError,
+  LimitReachedError,
+  NotFoundError,
+  QuotaExceededError,
+  InternalError
 ])
 /** One of the core errors behind the seven error codes. */
 export type ContractFailure = typeof ContractError.Type

@@ -6,10 +6,13 @@ const formatter = SchemaIssue.makeFormatterStandardSchemaV1()
 const knownFields = ["q", "countries", "cpv", "minBudget", "maxBudget", "deadlineAfter", "budgetCurrency", "limit"]
 
 const pathText = (path: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }>) =>
-  path.map((segment) => {
-    const key = typeof segment === "object" ? segment.key : segment
-    return typeof key === "number" ? `[${key}]` : `.${String(key)}`
-  }).join("").replace(/^\./u, "")
+  path
+    .map((segment) => {
+      const key = typeof segment === "object" ? segment.key : segment
+      return typeof key === "number" ? `[${key}]` : `.${String(key)}`
+    })
+    .join("")
+    .replace(/^\./u, "")
 
 const distance = (a: string, b: string): number => {
   const row = Array.from({ length: b.length + 1 }, (_, j) => j)

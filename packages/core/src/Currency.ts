@@ -2,7 +2,21 @@ import { Schema } from "effect"
 
 /** The currencies a budget range may be expressed in (spec, Filters.budgetCurrency). */
 export const BudgetCurrency = Schema.Literals([
-  "EUR", "USD", "GBP", "CHF", "NOK", "ISK", "SEK", "DKK", "PLN", "CZK", "HUF", "RON", "BGN", "AMD", "RUB"
+  "EUR",
+  "USD",
+  "GBP",
+  "CHF",
+  "NOK",
+  "ISK",
+  "SEK",
+  "DKK",
+  "PLN",
+  "CZK",
+  "HUF",
+  "RON",
+  "BGN",
+  "AMD",
+  "RUB"
 ])
 export type BudgetCurrency = typeof BudgetCurrency.Type
 

@@ -7,7 +7,9 @@ const CpvPrefix = Schema.String.check(Schema.isPattern(/^\d{2,8}(-\d)?$/u))
 const Budget = Schema.Finite.check(Schema.isGreaterThanOrEqualTo(0))
 const DeadlineAfter = Schema.String.check(
   Schema.isPattern(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2}))?$/u),
-  Schema.makeFilter((s: string) => Option.isSome(parseInstant(s)) ? true : "Expected a valid calendar date or date-time")
+  Schema.makeFilter((s: string) =>
+    Option.isSome(parseInstant(s)) ? true : "Expected a valid calendar date or date-time"
+  )
 ).annotate({ description: "ISO 8601 date (YYYY-MM-DD, meaning 00:00Z) or date-time with Z or a numeric offset" })
 
 const filterFields = {
@@ -30,9 +32,11 @@ const budgetOrder = Schema.makeFilter(
 const Query = Schema.String.check(Schema.isMaxLength(500))
 
 /** Watchlist filters: every field optional. */
-export const Filters = Schema.Struct({ q: Schema.optionalKey(Query), ...filterFields }).check(budgetOrder).annotate({
-  identifier: "Filters"
-})
+export const Filters = Schema.Struct({ q: Schema.optionalKey(Query), ...filterFields })
+  .check(budgetOrder)
+  .annotate({
+    identifier: "Filters"
+  })
 export type Filters = typeof Filters.Type
 
 /** The search request body: filters with `q` required, plus `limit`. */
@@ -40,11 +44,20 @@ export const SearchRequest = Schema.Struct({
   q: Query,
   ...filterFields,
   limit: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 20 })))
-}).check(budgetOrder).annotate({ identifier: "SearchRequest" })
+})
+  .check(budgetOrder)
+  .annotate({ identifier: "SearchRequest" })
 export type SearchRequest = typeof SearchRequest.Type
 
 /** Names of the structured filters (everything but `q` and `limit`). */
-export const structuredFilterNames = ["countries", "cpv", "minBudget", "maxBudget", "deadlineAfter", "budgetCurrency"] as const
+export const structuredFilterNames = [
+  "countries",
+  "cpv",
+  "minBudget",
+  "maxBudget",
+  "deadlineAfter",
+  "budgetCurrency"
+] as const
 
 /** The structured filters a request actually uses (empty lists narrow nothing and do not count). */
 export const usedStructuredFilters = (filters: Omit<Filters, "q">): ReadonlyArray<string> =>

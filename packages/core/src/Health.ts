@@ -9,11 +9,13 @@ export type SourceHealthStatus = typeof SourceHealthStatus.Type
 /** The health report of `GET /health`. */
 export const HealthReport = Schema.Struct({
   status: Schema.Literals(["ok", "degraded"]),
-  sources: Schema.Array(Schema.Struct({
-    code: SourceCode,
-    status: SourceHealthStatus,
-    lastSuccessAt: Schema.NullOr(UtcTimestamp)
-  }))
+  sources: Schema.Array(
+    Schema.Struct({
+      code: SourceCode,
+      status: SourceHealthStatus,
+      lastSuccessAt: Schema.NullOr(UtcTimestamp)
+    })
+  )
 }).annotate({ identifier: "HealthReport" })
 export type HealthReport = typeof HealthReport.Type
 
@@ -29,7 +31,11 @@ const olderThan = (at: DateTime.Utc, age: Duration.Duration, now: DateTime.Utc) 
   DateTime.toEpochMillis(now) - DateTime.toEpochMillis(at) > Duration.toMillis(age)
 
 /** never / ok / error / stalled for one source (DESIGN §4 "Source health"). */
-export const sourceStatus = (run: SourceRunSummary | undefined, interval: Duration.Duration, now: DateTime.Utc): SourceHealthStatus => {
+export const sourceStatus = (
+  run: SourceRunSummary | undefined,
+  interval: Duration.Duration,
+  now: DateTime.Utc
+): SourceHealthStatus => {
   const limit = Duration.times(interval, 3)
   if (run === undefined) return "never"
   if (run.runningSince !== null && olderThan(run.runningSince, limit, now)) return "stalled"

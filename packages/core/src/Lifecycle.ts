@@ -15,7 +15,8 @@ const canonical = (value: unknown): string =>
   JSON.stringify(value, (_key, v: unknown) =>
     v !== null && typeof v === "object" && !Array.isArray(v)
       ? Object.fromEntries(Object.entries(v).toSorted(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : v)
+      : v
+  )
 
 const byAge = (a: ParsedNotice, b: ParsedNotice): number => {
   const va = a.version ?? 0
@@ -71,7 +72,9 @@ export const resolveProcedure = (notices: ReadonlyArray<ParsedNotice>): TenderRe
   const start = layers[0]
   if (start === undefined || canonical === undefined) return undefined
   const merged = layers.slice(1).reduce((acc, n) => overlay(acc, n.record), start.record)
-  const status = sorted.map((n) => statusOfKind[n.kind]).reduce((a, b) => (rank[b] > rank[a] ? b : a), "open" as TenderStatus)
+  const status = sorted
+    .map((n) => statusOfKind[n.kind])
+    .reduce((a, b) => (rank[b] > rank[a] ? b : a), "open" as TenderStatus)
   return { ...merged, id, nativeId: canonical.record.nativeId, status }
 }
 
@@ -85,11 +88,7 @@ export const sameRecord = (a: TenderRecord, b: TenderRecord): boolean => {
 export type TenderChange = "new" | "amended" | "cancelled" | "closed" | "updated" | "unchanged"
 
 /** Compares the stored tender with the resolved one. */
-export const changeOf = (
-  before: TenderRecord | undefined,
-  after: TenderRecord,
-  notice: ParsedNotice
-): TenderChange => {
+export const changeOf = (before: TenderRecord | undefined, after: TenderRecord, notice: ParsedNotice): TenderChange => {
   if (before === undefined) return "new"
   if (before.status !== after.status) {
     if (after.status === "cancelled") return "cancelled"

@@ -40,10 +40,11 @@ const numberToPlainString = (n: number): string => {
   const [intPart, fracPart = ""] = mantissa.replace("-", "").split(".") as [string, string?]
   const digits = intPart + fracPart
   const point = intPart.length + exponent
-  const plain = point <= 0
-    ? `0.${"0".repeat(-point)}${digits}`
-    : point >= digits.length
-    ? digits + "0".repeat(point - digits.length)
-    : `${digits.slice(0, point)}.${digits.slice(point)}`
+  const plain =
+    point <= 0
+      ? `0.${"0".repeat(-point)}${digits}`
+      : point >= digits.length
+        ? digits + "0".repeat(point - digits.length)
+        : `${digits.slice(0, point)}.${digits.slice(point)}`
   return negative ? `-${plain}` : plain
 }

@@ -16,9 +16,30 @@ export interface PlanRules {
 
 /** The plans table of DESIGN §4. */
 export const planRules: Record<Plan, PlanRules> = {
-  free: { monthlyCalls: 1_000, watchlists: 3, structuredFilters: false, webhooks: false, fullTenderExtras: false, packs: false },
-  pro: { monthlyCalls: 50_000, watchlists: 50, structuredFilters: true, webhooks: true, fullTenderExtras: true, packs: true },
-  business: { monthlyCalls: 500_000, watchlists: 500, structuredFilters: true, webhooks: true, fullTenderExtras: true, packs: true }
+  free: {
+    monthlyCalls: 1_000,
+    watchlists: 3,
+    structuredFilters: false,
+    webhooks: false,
+    fullTenderExtras: false,
+    packs: false
+  },
+  pro: {
+    monthlyCalls: 50_000,
+    watchlists: 50,
+    structuredFilters: true,
+    webhooks: true,
+    fullTenderExtras: true,
+    packs: true
+  },
+  business: {
+    monthlyCalls: 500_000,
+    watchlists: 500,
+    structuredFilters: true,
+    webhooks: true,
+    fullTenderExtras: true,
+    packs: true
+  }
 }
 
 /** Calls one $5 pack adds for the rest of the month. */

@@ -32,7 +32,13 @@ const scale = 6
 const perEur = (table: RatesTable, currency: BudgetCurrency): BigDecimal.BigDecimal =>
   currency === "EUR" ? BigDecimal.fromBigInt(1n) : Option.getOrThrow(parseDecimal(table.rates[currency].perEur))
 
-const convert = (amount: number, from: BudgetCurrency, to: BudgetCurrency, table: RatesTable, mode: "floor" | "ceil") => {
+const convert = (
+  amount: number,
+  from: BudgetCurrency,
+  to: BudgetCurrency,
+  table: RatesTable,
+  mode: "floor" | "ceil"
+) => {
   const inEur = BigDecimal.divide(decimalFromNumber(amount), perEur(table, from))
   const converted = Option.map(inEur, (eur) => BigDecimal.multiply(eur, perEur(table, to)))
   return Option.map(converted, (value) => formatDecimal(BigDecimal.round(value, { scale, mode })))

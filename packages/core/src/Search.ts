@@ -53,9 +53,14 @@ const advice: Record<string, string> = {
 export const searchHint = (input: HintInput): string | undefined => {
   const parts: Array<string> = []
   if (input.approximate) {
-    parts.push("No open tender contains every word of `q`; these have similar words in the title or buyer. Check the spelling or use fewer words.")
+    parts.push(
+      "No open tender contains every word of `q`; these have similar words in the title or buyer. Check the spelling or use fewer words."
+    )
   } else if (input.found < input.limit) {
-    const lead = input.found === 0 ? "No open tenders match." : `Only ${input.found} open tender${input.found === 1 ? "" : "s"} match.`
+    const lead =
+      input.found === 0
+        ? "No open tenders match."
+        : `Only ${input.found} open tender${input.found === 1 ? "" : "s"} match.`
     const steps = input.filtersUsed.map((name) => advice[name]).filter((s): s is string => s !== undefined)
     if (input.textUsed) steps.push("use fewer or more general words in `q`")
     parts.push(steps.length > 0 ? `${lead} To broaden: ${steps.join("; ")}.` : lead)

@@ -48,7 +48,9 @@ export const FullTender = Schema.Struct({
   status: TenderStatus,
   publishedAt: Schema.NullOr(UtcTimestamp),
   region: Schema.NullOr(Schema.String),
-  lotsCount: Schema.NullOr(Schema.Int.check(Schema.isBetween({ minimum: -9007199254740991, maximum: 9007199254740991 }))),
+  lotsCount: Schema.NullOr(
+    Schema.Int.check(Schema.isBetween({ minimum: -9007199254740991, maximum: 9007199254740991 }))
+  ),
   updatedAt: UtcTimestamp,
   cpvCodes: Schema.optionalKey(Schema.Array(Schema.String)),
   okpd2Codes: Schema.optionalKey(Schema.Array(Schema.String)),

@@ -11,7 +11,8 @@ export const subjectOf = (record: Pick<TenderRecord, "title" | "lots">): string 
 }
 
 const deadlinePassed = (record: Pick<TenderRecord, "deadline">, now: DateTime.Utc): boolean =>
-  record.deadline !== null && DateTime.toEpochMillis(DateTime.makeUnsafe(record.deadline)) <= DateTime.toEpochMillis(now)
+  record.deadline !== null &&
+  DateTime.toEpochMillis(DateTime.makeUnsafe(record.deadline)) <= DateTime.toEpochMillis(now)
 
 /** The status a reader sees: an open or amended tender whose deadline has passed is closed. */
 export const effectiveStatus = (record: Pick<TenderRecord, "status" | "deadline">, now: DateTime.Utc): TenderStatus =>

@@ -5,13 +5,18 @@ import { Filters, hasWord, usedStructuredFilters } from "./Filters.ts"
 export const Channels = Schema.Struct({
   email: Schema.optionalKey(Schema.Boolean),
   webhook: Schema.optionalKey(
-    Schema.String.check(Schema.isMaxLength(2048)).annotate({ format: "uri", description: "HTTPS endpoint for signed JSON alerts" })
+    Schema.String.check(Schema.isMaxLength(2048)).annotate({
+      format: "uri",
+      description: "HTTPS endpoint for signed JSON alerts"
+    })
   )
 }).annotate({ identifier: "Channels" })
 export type Channels = typeof Channels.Type
 
 /** `host:port` entries operators allow as webhook targets despite the address checks (TENDERS_WEBHOOK_ALLOW_HOSTS). */
-export const WebhookAllowHosts = Context.Reference<ReadonlyArray<string>>("@tenders/core/WebhookAllowHosts", { defaultValue: () => [] })
+export const WebhookAllowHosts = Context.Reference<ReadonlyArray<string>>("@tenders/core/WebhookAllowHosts", {
+  defaultValue: () => []
+})
 
 /** The body of `POST /v1/watchlists`. */
 export const WatchlistInput = Schema.Struct({
@@ -30,7 +35,8 @@ export const WatchlistCreated = Schema.Struct({
 export type WatchlistCreated = typeof WatchlistCreated.Type
 
 /** A filter set that narrows nothing: no word in `q` and no structured filter (DESIGN §4). */
-export const matchesEverything = (filters: Filters): boolean => !hasWord(filters.q) && usedStructuredFilters(filters).length === 0
+export const matchesEverything = (filters: Filters): boolean =>
+  !hasWord(filters.q) && usedStructuredFilters(filters).length === 0
 
 const ipv4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/u
 
@@ -38,8 +44,16 @@ const privateIpv4 = (host: string): boolean => {
   const m = ipv4.exec(host)
   if (m === null) return false
   const [a = 0, b = 0] = [Number(m[1]), Number(m[2])]
-  return a === 0 || a === 10 || a === 127 || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) ||
-    (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127) || a >= 224
+  return (
+    a === 0 ||
+    a === 10 ||
+    a === 127 ||
+    (a === 169 && b === 254) ||
+    (a === 172 && b >= 16 && b <= 31) ||
+    (a === 192 && b === 168) ||
+    (a === 100 && b >= 64 && b <= 127) ||
+    a >= 224
+  )
 }
 
 const privateIpv6 = (host: string): boolean => {
@@ -67,7 +81,11 @@ export const webhookProblem = (url: string, allowHosts: ReadonlyArray<string> = 
   if (parsed.protocol !== "https:") return "channels.webhook must use https"
   if (parsed.username !== "" || parsed.password !== "") return "channels.webhook must not carry credentials"
   const host = parsed.hostname.toLowerCase()
-  if (allowHosts.includes(`${host.replace(/^\[|\]$/gu, "")}:${parsed.port === "" ? "443" : parsed.port}`) || allowHosts.includes(parsed.host)) return undefined
+  if (
+    allowHosts.includes(`${host.replace(/^\[|\]$/gu, "")}:${parsed.port === "" ? "443" : parsed.port}`) ||
+    allowHosts.includes(parsed.host)
+  )
+    return undefined
   if (host === "localhost" || host.endsWith(".localhost") || privateIpv4(host) || privateIpv6(host)) {
     return "channels.webhook must not point to a private, loopback, link-local or metadata address"
   }

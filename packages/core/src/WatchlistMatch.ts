@@ -26,7 +26,10 @@ export interface PreparedWatchlist {
   readonly tokens: ReadonlyArray<MatchToken>
   readonly countries: ReadonlySet<string>
   readonly cpvPrefixes: ReadonlyArray<string>
-  readonly bounds: ReadonlyMap<string, { readonly min: BigDecimal.BigDecimal | null; readonly max: BigDecimal.BigDecimal | null }> | "own" | undefined
+  readonly bounds:
+    | ReadonlyMap<string, { readonly min: BigDecimal.BigDecimal | null; readonly max: BigDecimal.BigDecimal | null }>
+    | "own"
+    | undefined
   readonly own: { readonly min: BigDecimal.BigDecimal | null; readonly max: BigDecimal.BigDecimal | null }
   readonly deadlineAfter: number | undefined
 }
@@ -35,11 +38,24 @@ const dec = (s: string | null) => (s === null ? null : Option.getOrNull(parseDec
 const num = (n: number | undefined) => (n === undefined ? null : Option.getOrNull(parseDecimal(String(n))))
 
 /** Prepares a watchlist's filters (tokens already resolved to lexemes by the store). */
-export const prepareWatchlist = (id: string, filters: Filters, tokens: ReadonlyArray<MatchToken>, rates: RatesTable): PreparedWatchlist => {
+export const prepareWatchlist = (
+  id: string,
+  filters: Filters,
+  tokens: ReadonlyArray<MatchToken>,
+  rates: RatesTable
+): PreparedWatchlist => {
   const ranged = filters.minBudget !== undefined || filters.maxBudget !== undefined
-  const bounds = filters.budgetCurrency !== undefined
-    ? new Map(boundsPerCurrency(rates, filters.budgetCurrency, filters.minBudget, filters.maxBudget).map((b) => [b.currency, { min: dec(b.min), max: dec(b.max) }]))
-    : ranged ? "own" as const : undefined
+  const bounds =
+    filters.budgetCurrency !== undefined
+      ? new Map(
+          boundsPerCurrency(rates, filters.budgetCurrency, filters.minBudget, filters.maxBudget).map((b) => [
+            b.currency,
+            { min: dec(b.min), max: dec(b.max) }
+          ])
+        )
+      : ranged
+        ? ("own" as const)
+        : undefined
   return {
     id,
     tokens,
@@ -47,15 +63,23 @@ export const prepareWatchlist = (id: string, filters: Filters, tokens: ReadonlyA
     cpvPrefixes: (filters.cpv ?? []).map(normalizeCpvPrefix),
     bounds,
     own: { min: num(filters.minBudget), max: num(filters.maxBudget) },
-    deadlineAfter: filters.deadlineAfter === undefined ? undefined : Option.match(parseInstant(filters.deadlineAfter), { onNone: () => undefined, onSome: DateTime.toEpochMillis })
+    deadlineAfter:
+      filters.deadlineAfter === undefined
+        ? undefined
+        : Option.match(parseInstant(filters.deadlineAfter), { onNone: () => undefined, onSome: DateTime.toEpochMillis })
   }
 }
 
-const within = (value: BigDecimal.BigDecimal, range: { readonly min: BigDecimal.BigDecimal | null; readonly max: BigDecimal.BigDecimal | null }) =>
-  (range.min === null || BigDecimal.isGreaterThanOrEqualTo(value, range.min)) && (range.max === null || BigDecimal.isLessThanOrEqualTo(value, range.max))
+const within = (
+  value: BigDecimal.BigDecimal,
+  range: { readonly min: BigDecimal.BigDecimal | null; readonly max: BigDecimal.BigDecimal | null }
+) =>
+  (range.min === null || BigDecimal.isGreaterThanOrEqualTo(value, range.min)) &&
+  (range.max === null || BigDecimal.isLessThanOrEqualTo(value, range.max))
 
 const hasToken = (token: MatchToken, lexemes: ReadonlySet<string>) =>
-  token.exact.some((l) => lexemes.has(l)) || (token.prefix.length > 0 && [...lexemes].some((l) => token.prefix.some((p) => l.startsWith(p))))
+  token.exact.some((l) => lexemes.has(l)) ||
+  (token.prefix.length > 0 && [...lexemes].some((l) => token.prefix.some((p) => l.startsWith(p))))
 
 /** What the filters read from a tender, computed once per tender rather than once per watchlist. */
 interface TenderView {
@@ -67,7 +91,8 @@ interface TenderView {
 
 const viewOf = (facts: TenderFacts): TenderView => ({
   facts,
-  deadlineMs: facts.record.deadline === null ? null : DateTime.toEpochMillis(DateTime.makeUnsafe(facts.record.deadline)),
+  deadlineMs:
+    facts.record.deadline === null ? null : DateTime.toEpochMillis(DateTime.makeUnsafe(facts.record.deadline)),
   budget: dec(facts.record.budget),
   cpvPrefixes: undefined
 })
@@ -90,7 +115,8 @@ const matchesView = (w: PreparedWatchlist, view: TenderView): boolean => {
     } else {
       const range = r.currency === null ? undefined : w.bounds.get(r.currency)
       if (range === undefined) return false
-      if ((range.min !== null || range.max !== null) && (view.budget === null || !within(view.budget, range))) return false
+      if ((range.min !== null || range.max !== null) && (view.budget === null || !within(view.budget, range)))
+        return false
     }
   }
   if (w.cpvPrefixes.length > 0) {
@@ -133,7 +159,8 @@ export const indexWatchlists = (watchlists: ReadonlyArray<PreparedWatchlist>) =>
       const candidates = new Set<PreparedWatchlist>(noText)
       for (const lexeme of facts.lexemes) {
         for (const w of byLexeme.get(lexeme) ?? []) candidates.add(w)
-        for (let n = 1; n <= Math.min(maxPrefix, lexeme.length); n++) for (const w of byPrefix.get(lexeme.slice(0, n)) ?? []) candidates.add(w)
+        for (let n = 1; n <= Math.min(maxPrefix, lexeme.length); n++)
+          for (const w of byPrefix.get(lexeme.slice(0, n)) ?? []) candidates.add(w)
       }
       const view = viewOf(facts)
       return [...candidates].filter((w) => matchesView(w, view))

@@ -1,6 +1,13 @@
 import { assert, describe, it } from "@effect/vitest"
 import { DateTime, Option } from "effect"
-import { cpvPrefixesOf, hasWord, normalizeCpvPrefix, parseInstant, tokenize, usedStructuredFilters } from "../src/index.ts"
+import {
+  cpvPrefixesOf,
+  hasWord,
+  normalizeCpvPrefix,
+  parseInstant,
+  tokenize,
+  usedStructuredFilters
+} from "../src/index.ts"
 
 describe("filters", () => {
   it("normalises CPV codes and prefixes as DESIGN §4 says", () => {

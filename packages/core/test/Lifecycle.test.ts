@@ -2,7 +2,12 @@ import { describe, expect, it } from "vitest"
 import { changeOf, type ParsedNotice, resolveProcedure, type TenderRecord } from "../src/index.ts"
 import { makeRecord } from "../src/testing/index.ts"
 
-const notice = (kind: ParsedNotice["kind"], id: string, overrides: Omit<Partial<TenderRecord>, "id">, version: number | null = null): ParsedNotice => ({
+const notice = (
+  kind: ParsedNotice["kind"],
+  id: string,
+  overrides: Omit<Partial<TenderRecord>, "id">,
+  version: number | null = null
+): ParsedNotice => ({
   kind,
   record: makeRecord({ id, ...overrides }),
   procedureKey: "proc-1",
@@ -10,13 +15,38 @@ const notice = (kind: ParsedNotice["kind"], id: string, overrides: Omit<Partial<
   reason: kind === "cancellation" ? "cancel" : null
 })
 
-const original = notice("original", "ted-100-2026", { title: "Road works", budget: "100", deadline: "2026-12-01T10:00:00Z", publishedAt: "2026-11-01T00:00:00Z", status: "open" })
-const amendment = notice("amendment", "ted-200-2026", { title: "Road works (deadline extended)", budget: null, deadline: "2026-12-15T10:00:00Z", publishedAt: "2026-11-10T00:00:00Z", status: "amended" })
-const cancellation = notice("cancellation", "ted-300-2026", { title: "Road works", deadline: null, publishedAt: "2026-11-20T00:00:00Z", status: "cancelled" })
-const result = notice("result", "ted-400-2026", { title: "Road works awarded", publishedAt: "2026-12-20T00:00:00Z", status: "closed" })
+const original = notice("original", "ted-100-2026", {
+  title: "Road works",
+  budget: "100",
+  deadline: "2026-12-01T10:00:00Z",
+  publishedAt: "2026-11-01T00:00:00Z",
+  status: "open"
+})
+const amendment = notice("amendment", "ted-200-2026", {
+  title: "Road works (deadline extended)",
+  budget: null,
+  deadline: "2026-12-15T10:00:00Z",
+  publishedAt: "2026-11-10T00:00:00Z",
+  status: "amended"
+})
+const cancellation = notice("cancellation", "ted-300-2026", {
+  title: "Road works",
+  deadline: null,
+  publishedAt: "2026-11-20T00:00:00Z",
+  status: "cancelled"
+})
+const result = notice("result", "ted-400-2026", {
+  title: "Road works awarded",
+  publishedAt: "2026-12-20T00:00:00Z",
+  status: "closed"
+})
 
 const permutations = <A>(items: ReadonlyArray<A>): Array<Array<A>> =>
-  items.length <= 1 ? [[...items]] : items.flatMap((item, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]))
+  items.length <= 1
+    ? [[...items]]
+    : items.flatMap((item, i) =>
+        permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest])
+      )
 
 describe("lifecycle", () => {
   it("names the tender after its original notice and overlays amendments, keeping older values a newer notice leaves empty", () => {
@@ -30,7 +60,12 @@ describe("lifecycle", () => {
   })
 
   it("ends in the same state whatever order the notices arrive in", () => {
-    for (const set of [[original, amendment], [original, amendment, cancellation], [original, result], [original, amendment, result, cancellation]]) {
+    for (const set of [
+      [original, amendment],
+      [original, amendment, cancellation],
+      [original, result],
+      [original, amendment, result, cancellation]
+    ]) {
       const states = permutations(set).map((order) => JSON.stringify(resolveProcedure(order)))
       expect(new Set(states).size).toBe(1)
     }

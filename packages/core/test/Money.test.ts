@@ -7,13 +7,19 @@ const pattern = /^-?\d+(\.\d+)?$/u
 
 describe("money", () => {
   it("formats every BigDecimal as a plain decimal string that parses back to the same value", () => {
-    fc.assert(fc.property(fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }), fc.integer({ min: -20, max: 20 }), (value, scale) => {
-      const n = BigDecimal.make(value, scale)
-      const text = formatDecimal(n)
-      assert.match(text, pattern)
-      const back = parseDecimal(text)
-      assert.isTrue(back._tag === "Some" && BigDecimal.equals(back.value, n))
-    }))
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }),
+        fc.integer({ min: -20, max: 20 }),
+        (value, scale) => {
+          const n = BigDecimal.make(value, scale)
+          const text = formatDecimal(n)
+          assert.match(text, pattern)
+          const back = parseDecimal(text)
+          assert.isTrue(back._tag === "Some" && BigDecimal.equals(back.value, n))
+        }
+      )
+    )
   })
 
   it("never writes an exponent, where BigDecimal.format would", () => {

@@ -10,22 +10,67 @@ const at = (iso: string) => DateTime.makeUnsafe(iso)
 
 describe("rules", () => {
   it("reports never / ok / error / stalled per source and degraded unless all are ok", () => {
-    const report = healthReport([
-      { code: "ted", lastSuccessAt: at("2026-11-21T11:30:00Z"), lastFailureAt: null, runningSince: null },
-      { code: "gnumner", lastSuccessAt: at("2026-11-21T11:00:00Z"), lastFailureAt: at("2026-11-21T11:50:00Z"), runningSince: null }
-    ], intervals, now)
-    assert.deepStrictEqual(report.sources.map((s) => s.status), ["ok", "error", "never"])
+    const report = healthReport(
+      [
+        { code: "ted", lastSuccessAt: at("2026-11-21T11:30:00Z"), lastFailureAt: null, runningSince: null },
+        {
+          code: "gnumner",
+          lastSuccessAt: at("2026-11-21T11:00:00Z"),
+          lastFailureAt: at("2026-11-21T11:50:00Z"),
+          runningSince: null
+        }
+      ],
+      intervals,
+      now
+    )
+    assert.deepStrictEqual(
+      report.sources.map((s) => s.status),
+      ["ok", "error", "never"]
+    )
     assert.strictEqual(report.status, "degraded")
-    const stalled = healthReport([{ code: "ted", lastSuccessAt: at("2026-11-21T08:00:00Z"), lastFailureAt: null, runningSince: null }], intervals, now)
+    const stalled = healthReport(
+      [{ code: "ted", lastSuccessAt: at("2026-11-21T08:00:00Z"), lastFailureAt: null, runningSince: null }],
+      intervals,
+      now
+    )
     assert.strictEqual(stalled.sources[0]?.status, "stalled")
-    const allOk = healthReport(["ted", "gnumner", "eaeu"].map((code) => ({ code: code as "ted", lastSuccessAt: at("2026-11-21T11:59:00Z"), lastFailureAt: null, runningSince: null })), intervals, now)
+    const allOk = healthReport(
+      ["ted", "gnumner", "eaeu"].map((code) => ({
+        code: code as "ted",
+        lastSuccessAt: at("2026-11-21T11:59:00Z"),
+        lastFailureAt: null,
+        runningSince: null
+      })),
+      intervals,
+      now
+    )
     assert.strictEqual(allOk.status, "ok")
   })
 
   it("omits codes, lots and documents on Free and shows them on paid plans; okpd2Codes only for eaeu", () => {
-    const record = { ...makeRecord({ id: "ted-1-2026", lots: [{ title: "Lot A", budget: "1", currency: "EUR", cpvCodes: [] }] }), updatedAt: "2026-11-21T00:00:00Z" }
+    const record = {
+      ...makeRecord({ id: "ted-1-2026", lots: [{ title: "Lot A", budget: "1", currency: "EUR", cpvCodes: [] }] }),
+      updatedAt: "2026-11-21T00:00:00Z"
+    }
     const free = toFullTender(record, "free", now)
-    assert.deepStrictEqual(Object.keys(free).toSorted(), ["budget", "buyer", "country", "currency", "deadline", "hint", "id", "lotsCount", "publishedAt", "region", "source", "status", "subject", "title", "updatedAt", "url"])
+    assert.deepStrictEqual(Object.keys(free).toSorted(), [
+      "budget",
+      "buyer",
+      "country",
+      "currency",
+      "deadline",
+      "hint",
+      "id",
+      "lotsCount",
+      "publishedAt",
+      "region",
+      "source",
+      "status",
+      "subject",
+      "title",
+      "updatedAt",
+      "url"
+    ])
     const pro = toFullTender(record, "pro", now)
     assert.deepStrictEqual(pro.lots?.length, 1)
     assert.notProperty(pro, "okpd2Codes")
@@ -38,21 +83,52 @@ describe("rules", () => {
     const table: RatesTable = {
       quarter: "2026-Q4",
       base: "EUR",
-      rates: Object.fromEntries(["EUR", "USD", "GBP", "CHF", "NOK", "ISK", "SEK", "DKK", "PLN", "CZK", "HUF", "RON", "BGN", "AMD", "RUB"].map((c) => [c, { perEur: c === "PLN" ? "4" : c === "AMD" ? "3" : "1", date: "2026-10-01", source: "test", official: false }])) as RatesTable["rates"]
+      rates: Object.fromEntries(
+        ["EUR", "USD", "GBP", "CHF", "NOK", "ISK", "SEK", "DKK", "PLN", "CZK", "HUF", "RON", "BGN", "AMD", "RUB"].map(
+          (c) => [
+            c,
+            { perEur: c === "PLN" ? "4" : c === "AMD" ? "3" : "1", date: "2026-10-01", source: "test", official: false }
+          ]
+        )
+      ) as RatesTable["rates"]
     }
     const bounds = boundsPerCurrency(table, "PLN", 100, 1000)
-    assert.deepStrictEqual(bounds.find((b) => b.currency === "EUR"), { currency: "EUR", min: "25", max: "250" })
-    assert.deepStrictEqual(bounds.find((b) => b.currency === "AMD"), { currency: "AMD", min: "75", max: "750" })
+    assert.deepStrictEqual(
+      bounds.find((b) => b.currency === "EUR"),
+      { currency: "EUR", min: "25", max: "250" }
+    )
+    assert.deepStrictEqual(
+      bounds.find((b) => b.currency === "AMD"),
+      { currency: "AMD", min: "75", max: "750" }
+    )
     const third = boundsPerCurrency(table, "AMD", 1, undefined).find((b) => b.currency === "EUR")
     assert.deepStrictEqual(third, { currency: "EUR", min: "0.333333", max: null })
   })
 
   it("hints how to broaden a search and which rates converted budgets", () => {
-    const hint = searchHint({ found: 0, approximate: false, limit: 10, textUsed: true, filtersUsed: ["cpv", "maxBudget"], budgetCurrency: "EUR", ratesQuarter: "2026-Q4" })
+    const hint = searchHint({
+      found: 0,
+      approximate: false,
+      limit: 10,
+      textUsed: true,
+      filtersUsed: ["cpv", "maxBudget"],
+      budgetCurrency: "EUR",
+      ratesQuarter: "2026-Q4"
+    })
     assert.include(hint, "No open tenders match")
     assert.include(hint, "`cpv`")
     assert.include(hint, "raise `maxBudget`")
     assert.include(hint, "converted to EUR at reference rates of 2026-Q4")
-    assert.isUndefined(searchHint({ found: 10, approximate: false, limit: 10, textUsed: true, filtersUsed: [], budgetCurrency: undefined, ratesQuarter: "x" }))
+    assert.isUndefined(
+      searchHint({
+        found: 10,
+        approximate: false,
+        limit: 10,
+        textUsed: true,
+        filtersUsed: [],
+        budgetCurrency: undefined,
+        ratesQuarter: "x"
+      })
+    )
   })
 })

@@ -13,11 +13,17 @@ const fromStatus = (response: HttpServerResponse.HttpServerResponse) => {
   switch (response.status) {
     case 404:
     case 405:
-      return response.headers["content-type"]?.includes("json") ? response : errorResponse(404, "not_found", "No such route")
+      return response.headers["content-type"]?.includes("json")
+        ? response
+        : errorResponse(404, "not_found", "No such route")
     case 413:
       return errorResponse(400, "invalid_input", tooLarge)
     case 415:
-      return errorResponse(400, "invalid_input", "Invalid request: the body must be JSON (Content-Type: application/json)")
+      return errorResponse(
+        400,
+        "invalid_input",
+        "Invalid request: the body must be JSON (Content-Type: application/json)"
+      )
     default:
       return response
   }
@@ -27,7 +33,7 @@ const reasonOf = (error: unknown) =>
   Predicate.isTagged(error, "HttpServerError") && Predicate.hasProperty(error, "reason") ? error.reason : undefined
 
 const fromCause = (cause: Cause.Cause<unknown>) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const error = Cause.squash(cause)
     const reason = reasonOf(error)
     if (HttpServerError.isHttpServerError(error) && reason !== undefined) {
@@ -37,7 +43,11 @@ const fromCause = (cause: Cause.Cause<unknown>) =>
       }
       if (Predicate.isTagged(reason, "RequestParseError")) {
         const bodyTooLarge = Predicate.hasProperty(reason, "reason") && reason.reason === "BodyTooLarge"
-        return errorResponse(400, "invalid_input", bodyTooLarge ? tooLarge : "Invalid request: the body could not be read")
+        return errorResponse(
+          400,
+          "invalid_input",
+          bodyTooLarge ? tooLarge : "Invalid request: the body could not be read"
+        )
       }
     }
     if (HttpApiError.HttpApiSchemaError.is(error) && error.kind !== "Body" && error.kind !== "ResponseHeaders") {

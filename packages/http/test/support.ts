@@ -1,5 +1,12 @@
 import { type Plan, Rates, TenderStore, type TenderRecord } from "@tenders/core"
-import { AccountStoreMemory, accountWithKey, AlertStoreEmpty, SourceStatusStoreEmpty, TenderStoreMemory, WatchlistStoreMemory } from "@tenders/core/testing"
+import {
+  AccountStoreMemory,
+  accountWithKey,
+  AlertStoreEmpty,
+  SourceStatusStoreEmpty,
+  TenderStoreMemory,
+  WatchlistStoreMemory
+} from "@tenders/core/testing"
 import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { HttpApp } from "../src/index.ts"
@@ -12,8 +19,17 @@ export interface CallOptions {
 }
 
 /** The real router over in-memory ports, driven through web Requests. */
-export const makeTestApi = Effect.gen(function*() {
-  const ports = yield* Layer.build(Layer.mergeAll(TenderStoreMemory, AccountStoreMemory, SourceStatusStoreEmpty, WatchlistStoreMemory, AlertStoreEmpty, Rates.bundled))
+export const makeTestApi = Effect.gen(function* () {
+  const ports = yield* Layer.build(
+    Layer.mergeAll(
+      TenderStoreMemory,
+      AccountStoreMemory,
+      SourceStatusStoreEmpty,
+      WatchlistStoreMemory,
+      AlertStoreEmpty,
+      Rates.bundled
+    )
+  )
   const { handler, dispose } = HttpRouter.toWebHandler(
     HttpApp.pipe(Layer.provide(Layer.succeedContext(ports)), Layer.provide(HttpServer.layerServices)),
     { disableLogger: true }
@@ -28,7 +44,9 @@ export const makeTestApi = Effect.gen(function*() {
         body = JSON.stringify(options.body)
         headers["content-type"] ??= "application/json"
       }
-      const response = await handler(new Request(`http://localhost${path}`, { method, headers, ...(body === undefined ? {} : { body }) }))
+      const response = await handler(
+        new Request(`http://localhost${path}`, { method, headers, ...(body === undefined ? {} : { body }) })
+      )
       const text = await response.text()
       let json: unknown = undefined
       try {
@@ -41,7 +59,7 @@ export const makeTestApi = Effect.gen(function*() {
   const createKey = (email: string, plan: Plan, kind: "rest" | "mcp" = "rest", monthlyLimit: number | null = null) =>
     accountWithKey(email, plan, kind, monthlyLimit).pipe(Effect.provide(ports))
   const seed = (records: ReadonlyArray<TenderRecord>) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const store = yield* TenderStore
       return yield* store.upsert(records)
     }).pipe(Effect.provide(ports))

@@ -17,7 +17,11 @@ export interface McpFetchHandler {
 
 const methodNotAllowed = () =>
   Response.json(
-    { jsonrpc: "2.0", error: { code: -32000, message: "Method not allowed: this endpoint is stateless; POST JSON-RPC messages." }, id: null },
+    {
+      jsonrpc: "2.0",
+      error: { code: -32000, message: "Method not allowed: this endpoint is stateless; POST JSON-RPC messages." },
+      id: null
+    },
     { status: 405, headers: { allow: "POST" } }
   )
 

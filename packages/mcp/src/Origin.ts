@@ -27,15 +27,18 @@ export const originAllowed = (origin: string | undefined, allowed: ReadonlyArray
 
 /** CORS headers for an allowed browser origin, so browser-based MCP clients can read the answers. */
 export const corsHeaders = (origin: string | undefined): Record<string, string> =>
-  origin === undefined || origin.length === 0 ? {} : {
-    "access-control-allow-origin": origin,
-    "access-control-expose-headers": "mcp-session-id, mcp-protocol-version, www-authenticate",
-    "vary": "origin"
-  }
+  origin === undefined || origin.length === 0
+    ? {}
+    : {
+        "access-control-allow-origin": origin,
+        "access-control-expose-headers": "mcp-session-id, mcp-protocol-version, www-authenticate",
+        vary: "origin"
+      }
 
 /** The answer to a CORS preflight from an allowed origin. */
 export const preflightHeaders: Record<string, string> = {
   "access-control-allow-methods": "POST, OPTIONS",
-  "access-control-allow-headers": "authorization, content-type, accept, mcp-protocol-version, mcp-session-id, mcp-method, mcp-name, last-event-id",
+  "access-control-allow-headers":
+    "authorization, content-type, accept, mcp-protocol-version, mcp-session-id, mcp-method, mcp-name, last-event-id",
   "access-control-max-age": "600"
 }

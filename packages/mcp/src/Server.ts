@@ -52,7 +52,7 @@ export const makeMcpServer = (run: McpRunner, secret: string | undefined): McpSe
  * A runner for tool calls whose fibers belong to the current scope (interrupted when the endpoint or the
  * stdio session closes), and a reporter that logs the SDK's out-of-band errors with `log`.
  */
-export const makeRunner = Effect.gen(function*() {
+export const makeRunner = Effect.gen(function* () {
   const run: McpRunner = yield* FiberSet.makeRuntimePromise<McpPorts>()
   const context = yield* Effect.context<never>()
   const report = (log: typeof Effect.logWarning, message: string) => (error: Error) => {

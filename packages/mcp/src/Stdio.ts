@@ -20,13 +20,18 @@ const stdinClosed = Effect.callback<void>((resume) => {
  * MCP token (fails with `Unauthorized` at once otherwise); each `tools/call` authenticates it again and
  * counts against its quota. stdout carries only the protocol: log to stderr (`Logger.LogToStderr`).
  */
-export const serveMcpStdio = Effect.fn("serveMcpStdio")(function*(token: string | undefined) {
+export const serveMcpStdio = Effect.fn("serveMcpStdio")(function* (token: string | undefined) {
   yield* authenticateCaller(token, "mcp")
   const { run, report } = yield* makeRunner
   yield* Effect.acquireUseRelease(
     Effect.sync(() => {
       const transport = new StdioServerTransport(process.stdin, process.stdout)
-      return { handle: serveStdio(() => makeMcpServer(run, token), { transport, onerror: report(Effect.logWarning, "MCP stdio error") }) }
+      return {
+        handle: serveStdio(() => makeMcpServer(run, token), {
+          transport,
+          onerror: report(Effect.logWarning, "MCP stdio error")
+        })
+      }
     }),
     () => stdinClosed,
     ({ handle }) => Effect.promise(() => handle.close())

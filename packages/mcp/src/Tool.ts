@@ -41,14 +41,15 @@ export const defineTool = <I extends PlainSchema, O extends PlainSchema, R>(spec
   const decode = Schema.decodeUnknownEffect(Schema.toCodecJson(spec.input))
   const encode = Schema.encodeEffect(Schema.toCodecJson(spec.output))
   const call = Effect.fn(`mcp.${spec.name}`)(
-    function*(secret: string | undefined, args: unknown) {
+    function* (secret: string | undefined, args: unknown) {
       const caller = yield* authorizeCall(secret, "mcp")
       const input = yield* decode(args, parseOptions).pipe(
         Effect.mapError((error) => new InvalidInput({ message: issueMessage(error) }))
       )
       const output = yield* spec.run(input, caller)
       const encoded = yield* Effect.orDie(encode(output))
-      if (!Predicate.isObject(encoded)) return yield* Effect.die(new Error(`${spec.name}: the response is not a JSON object`))
+      if (!Predicate.isObject(encoded))
+        return yield* Effect.die(new Error(`${spec.name}: the response is not a JSON object`))
       return toolSuccess(encoded)
     },
     (effect) => Effect.catch(effect, (failure) => Effect.succeed(toolFailure(failure))),

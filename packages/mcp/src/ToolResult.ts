@@ -26,7 +26,7 @@ export const toolFailure = (failure: ContractFailure): CallToolResult => {
 }
 
 /** A defect, logged with a trace id and reported to the agent as `internal`; an interruption stays one. */
-export const toolDefect = Effect.fnUntraced(function*(cause: Cause.Cause<never>) {
+export const toolDefect = Effect.fnUntraced(function* (cause: Cause.Cause<never>) {
   if (Cause.hasInterruptsOnly(cause)) return yield* Effect.failCause(cause)
   const traceId = crypto.randomUUID()
   yield* Effect.logError("MCP tool call failed", { traceId }, cause)

@@ -36,7 +36,9 @@ export const inlineJsonSchema = (schema: JsonSchemaObject, resolve: (ref: string
 export const contractJsonSchema = (schema: Schema.Top): JsonSchemaObject => {
   const document = Schema.toJsonSchemaDocument(schema, { onExcessProperty: "error" })
   const prefix = "#/$defs/"
-  return inlineJsonSchema(document.schema, (ref) => (ref.startsWith(prefix) ? document.definitions[ref.slice(prefix.length)] : undefined))
+  return inlineJsonSchema(document.schema, (ref) =>
+    ref.startsWith(prefix) ? document.definitions[ref.slice(prefix.length)] : undefined
+  )
 }
 
 /**

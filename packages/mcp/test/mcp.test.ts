@@ -4,9 +4,29 @@ import { Effect } from "effect"
 import { endpoint, makeTestMcp, textJson, toolError } from "./support.ts"
 
 const records = [
-  makeRecord({ id: "ted-100001-2026", title: "Road resurfacing works in Köln", budget: "250000", lots: [{ title: "Lot 1: asphalt", budget: "100000", currency: "EUR", cpvCodes: ["45233222"] }], docsUrl: ["https://ted.europa.eu/docs/1.pdf"] }),
-  makeRecord({ id: "ted-100002-2026", title: "Supply of hospital beds", country: "FR", budget: "90000", cpvCodes: ["33192100"], deadline: isoFromNow(2) }),
-  makeRecord({ id: "ted-100003-2026", title: "Road signs supply", country: "PL", currency: "PLN", budget: "400000", cpvCodes: ["34992200"] })
+  makeRecord({
+    id: "ted-100001-2026",
+    title: "Road resurfacing works in Köln",
+    budget: "250000",
+    lots: [{ title: "Lot 1: asphalt", budget: "100000", currency: "EUR", cpvCodes: ["45233222"] }],
+    docsUrl: ["https://ted.europa.eu/docs/1.pdf"]
+  }),
+  makeRecord({
+    id: "ted-100002-2026",
+    title: "Supply of hospital beds",
+    country: "FR",
+    budget: "90000",
+    cpvCodes: ["33192100"],
+    deadline: isoFromNow(2)
+  }),
+  makeRecord({
+    id: "ted-100003-2026",
+    title: "Road signs supply",
+    country: "PL",
+    currency: "PLN",
+    budget: "400000",
+    cpvCodes: ["34992200"]
+  })
 ]
 
 const alert = {
@@ -14,7 +34,10 @@ const alert = {
   watchlistName: "Roads",
   reason: "new" as const,
   createdAt: isoFromNow(-1),
-  tender: { ...makeRecord({ id: "ted-100001-2026", title: "Road resurfacing works in Köln" }), updatedAt: isoFromNow(-1) }
+  tender: {
+    ...makeRecord({ id: "ted-100001-2026", title: "Road resurfacing works in Köln" }),
+    updatedAt: isoFromNow(-1)
+  }
 }
 
 const initialize = {
@@ -32,14 +55,17 @@ const post = (headers: Record<string, string>, body: unknown = initialize) => ({
 
 describe("MCP endpoint, in-process", () => {
   it.live("lists exactly the four tools, with descriptions, on the 2025 and the 2026-07-28 protocol", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const mcp = yield* makeTestMcp()
       const { key } = yield* mcp.createKey("agent@example.com", "pro")
       for (const negotiation of [undefined, { mode: "auto" as const }]) {
         const client = yield* mcp.connect(key, negotiation)
         assert.strictEqual(client.getProtocolEra(), negotiation === undefined ? "legacy" : "modern")
         const { tools } = yield* Effect.promise(() => client.listTools())
-        assert.deepStrictEqual(tools.map((t) => t.name), ["search_tenders", "get_tender", "add_to_watchlist", "get_deadline_alerts"])
+        assert.deepStrictEqual(
+          tools.map((t) => t.name),
+          ["search_tenders", "get_tender", "add_to_watchlist", "get_deadline_alerts"]
+        )
         for (const tool of tools) {
           assert.isAbove(tool.description?.length ?? 0, 100, tool.name)
           assert.strictEqual(tool.inputSchema.type, "object")
@@ -47,10 +73,11 @@ describe("MCP endpoint, in-process", () => {
         }
         assert.include(client.getInstructions() ?? "", "quota_exceeded")
       }
-    }).pipe(Effect.scoped))
+    }).pipe(Effect.scoped)
+  )
 
   it.live("calls each tool with an MCP token and answers the REST response bodies as structured content", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const mcp = yield* makeTestMcp({ alerts: [alert] })
       yield* mcp.seed(records)
       const { key } = yield* mcp.createKey("pro@example.com", "pro")
@@ -71,7 +98,10 @@ describe("MCP endpoint, in-process", () => {
         assert.deepStrictEqual(full["docsUrl"], ["https://ted.europa.eu/docs/1.pdf"])
         assert.deepStrictEqual(full["cpvCodes"], ["45233140"])
 
-        const watchlist = yield* mcp.call(client, "add_to_watchlist", { name: "Roads", filters: { q: "road", countries: ["DE"] } })
+        const watchlist = yield* mcp.call(client, "add_to_watchlist", {
+          name: "Roads",
+          filters: { q: "road", countries: ["DE"] }
+        })
         assert.notStrictEqual(watchlist.isError, true, JSON.stringify(watchlist))
         const created = watchlist.structuredContent as { watchlistId: string; estimatedMatches: number }
         assert.match(created.watchlistId, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/u)
@@ -79,14 +109,22 @@ describe("MCP endpoint, in-process", () => {
 
         const alerts = yield* mcp.call(client, "get_deadline_alerts", {})
         assert.notStrictEqual(alerts.isError, true, JSON.stringify(alerts))
-        const listed = (alerts.structuredContent as { alerts: Array<{ watchlistName: string; reason: string; tender: Record<string, unknown> }> }).alerts
-        assert.deepStrictEqual(listed.map((a) => [a.watchlistName, a.reason, a.tender["id"]]), [["Roads", "new", "ted-100001-2026"]])
+        const listed = (
+          alerts.structuredContent as {
+            alerts: Array<{ watchlistName: string; reason: string; tender: Record<string, unknown> }>
+          }
+        ).alerts
+        assert.deepStrictEqual(
+          listed.map((a) => [a.watchlistName, a.reason, a.tender["id"]]),
+          [["Roads", "new", "ted-100001-2026"]]
+        )
         assert.notProperty(listed[0]?.tender, "cpvCodes")
       }
-    }).pipe(Effect.scoped))
+    }).pipe(Effect.scoped)
+  )
 
   it.live("answers HTTP 401 in the contract's shape for a missing, malformed, REST, unknown token", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const mcp = yield* makeTestMcp()
       const rest = yield* mcp.createKey("rest@example.com", "pro", "rest")
       const cases: ReadonlyArray<Record<string, string>> = [
@@ -107,10 +145,11 @@ describe("MCP endpoint, in-process", () => {
       }
       assert.include(yield* mcp.connectError(rest.key), "unauthorized")
       assert.include(yield* mcp.connectError(undefined), "Missing credentials")
-    }).pipe(Effect.scoped))
+    }).pipe(Effect.scoped)
+  )
 
   it.live("stops a revoked token at once, at the HTTP edge and inside an open session", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const mcp = yield* makeTestMcp()
       const { key, keyId } = yield* mcp.createKey("revoked@example.com", "pro")
       const client = yield* mcp.connect(key)
@@ -119,10 +158,11 @@ describe("MCP endpoint, in-process", () => {
       assert.strictEqual(response.status, 401)
       const error = yield* Effect.promise(() => client.listTools().then(() => "listed", String))
       assert.include(error, "Invalid or revoked key")
-    }).pipe(Effect.scoped))
+    }).pipe(Effect.scoped)
+  )
 
   it.live("reports out-of-contract arguments as an invalid_input result naming the field, never a protocol error", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const mcp = yield* makeTestMcp()
       const { key } = yield* mcp.createKey("v@example.com", "business")
       const client = yield* mcp.connect(key)
@@ -138,7 +178,11 @@ describe("MCP endpoint, in-process", () => {
         ["get_tender", { id: "../etc/passwd" }, /id/u],
         ["add_to_watchlist", { name: "All", filters: {} }, /match every tender/u],
         ["add_to_watchlist", { name: "", filters: { q: "road" } }, /name/u],
-        ["add_to_watchlist", { name: "W", filters: { q: "road" }, channels: { webhook: "http://insecure.example.com" } }, /webhook|https/iu],
+        [
+          "add_to_watchlist",
+          { name: "W", filters: { q: "road" }, channels: { webhook: "http://insecure.example.com" } },
+          /webhook|https/iu
+        ],
         ["get_deadline_alerts", { unexpected: true }, /unknown property "unexpected"/u]
       ]
       for (const [name, args, pattern] of cases) {
@@ -148,37 +192,51 @@ describe("MCP endpoint, in-process", () => {
         assert.match(error.message, pattern, `${name} ${JSON.stringify(args)}`)
         assert.deepStrictEqual(textJson(result), { error })
       }
-    }).pipe(Effect.scoped))
+    }).pipe(Effect.scoped)
+  )
 
   it.live("answers not_found for an unknown tender id", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const mcp = yield* makeTestMcp()
       const { key } = yield* mcp.createKey("nf@example.com", "pro")
       const client = yield* mcp.connect(key)
       const error = toolError(yield* mcp.call(client, "get_tender", { id: "ted-999999-2026" }))
       assert.strictEqual(error.code, "not_found")
       assert.include(error.message, "ted-999999-2026")
-    }).pipe(Effect.scoped))
+    }).pipe(Effect.scoped)
+  )
 
-  it.live("applies the Free plan: structured filters and webhooks are plan_required, full cards lose the paid fields", () =>
-    Effect.gen(function*() {
-      const mcp = yield* makeTestMcp()
-      yield* mcp.seed(records)
-      const { key } = yield* mcp.createKey("free@example.com", "free")
-      const client = yield* mcp.connect(key)
-      const filtered = toolError(yield* mcp.call(client, "search_tenders", { q: "road", countries: ["DE"] }))
-      assert.strictEqual(filtered.code, "plan_required")
-      assert.include(filtered.message, "countries")
-      const webhook = toolError(yield* mcp.call(client, "add_to_watchlist", { name: "W", filters: { q: "road" }, channels: { webhook: "https://hooks.example.com/x" } }))
-      assert.strictEqual(webhook.code, "plan_required")
-      const plain = yield* mcp.call(client, "search_tenders", { q: "road" })
-      assert.notStrictEqual(plain.isError, true)
-      const full = (yield* mcp.call(client, "get_tender", { id: "ted-100001-2026" })).structuredContent as Record<string, unknown>
-      for (const field of ["cpvCodes", "okpd2Codes", "lots", "docsUrl"]) assert.notProperty(full, field)
-    }).pipe(Effect.scoped))
+  it.live(
+    "applies the Free plan: structured filters and webhooks are plan_required, full cards lose the paid fields",
+    () =>
+      Effect.gen(function* () {
+        const mcp = yield* makeTestMcp()
+        yield* mcp.seed(records)
+        const { key } = yield* mcp.createKey("free@example.com", "free")
+        const client = yield* mcp.connect(key)
+        const filtered = toolError(yield* mcp.call(client, "search_tenders", { q: "road", countries: ["DE"] }))
+        assert.strictEqual(filtered.code, "plan_required")
+        assert.include(filtered.message, "countries")
+        const webhook = toolError(
+          yield* mcp.call(client, "add_to_watchlist", {
+            name: "W",
+            filters: { q: "road" },
+            channels: { webhook: "https://hooks.example.com/x" }
+          })
+        )
+        assert.strictEqual(webhook.code, "plan_required")
+        const plain = yield* mcp.call(client, "search_tenders", { q: "road" })
+        assert.notStrictEqual(plain.isError, true)
+        const full = (yield* mcp.call(client, "get_tender", { id: "ted-100001-2026" })).structuredContent as Record<
+          string,
+          unknown
+        >
+        for (const field of ["cpvCodes", "okpd2Codes", "lots", "docsUrl"]) assert.notProperty(full, field)
+      }).pipe(Effect.scoped)
+  )
 
   it.live("counts only tools/call against the quota and answers quota_exceeded once it is used up", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const mcp = yield* makeTestMcp()
       const { key } = yield* mcp.createKey("quota@example.com", "pro", "mcp", 2)
       const client = yield* mcp.connect(key)
@@ -190,47 +248,72 @@ describe("MCP endpoint, in-process", () => {
       assert.include(error.message, "pack")
       const listed = yield* Effect.promise(() => client.listTools())
       assert.strictEqual(listed.tools.length, 4)
-    }).pipe(Effect.scoped))
+    }).pipe(Effect.scoped)
+  )
 
   it.live("refuses browser origins other than loopback and the configured ones with 403 (DNS rebinding)", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const mcp = yield* makeTestMcp({ allowedOrigins: ["https://agents.example.com", "studio.example.org"] })
       const { key } = yield* mcp.createKey("origin@example.com", "pro")
       const auth = { authorization: `Bearer ${key}` }
-      for (const origin of ["https://evil.example.com", "http://127.0.0.1.evil.example", "null", "https://agents.example.com:8443", "file://"]) {
+      for (const origin of [
+        "https://evil.example.com",
+        "http://127.0.0.1.evil.example",
+        "null",
+        "https://agents.example.com:8443",
+        "file://"
+      ]) {
         const response = yield* Effect.promise(() => mcp.fetch(endpoint, post({ ...auth, origin })))
         assert.strictEqual(response.status, 403, origin)
         const body = (yield* Effect.promise(() => response.json())) as { error: { code: string; message: string } }
         assert.strictEqual(body.error.code, "unauthorized")
         assert.include(body.error.message, "Origin")
       }
-      for (const origin of ["http://localhost:6274", "http://127.0.0.1", "http://[::1]:3000", "https://agents.example.com", "http://studio.example.org:5173"]) {
+      for (const origin of [
+        "http://localhost:6274",
+        "http://127.0.0.1",
+        "http://[::1]:3000",
+        "https://agents.example.com",
+        "http://studio.example.org:5173"
+      ]) {
         const response = yield* Effect.promise(() => mcp.fetch(endpoint, post({ ...auth, origin })))
         assert.strictEqual(response.status, 200, origin)
         assert.strictEqual(response.headers.get("access-control-allow-origin"), origin)
       }
-      const preflight = yield* Effect.promise(() => mcp.fetch(endpoint, { method: "OPTIONS", headers: { origin: "https://agents.example.com" } }))
+      const preflight = yield* Effect.promise(() =>
+        mcp.fetch(endpoint, { method: "OPTIONS", headers: { origin: "https://agents.example.com" } })
+      )
       assert.strictEqual(preflight.status, 204)
       assert.include(preflight.headers.get("access-control-allow-headers") ?? "", "authorization")
-      const refused = yield* Effect.promise(() => mcp.fetch(endpoint, { method: "OPTIONS", headers: { origin: "https://evil.example.com" } }))
+      const refused = yield* Effect.promise(() =>
+        mcp.fetch(endpoint, { method: "OPTIONS", headers: { origin: "https://evil.example.com" } })
+      )
       assert.strictEqual(refused.status, 403)
-    }).pipe(Effect.scoped))
+    }).pipe(Effect.scoped)
+  )
 
-  it.live("is stateless with JSON answers: no session id, GET (a session stream) is 405, 2025-era versions are served", () =>
-    Effect.gen(function*() {
-      const mcp = yield* makeTestMcp()
-      const { key } = yield* mcp.createKey("stateless@example.com", "pro")
-      const auth = { authorization: `Bearer ${key}` }
-      const response = yield* Effect.promise(() => mcp.fetch(endpoint, post(auth)))
-      assert.strictEqual(response.status, 200)
-      assert.isNull(response.headers.get("mcp-session-id"))
-      assert.include(response.headers.get("content-type") ?? "", "application/json")
-      const get = yield* Effect.promise(() => mcp.fetch(endpoint, { method: "GET", headers: { ...auth, accept: "text/event-stream" } }))
-      assert.strictEqual(get.status, 405)
-      for (const protocolVersion of ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]) {
-        const older = yield* Effect.promise(() => mcp.fetch(endpoint, post(auth, { ...initialize, params: { ...initialize.params, protocolVersion } })))
-        const body = (yield* Effect.promise(() => older.json())) as { result: { protocolVersion: string } }
-        assert.strictEqual(body.result.protocolVersion, protocolVersion)
-      }
-    }).pipe(Effect.scoped))
+  it.live(
+    "is stateless with JSON answers: no session id, GET (a session stream) is 405, 2025-era versions are served",
+    () =>
+      Effect.gen(function* () {
+        const mcp = yield* makeTestMcp()
+        const { key } = yield* mcp.createKey("stateless@example.com", "pro")
+        const auth = { authorization: `Bearer ${key}` }
+        const response = yield* Effect.promise(() => mcp.fetch(endpoint, post(auth)))
+        assert.strictEqual(response.status, 200)
+        assert.isNull(response.headers.get("mcp-session-id"))
+        assert.include(response.headers.get("content-type") ?? "", "application/json")
+        const get = yield* Effect.promise(() =>
+          mcp.fetch(endpoint, { method: "GET", headers: { ...auth, accept: "text/event-stream" } })
+        )
+        assert.strictEqual(get.status, 405)
+        for (const protocolVersion of ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]) {
+          const older = yield* Effect.promise(() =>
+            mcp.fetch(endpoint, post(auth, { ...initialize, params: { ...initialize.params, protocolVersion } }))
+          )
+          const body = (yield* Effect.promise(() => older.json())) as { result: { protocolVersion: string } }
+          assert.strictEqual(body.result.protocolVersion, protocolVersion)
+        }
+      }).pipe(Effect.scoped)
+  )
 })

@@ -21,19 +21,23 @@ const resolve = (node: Json | undefined): Json | undefined => {
   if (node === null || typeof node !== "object") return node
   const entries = Object.entries(node as { readonly [key: string]: Json })
   const ref = entries.find(([key]) => key === "$ref")?.[1]
-  const rest = Object.fromEntries(entries.filter(([key]) => key !== "$ref").map(([key, value]) => [key, resolve(value) ?? null]))
+  const rest = Object.fromEntries(
+    entries.filter(([key]) => key !== "$ref").map(([key, value]) => [key, resolve(value) ?? null])
+  )
   if (typeof ref !== "string") return rest
   const target = resolve(at(document, ...ref.replace("#/", "").split("/")))
   return { ...(target !== null && typeof target === "object" && !Array.isArray(target) ? target : {}), ...rest }
 }
 
 const operation = (path: string, method: string) => at(document, "paths", path, method)
-const requestBody = (path: string, method: string) => resolve(at(operation(path, method), "requestBody", "content", "application/json", "schema"))
-const response = (path: string, method: string, status: string) => resolve(at(operation(path, method), "responses", status, "content", "application/json", "schema"))
+const requestBody = (path: string, method: string) =>
+  resolve(at(operation(path, method), "requestBody", "content", "application/json", "schema"))
+const response = (path: string, method: string, status: string) =>
+  resolve(at(operation(path, method), "responses", status, "content", "application/json", "schema"))
 
 describe("MCP tool schemas and /v1/openapi.json", () => {
   it.live("advertise the same input and output JSON Schemas as the REST contract, so the surfaces cannot drift", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const mcp = yield* makeTestMcp()
       const { key } = yield* mcp.createKey("schemas@example.com", "pro")
       const client = yield* mcp.connect(key)
@@ -41,7 +45,10 @@ describe("MCP tool schemas and /v1/openapi.json", () => {
       const tool = (name: string) => {
         const found = tools.find((t) => t.name === name)
         if (found === undefined) throw new Error(`no tool ${name}`)
-        return { input: JSON.parse(JSON.stringify(found.inputSchema)), output: JSON.parse(JSON.stringify(found.outputSchema)) }
+        return {
+          input: JSON.parse(JSON.stringify(found.inputSchema)),
+          output: JSON.parse(JSON.stringify(found.outputSchema))
+        }
       }
 
       const search = tool("search_tenders")
@@ -71,5 +78,6 @@ describe("MCP tool schemas and /v1/openapi.json", () => {
       assert.isUndefined(at(operation("/v1/alerts", "get"), "requestBody"))
       assert.deepStrictEqual(alerts.input, { type: "object", additionalProperties: false })
       assert.deepStrictEqual(alerts.output, response("/v1/alerts", "get", "200"))
-    }).pipe(Effect.scoped))
+    }).pipe(Effect.scoped)
+  )
 })

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { Migrator, SqlClient } from "effect/sql"
 
-const initial = Effect.gen(function*() {
+const initial = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   yield* sql`CREATE EXTENSION IF NOT EXISTS pg_trgm`
   yield* sql`CREATE FUNCTION tenders_text_vector(latin text, cyrillic text, armenian text, unstemmed text, weight "char")
@@ -86,7 +86,7 @@ const initial = Effect.gen(function*() {
   yield* sql`CREATE INDEX source_runs_source_idx ON source_runs (source, started_at DESC)`
 })
 
-const notices = Effect.gen(function*() {
+const notices = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   yield* sql`ALTER TABLE tenders ADD COLUMN procedure_key text`
   yield* sql`UPDATE tenders SET procedure_key = native_id`
@@ -113,7 +113,7 @@ const notices = Effect.gen(function*() {
   yield* sql`CREATE INDEX tender_events_tender_idx ON tender_events (tender_id, id)`
 })
 
-const schedule = Effect.gen(function*() {
+const schedule = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   yield* sql`ALTER TABLE source_runs ADD COLUMN owner text`
   yield* sql`ALTER TABLE source_runs ADD COLUMN summary jsonb`
@@ -126,7 +126,7 @@ const schedule = Effect.gen(function*() {
   )`
 })
 
-const watchlists = Effect.gen(function*() {
+const watchlists = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   yield* sql`CREATE TABLE watchlists (
     id uuid PRIMARY KEY,
@@ -140,7 +140,7 @@ const watchlists = Effect.gen(function*() {
   yield* sql`CREATE INDEX watchlists_account_idx ON watchlists (account_id, created_at)`
 })
 
-const alerts = Effect.gen(function*() {
+const alerts = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   yield* sql`ALTER TABLE watchlists ADD COLUMN match_tokens jsonb NOT NULL DEFAULT '[]'::jsonb`
   yield* sql`CREATE TABLE alerts (
@@ -158,7 +158,7 @@ const alerts = Effect.gen(function*() {
   yield* sql`CREATE TABLE alert_cursor (name text PRIMARY KEY, last_event_id bigint NOT NULL)`
 })
 
-const deliveries = Effect.gen(function*() {
+const deliveries = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   yield* sql`ALTER TABLE accounts ADD COLUMN webhook_secret text`
   yield* sql`ALTER TABLE watchlists ADD COLUMN webhook_disabled_at timestamptz`
@@ -182,7 +182,7 @@ const deliveries = Effect.gen(function*() {
 })
 
 /** A counter bumped by every statement that changes which watchlists match what (the evaluator's cache key). */
-const watchlistVersion = Effect.gen(function*() {
+const watchlistVersion = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   yield* sql`CREATE TABLE watchlist_version (id integer PRIMARY KEY CHECK (id = 1), version bigint NOT NULL)`
   yield* sql`INSERT INTO watchlist_version (id, version) VALUES (1, 0)`
@@ -194,6 +194,14 @@ const watchlistVersion = Effect.gen(function*() {
 
 /** Runs the schema migrations once, in order (the migrator locks its table inside a transaction). */
 export const migrate = Migrator.make({})({
-  loader: Migrator.fromRecord({ "1_initial": initial, "2_notices": notices, "3_schedule": schedule, "4_watchlists": watchlists, "5_alerts": alerts, "6_deliveries": deliveries, "7_watchlist_version": watchlistVersion }),
+  loader: Migrator.fromRecord({
+    "1_initial": initial,
+    "2_notices": notices,
+    "3_schedule": schedule,
+    "4_watchlists": watchlists,
+    "5_alerts": alerts,
+    "6_deliveries": deliveries,
+    "7_watchlist_version": watchlistVersion
+  }),
   table: "tenders_migrations"
 })

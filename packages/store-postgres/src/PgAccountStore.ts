@@ -13,23 +13,28 @@ const isoColumn = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YY
 /** AccountStore on PostgreSQL: hashed secrets, exact monthly counters. */
 export const PgAccountStore = Layer.effect(
   AccountStore,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sql = yield* PgClient.PgClient
 
-    const authenticate = Effect.fn("PgAccountStore.authenticate")(function*(secret: string, kind: KeyKind) {
-      const rows = yield* sql`SELECT ${sql.literal(accountColumns)} FROM api_keys k JOIN accounts a ON a.id = k.account_id
+    const authenticate = Effect.fn("PgAccountStore.authenticate")(function* (secret: string, kind: KeyKind) {
+      const rows =
+        yield* sql`SELECT ${sql.literal(accountColumns)} FROM api_keys k JOIN accounts a ON a.id = k.account_id
         WHERE k.secret_hash = ${hashSecret(secret)} AND k.kind = ${kind} AND k.revoked_at IS NULL`
       return Option.fromNullishOr((yield* decodeAccounts(rows))[0])
     }, Effect.orDie)
 
-    const usage = Effect.fn("PgAccountStore.usage")(function*(accountId: string, month: string) {
+    const usage = Effect.fn("PgAccountStore.usage")(function* (accountId: string, month: string) {
       const rows = yield* sql<{ calls: number; packs: number }>`SELECT calls, packs FROM usage_months
         WHERE account_id = ${accountId}::uuid AND month = ${month}`
       return rows[0] ?? { calls: 0, packs: 0 }
     }, Effect.orDie)
 
     // The UPDATE's row lock serialises concurrent calls and re-checks the limit, so no call over-spends.
-    const consumeCall = Effect.fn("PgAccountStore.consumeCall")(function*(accountId: string, month: string, limit: number) {
+    const consumeCall = Effect.fn("PgAccountStore.consumeCall")(function* (
+      accountId: string,
+      month: string,
+      limit: number
+    ) {
       yield* sql`INSERT INTO usage_months (account_id, month) VALUES (${accountId}::uuid, ${month}) ON CONFLICT DO NOTHING`
       const updated = yield* sql<{ calls: number; packs: number }>`UPDATE usage_months SET calls = calls + 1
         WHERE account_id = ${accountId}::uuid AND month = ${month} AND calls < ${limit} + packs * ${packSize}
@@ -40,12 +45,12 @@ export const PgAccountStore = Layer.effect(
       return { allowed: false, used: current.calls, limit: limit + current.packs * packSize }
     }, Effect.orDie)
 
-    const findAccount = Effect.fn("PgAccountStore.findAccount")(function*(email: string) {
+    const findAccount = Effect.fn("PgAccountStore.findAccount")(function* (email: string) {
       const rows = yield* sql`SELECT ${sql.literal(accountColumns)} FROM accounts a WHERE a.email = ${email}`
       return Option.fromNullishOr((yield* decodeAccounts(rows))[0])
     }, Effect.orDie)
 
-    const saveAccount = Effect.fn("PgAccountStore.saveAccount")(function*(input: {
+    const saveAccount = Effect.fn("PgAccountStore.saveAccount")(function* (input: {
       readonly email: string
       readonly plan: Plan | undefined
       readonly monthlyLimit: number | null | undefined
@@ -62,7 +67,7 @@ export const PgAccountStore = Layer.effect(
       return account
     }, Effect.orDie)
 
-    const createKey = Effect.fn("PgAccountStore.createKey")(function*(accountId: string, kind: KeyKind) {
+    const createKey = Effect.fn("PgAccountStore.createKey")(function* (accountId: string, kind: KeyKind) {
       const key = newSecret(kind)
       const keyId = randomUUID()
       yield* sql`INSERT INTO api_keys (id, account_id, kind, secret_hash, prefix, created_at)
@@ -71,14 +76,15 @@ export const PgAccountStore = Layer.effect(
       return { keyId, key }
     }, Effect.orDie)
 
-    const listKeys = Effect.gen(function*() {
-      const rows = yield* sql`SELECT k.id::text AS "keyId", a.id::text AS "accountId", a.email, a.plan, k.kind, k.prefix,
+    const listKeys = Effect.gen(function* () {
+      const rows =
+        yield* sql`SELECT k.id::text AS "keyId", a.id::text AS "accountId", a.email, a.plan, k.kind, k.prefix,
           ${sql.literal(isoColumn("k.created_at"))} AS "createdAt", ${sql.literal(isoColumn("k.revoked_at"))} AS "revokedAt"
         FROM api_keys k JOIN accounts a ON a.id = k.account_id ORDER BY k.created_at, k.id`
       return yield* decodeKeys(rows)
     }).pipe(Effect.orDie)
 
-    const revokeKey = Effect.fn("PgAccountStore.revokeKey")(function*(keyId: string) {
+    const revokeKey = Effect.fn("PgAccountStore.revokeKey")(function* (keyId: string) {
       if (!/^[0-9a-f-]{36}$/iu.test(keyId)) return false
       const now = DateTime.formatIso(yield* DateTime.now)
       const rows = yield* sql`UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ${now}::timestamptz)
@@ -86,20 +92,33 @@ export const PgAccountStore = Layer.effect(
       return rows.length > 0
     }, Effect.orDie)
 
-    const addPack = Effect.fn("PgAccountStore.addPack")(function*(accountId: string, month: string) {
+    const addPack = Effect.fn("PgAccountStore.addPack")(function* (accountId: string, month: string) {
       const rows = yield* sql<{ packs: number }>`INSERT INTO usage_months (account_id, month, packs)
         VALUES (${accountId}::uuid, ${month}, 1)
         ON CONFLICT (account_id, month) DO UPDATE SET packs = usage_months.packs + 1 RETURNING packs`
       return rows[0]?.packs ?? 0
     }, Effect.orDie)
 
-    const webhookSecret = Effect.fn("PgAccountStore.webhookSecret")(function*(accountId: string, rotate: boolean) {
+    const webhookSecret = Effect.fn("PgAccountStore.webhookSecret")(function* (accountId: string, rotate: boolean) {
       const fresh = newWebhookSecret()
-      const rows = yield* sql<{ secret: string }>`UPDATE accounts SET webhook_secret = CASE WHEN ${rotate} OR webhook_secret IS NULL THEN ${fresh} ELSE webhook_secret END
+      const rows = yield* sql<{
+        secret: string
+      }>`UPDATE accounts SET webhook_secret = CASE WHEN ${rotate} OR webhook_secret IS NULL THEN ${fresh} ELSE webhook_secret END
         WHERE id = ${accountId}::uuid RETURNING webhook_secret AS secret`
       return rows[0]?.secret ?? fresh
     }, Effect.orDie)
 
-    return AccountStore.of({ webhookSecret, authenticate, consumeCall, usage, findAccount, saveAccount, createKey, listKeys, revokeKey, addPack })
+    return AccountStore.of({
+      webhookSecret,
+      authenticate,
+      consumeCall,
+      usage,
+      findAccount,
+      saveAccount,
+      createKey,
+      listKeys,
+      revokeKey,
+      addPack
+    })
   })
 )

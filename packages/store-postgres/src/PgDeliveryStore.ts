@@ -29,9 +29,27 @@ const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-
 
 const toClaimed = (row: typeof ClaimRow.Type): ReadonlyArray<ClaimedDelivery> => {
   const p = row.payload
-  if (row.channel === "email" && "alerts" in p) return [{ id: row.id, channel: "email", attempts: row.attempts, digest: p }]
-  if (row.channel === "webhook" && "body" in p && row.webhookId !== null && row.secret !== null && row.watchlistId !== null) {
-    return [{ id: row.id, channel: "webhook", attempts: row.attempts, watchlistId: row.watchlistId, url: row.target, secret: row.secret, webhookId: row.webhookId, body: p.body }]
+  if (row.channel === "email" && "alerts" in p)
+    return [{ id: row.id, channel: "email", attempts: row.attempts, digest: p }]
+  if (
+    row.channel === "webhook" &&
+    "body" in p &&
+    row.webhookId !== null &&
+    row.secret !== null &&
+    row.watchlistId !== null
+  ) {
+    return [
+      {
+        id: row.id,
+        channel: "webhook",
+        attempts: row.attempts,
+        watchlistId: row.watchlistId,
+        url: row.target,
+        secret: row.secret,
+        webhookId: row.webhookId,
+        body: p.body
+      }
+    ]
   }
   return []
 }
@@ -39,11 +57,15 @@ const toClaimed = (row: typeof ClaimRow.Type): ReadonlyArray<ClaimedDelivery> =>
 /** The outbox on PostgreSQL: due rows are leased with FOR UPDATE SKIP LOCKED, so replicas never share one. */
 export const PgDeliveryStore = Layer.effect(
   DeliveryStore,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sql = yield* PgClient.PgClient
     const now = Effect.map(DateTime.now, DateTime.formatIso)
 
-    const claimDue = Effect.fn("PgDeliveryStore.claimDue")(function*(at: DateTime.Utc, leaseUntil: DateTime.Utc, limit: number) {
+    const claimDue = Effect.fn("PgDeliveryStore.claimDue")(function* (
+      at: DateTime.Utc,
+      leaseUntil: DateTime.Utc,
+      limit: number
+    ) {
       const rows = yield* sql`UPDATE deliveries d SET lease_until = ${DateTime.formatIso(leaseUntil)}::timestamptz
         FROM (SELECT id FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ${DateTime.formatIso(at)}::timestamptz
                 AND (lease_until IS NULL OR lease_until < ${DateTime.formatIso(at)}::timestamptz)
@@ -55,24 +77,32 @@ export const PgDeliveryStore = Layer.effect(
       return decoded.flatMap(toClaimed)
     }, Effect.orDie)
 
-    const markDelivered = Effect.fn("PgDeliveryStore.markDelivered")(function*(id: number) {
+    const markDelivered = Effect.fn("PgDeliveryStore.markDelivered")(function* (id: number) {
       yield* sql`UPDATE deliveries SET status = 'delivered', attempts = attempts + 1, delivered_at = ${yield* now}::timestamptz,
         lease_until = NULL, last_error = NULL WHERE id = ${id}`
     }, Effect.orDie)
 
-    const reschedule = Effect.fn("PgDeliveryStore.reschedule")(function*(id: number, next: DateTime.Utc, error: string) {
+    const reschedule = Effect.fn("PgDeliveryStore.reschedule")(function* (
+      id: number,
+      next: DateTime.Utc,
+      error: string
+    ) {
       yield* sql`UPDATE deliveries SET attempts = attempts + 1, next_attempt_at = ${DateTime.formatIso(next)}::timestamptz,
         lease_until = NULL, last_error = ${error} WHERE id = ${id}`
     }, Effect.orDie)
 
-    const markFailed = Effect.fn("PgDeliveryStore.markFailed")(function*(id: number, error: string, disableWebhookOf: string | null) {
+    const markFailed = Effect.fn("PgDeliveryStore.markFailed")(function* (
+      id: number,
+      error: string,
+      disableWebhookOf: string | null
+    ) {
       yield* sql`UPDATE deliveries SET status = 'failed', attempts = attempts + 1, lease_until = NULL, last_error = ${error} WHERE id = ${id}`
       if (disableWebhookOf !== null) {
         yield* sql`UPDATE watchlists SET webhook_disabled_at = COALESCE(webhook_disabled_at, ${yield* now}::timestamptz) WHERE id = ${disableWebhookOf}::uuid`
       }
     }, Effect.orDie)
 
-    const list = Effect.fn("PgDeliveryStore.list")(function*(limit: number) {
+    const list = Effect.fn("PgDeliveryStore.list")(function* (limit: number) {
       const rows = yield* sql`SELECT id::text AS id, channel, target, status, attempts,
           CASE WHEN status = 'pending' THEN ${sql.literal(iso("next_attempt_at"))} END AS "nextAttemptAt",
           last_error AS "lastError", ${sql.literal(iso("created_at"))} AS "createdAt"
@@ -80,8 +110,9 @@ export const PgDeliveryStore = Layer.effect(
       return yield* Schema.decodeUnknownEffect(Schema.Array(InfoRow))(rows)
     }, Effect.orDie)
 
-    const retry = Effect.fn("PgDeliveryStore.retry")(function*(id: number, at: DateTime.Utc) {
-      const rows = yield* sql`UPDATE deliveries SET status = 'pending', next_attempt_at = ${DateTime.formatIso(at)}::timestamptz, lease_until = NULL
+    const retry = Effect.fn("PgDeliveryStore.retry")(function* (id: number, at: DateTime.Utc) {
+      const rows =
+        yield* sql`UPDATE deliveries SET status = 'pending', next_attempt_at = ${DateTime.formatIso(at)}::timestamptz, lease_until = NULL
         WHERE id = ${id} AND status = 'failed' RETURNING id`
       return rows.length > 0
     }, Effect.orDie)

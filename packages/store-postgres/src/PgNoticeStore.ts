@@ -5,7 +5,9 @@ import { createHash } from "node:crypto"
 import { TenderRow, tenderColumns } from "./TenderRow.ts"
 import { writeTenders } from "./TenderWrite.ts"
 
-const decodeNotices = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ notice: Schema.Union([ParsedNotice, Schema.fromJsonString(ParsedNotice)]) })))
+const decodeNotices = Schema.decodeUnknownEffect(
+  Schema.Array(Schema.Struct({ notice: Schema.Union([ParsedNotice, Schema.fromJsonString(ParsedNotice)]) }))
+)
 const decodeTender = Schema.decodeUnknownEffect(Schema.Array(TenderRow))
 const toRecord = Schema.decodeUnknownEffect(TenderRecord)
 
@@ -16,19 +18,22 @@ const hashOf = (n: ParsedNotice) => createHash("sha256").update(JSON.stringify(n
  * same) is one row, while pages that say different things about one procedure (a listing item and its detail
  * page) are separate notices that the lifecycle overlays, so re-reading them changes nothing.
  */
-const noticeKey = (n: ParsedNotice, hash: string) => [n.record.source, n.procedureKey, n.record.id, n.kind, n.version ?? 0, hash].join("|")
+const noticeKey = (n: ParsedNotice, hash: string) =>
+  [n.record.source, n.procedureKey, n.record.id, n.kind, n.version ?? 0, hash].join("|")
 
 /** NoticeStore on PostgreSQL: notices, tenders, aliases and change events, one transaction per notice. */
 export const PgNoticeStore = Layer.effect(
   NoticeStore,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sql = yield* PgClient.PgClient
 
     const applyOne = (notice: ParsedNotice, resolve: NoticeResolver, now: string) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const hash = hashOf(notice)
         const key = noticeKey(notice, hash)
-        const known = yield* sql<{ content_hash: string }>`SELECT content_hash FROM tender_notices WHERE notice_key = ${key}`
+        const known = yield* sql<{
+          content_hash: string
+        }>`SELECT content_hash FROM tender_notices WHERE notice_key = ${key}`
         if (known[0]?.content_hash === hash) return "unchanged" as const
         yield* sql`INSERT INTO tender_notices (notice_key, source, procedure_key, kind, version, content_hash, notice, received_at)
           VALUES (${key}, ${notice.record.source}, ${notice.procedureKey}, ${notice.kind}, ${notice.version}, ${hash},
@@ -64,7 +69,10 @@ export const PgNoticeStore = Layer.effect(
         return change
       }).pipe(sql.withTransaction)
 
-    const applyNotices = Effect.fn("PgNoticeStore.applyNotices")(function*(notices: ReadonlyArray<ParsedNotice>, resolve: NoticeResolver) {
+    const applyNotices = Effect.fn("PgNoticeStore.applyNotices")(function* (
+      notices: ReadonlyArray<ParsedNotice>,
+      resolve: NoticeResolver
+    ) {
       const now = DateTime.formatIso(yield* DateTime.now)
       return yield* Effect.forEach(notices, (notice) => applyOne(notice, resolve, now))
     }, Effect.orDie)
@@ -72,4 +80,3 @@ export const PgNoticeStore = Layer.effect(
     return NoticeStore.of({ applyNotices })
   })
 )
-

@@ -16,54 +16,71 @@ const decodeRuns = Schema.decodeUnknownEffect(Schema.Array(Run))
 /** Run history, cursors and the lease-based schedule on PostgreSQL; each claim is one atomic UPDATE. */
 export const PgSourceRunStore = Layer.effect(
   SourceRunStore,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sql = yield* PgClient.PgClient
     const now = Effect.map(DateTime.now, DateTime.formatIso)
 
-    const startRun = Effect.fn("PgSourceRunStore.startRun")(function*(source: SourceCode, owner: string) {
+    const startRun = Effect.fn("PgSourceRunStore.startRun")(function* (source: SourceCode, owner: string) {
       const rows = yield* sql<{ id: string }>`INSERT INTO source_runs (source, started_at, owner)
         VALUES (${source}, ${yield* now}::timestamptz, ${owner}) RETURNING id::text AS id`
       return Number(rows[0]?.id ?? 0)
     }, Effect.orDie)
 
-    const finishRun = Effect.fn("PgSourceRunStore.finishRun")(function*(runId: number, outcome: { readonly error: string | null; readonly summary: Record<string, number> }) {
+    const finishRun = Effect.fn("PgSourceRunStore.finishRun")(function* (
+      runId: number,
+      outcome: { readonly error: string | null; readonly summary: Record<string, number> }
+    ) {
       yield* sql`UPDATE source_runs SET finished_at = ${yield* now}::timestamptz, ok = ${outcome.error === null},
         error = ${outcome.error}, summary = ${sql.json(outcome.summary)} WHERE id = ${runId}`
     }, Effect.orDie)
 
-    const loadCursor = Effect.fn("PgSourceRunStore.loadCursor")(function*(source: SourceCode) {
+    const loadCursor = Effect.fn("PgSourceRunStore.loadCursor")(function* (source: SourceCode) {
       const rows = yield* sql<{ cursor: string }>`SELECT cursor FROM source_cursors WHERE source = ${source}`
       return rows[0]?.cursor ?? null
     }, Effect.orDie)
 
-    const saveCursor = Effect.fn("PgSourceRunStore.saveCursor")(function*(source: SourceCode, cursor: string) {
+    const saveCursor = Effect.fn("PgSourceRunStore.saveCursor")(function* (source: SourceCode, cursor: string) {
       yield* sql`INSERT INTO source_cursors (source, cursor, updated_at) VALUES (${source}, ${cursor}, ${yield* now}::timestamptz)
         ON CONFLICT (source) DO UPDATE SET cursor = EXCLUDED.cursor, updated_at = EXCLUDED.updated_at`
     }, Effect.orDie)
 
-    const claim = Effect.fn("PgSourceRunStore.claim")(function*(source: SourceCode, owner: string, lease: { readonly until: DateTime.Utc }) {
+    const claim = Effect.fn("PgSourceRunStore.claim")(function* (
+      source: SourceCode,
+      owner: string,
+      lease: { readonly until: DateTime.Utc }
+    ) {
       const at = yield* now
       yield* sql`INSERT INTO source_schedule (source, next_run_at) VALUES (${source}, ${at}::timestamptz) ON CONFLICT DO NOTHING`
-      const rows = yield* sql`UPDATE source_schedule SET lease_owner = ${owner}, lease_expires_at = ${DateTime.formatIso(lease.until)}::timestamptz
+      const rows =
+        yield* sql`UPDATE source_schedule SET lease_owner = ${owner}, lease_expires_at = ${DateTime.formatIso(lease.until)}::timestamptz
         WHERE source = ${source} AND next_run_at <= ${at}::timestamptz
           AND (lease_owner IS NULL OR lease_expires_at < ${at}::timestamptz)
         RETURNING source`
       return rows.length === 1
     }, Effect.orDie)
 
-    const renew = Effect.fn("PgSourceRunStore.renew")(function*(source: SourceCode, owner: string, until: DateTime.Utc) {
+    const renew = Effect.fn("PgSourceRunStore.renew")(function* (
+      source: SourceCode,
+      owner: string,
+      until: DateTime.Utc
+    ) {
       yield* sql`UPDATE source_schedule SET lease_expires_at = ${DateTime.formatIso(until)}::timestamptz
         WHERE source = ${source} AND lease_owner = ${owner}`
     }, Effect.orDie)
 
-    const release = Effect.fn("PgSourceRunStore.release")(function*(source: SourceCode, owner: string, nextRunAt: DateTime.Utc) {
+    const release = Effect.fn("PgSourceRunStore.release")(function* (
+      source: SourceCode,
+      owner: string,
+      nextRunAt: DateTime.Utc
+    ) {
       yield* sql`UPDATE source_schedule SET lease_owner = NULL, lease_expires_at = NULL,
           next_run_at = ${DateTime.formatIso(nextRunAt)}::timestamptz
         WHERE source = ${source} AND lease_owner = ${owner}`
     }, Effect.orDie)
 
-    const recentRuns = Effect.fn("PgSourceRunStore.recentRuns")(function*(source: SourceCode, limit: number) {
-      const rows = yield* sql`SELECT id, ${sql.literal(iso("started_at"))} AS "startedAt", ${sql.literal(iso("finished_at"))} AS "finishedAt",
+    const recentRuns = Effect.fn("PgSourceRunStore.recentRuns")(function* (source: SourceCode, limit: number) {
+      const rows =
+        yield* sql`SELECT id, ${sql.literal(iso("started_at"))} AS "startedAt", ${sql.literal(iso("finished_at"))} AS "finishedAt",
           error, COALESCE(summary, '{}'::jsonb) AS summary
         FROM source_runs WHERE source = ${source} ORDER BY started_at DESC, id DESC LIMIT ${limit}`
       return yield* decodeRuns(rows.map((r) => ({ ...r, id: Number(r["id"]) })))

@@ -14,10 +14,11 @@ const instant = (iso: string | null) => (iso === null ? null : DateTime.makeUnsa
 /** Source run history summarised per source, from the `source_runs` table. */
 export const PgSourceStatusStore = Layer.effect(
   SourceStatusStore,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sql = yield* PgClient.PgClient
-    const fmt = (column: string) => sql.literal(`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`)
-    const summaries = Effect.gen(function*() {
+    const fmt = (column: string) =>
+      sql.literal(`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`)
+    const summaries = Effect.gen(function* () {
       // A run that never finished counts as running only if nothing finished after it started (a crashed
       // run is superseded by the next one).
       const rows = yield* sql`SELECT r.source AS code,

@@ -11,14 +11,18 @@ const decodeRows = Schema.decodeUnknownEffect(Schema.Array(TenderRow))
 /** TenderStore on PostgreSQL (real or embedded). */
 export const PgTenderStore = Layer.effect(
   TenderStore,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sql = yield* PgClient.PgClient
 
-    const upsertBatch = Effect.fn("PgTenderStore.upsert")(function*(records: ReadonlyArray<TenderRecord>) {
+    const upsertBatch = Effect.fn("PgTenderStore.upsert")(function* (records: ReadonlyArray<TenderRecord>) {
       const latest = [...new Map(records.map((r) => [r.id, r])).values()]
       if (latest.length === 0) return { new: 0, updated: 0, unchanged: records.length }
       const now = DateTime.formatIso(yield* DateTime.now)
-      const written = yield* writeTenders(sql, latest.map((record) => ({ record, procedureKey: record.nativeId })), now)
+      const written = yield* writeTenders(
+        sql,
+        latest.map((record) => ({ record, procedureKey: record.nativeId })),
+        now
+      )
       if (written.length > 0) {
         yield* sql`INSERT INTO tender_events (tender_id, change, notice_key, created_at)
           SELECT e.id, e.change, NULL, ${now}::timestamptz
@@ -39,9 +43,10 @@ export const PgTenderStore = Layer.effect(
     // (lot names, buyer, codes); nearest deadline first within a tier. The second tier runs only when the
     // first leaves room, so broad words stop after one early-exit index scan. When neither finds anything,
     // titles and buyers with similar words (pg_trgm word similarity) answer, marked approximate.
-    const search = Effect.fn("PgTenderStore.search")(function*(query: SearchQuery) {
+    const search = Effect.fn("PgTenderStore.search")(function* (query: SearchQuery) {
       const text = textQuery(sql, query.tokens)
-      if (text === undefined) return { tenders: yield* page(searchConditions(sql, query, []), query.limit), approximate: false }
+      if (text === undefined)
+        return { tenders: yield* page(searchConditions(sql, query, []), query.limit), approximate: false }
       const inTitle = yield* page(searchConditions(sql, query, [sql`t.title_vec @@ ${text}`]), query.limit)
       if (inTitle.length >= query.limit) return { tenders: inTitle, approximate: false }
       const elsewhere = yield* page(
@@ -58,14 +63,14 @@ export const PgTenderStore = Layer.effect(
       return { tenders: similar, approximate: similar.length > 0 }
     }, Effect.orDie)
 
-    const count = Effect.fn("PgTenderStore.count")(function*(query: SearchQuery) {
+    const count = Effect.fn("PgTenderStore.count")(function* (query: SearchQuery) {
       const text = textQuery(sql, query.tokens)
       const where = searchConditions(sql, query, text === undefined ? [] : [sql`t.search_vec @@ ${text}`])
       const rows = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM tenders t WHERE ${where}`.unprepared
       return rows[0]?.n ?? 0
     }, Effect.orDie)
 
-    const get = Effect.fn("PgTenderStore.get")(function*(id: string) {
+    const get = Effect.fn("PgTenderStore.get")(function* (id: string) {
       const rows = yield* sql`SELECT ${sql.literal(tenderColumns)} FROM tenders t
         WHERE t.id = COALESCE((SELECT a.tender_id FROM tender_aliases a WHERE a.alias = ${id}), ${id})`
       const decoded: ReadonlyArray<StoredTender> = yield* decodeRows(rows)
@@ -78,7 +83,7 @@ export const PgTenderStore = Layer.effect(
     )
 
     // The status column changes; the content hash does not, so re-ingesting the same record leaves it closed.
-    const closeExpired = Effect.gen(function*() {
+    const closeExpired = Effect.gen(function* () {
       const now = DateTime.formatIso(yield* DateTime.now)
       const rows = yield* sql<{ n: number }>`WITH closed AS (
           UPDATE tenders t SET status = 'closed', updated_at = ${now}::timestamptz
@@ -92,7 +97,11 @@ export const PgTenderStore = Layer.effect(
       return rows[0]?.n ?? 0
     }).pipe(Effect.orDie, Effect.withSpan("PgTenderStore.closeExpired"))
 
-    const refreshStatistics = sql`ANALYZE tenders`.pipe(Effect.asVoid, Effect.orDie, Effect.withSpan("PgTenderStore.refreshStatistics"))
+    const refreshStatistics = sql`ANALYZE tenders`.pipe(
+      Effect.asVoid,
+      Effect.orDie,
+      Effect.withSpan("PgTenderStore.refreshStatistics")
+    )
 
     return TenderStore.of({ upsert: upsertBatch, search, count, get, size, refreshStatistics, closeExpired })
   })

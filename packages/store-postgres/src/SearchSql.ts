@@ -34,7 +34,8 @@ export const searchConditions = (sql: Sql, query: SearchQuery, textConditions: R
     ...textConditions
   ]
   if (query.countries.length > 0) conditions.push(sql`t.country IN (${list(sql, query.countries)})`)
-  if (query.cpvPrefixes.length > 0) conditions.push(sql`t.cpv_prefixes && ARRAY[${list(sql, query.cpvPrefixes)}]::text[]`)
+  if (query.cpvPrefixes.length > 0)
+    conditions.push(sql`t.cpv_prefixes && ARRAY[${list(sql, query.cpvPrefixes)}]::text[]`)
   if (query.deadlineAfter !== undefined) conditions.push(sql`t.deadline > ${iso(query.deadlineAfter)}::timestamptz`)
   const budget = query.budget
   if (budget?._tag === "Own") {
@@ -44,7 +45,12 @@ export const searchConditions = (sql: Sql, query: SearchQuery, textConditions: R
   } else if (budget?._tag === "Converted") {
     const ranged = budget.bounds.filter((b) => b.min !== null || b.max !== null)
     if (ranged.length === 0) {
-      conditions.push(sql`t.currency IN (${list(sql, budget.bounds.map((b) => b.currency))})`)
+      conditions.push(
+        sql`t.currency IN (${list(
+          sql,
+          budget.bounds.map((b) => b.currency)
+        )})`
+      )
     } else {
       // A CASE, not an OR of ranges: the planner would AND bitmaps of 15 budget ranges, which costs far more
       // than checking the budget of rows found through the text or deadline indexes.

@@ -29,7 +29,13 @@ export const layerSql = (
 
 /** Every store port over a migrated database, plus the SQL client itself. */
 export const layerStore = (options: StoreOptions) =>
-  Layer.mergeAll(PgTenderStore, PgNoticeStore, PgAccountStore, PgSourceStatusStore, PgSourceRunStore, PgWatchlistStore, PgAlertStore, PgDeliveryStore).pipe(
-    Layer.provideMerge(Layer.effectDiscard(Effect.orDie(migrate))),
-    Layer.provideMerge(layerSql(options))
-  )
+  Layer.mergeAll(
+    PgTenderStore,
+    PgNoticeStore,
+    PgAccountStore,
+    PgSourceStatusStore,
+    PgSourceRunStore,
+    PgWatchlistStore,
+    PgAlertStore,
+    PgDeliveryStore
+  ).pipe(Layer.provideMerge(Layer.effectDiscard(Effect.orDie(migrate))), Layer.provideMerge(layerSql(options)))

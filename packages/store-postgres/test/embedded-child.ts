@@ -7,7 +7,7 @@ import { acquireEmbedded, embeddedClientConfig } from "../src/embedded/EmbeddedP
 
 const [dataDir, id] = process.argv.slice(2)
 
-const program = Effect.gen(function*() {
+const program = Effect.gen(function* () {
   const endpoint = yield* acquireEmbedded(dataDir!)
   const sql = yield* PgClient.make({ ...embeddedClientConfig(endpoint.path), maxConnections: 4 })
   yield* sql`INSERT INTO notes (id, body) VALUES (${Number(id)}, ${`written by process ${process.pid}`})`

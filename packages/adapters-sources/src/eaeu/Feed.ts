@@ -49,7 +49,8 @@ const TOKEN_HEADER = "individualPerson_token"
 
 /** The first day to read: the cursor's day, else `since`, else today minus the lookback; never after today. */
 const firstDay = (config: EisFeedConfig, start: FeedStart, cursorDay: string | undefined, today: string): string => {
-  const day = cursorDay ??
+  const day =
+    cursorDay ??
     (start.since === null ? addDays(today, -config.lookbackDays) : moscowDay(DateTime.toEpochMillis(start.since)))
   return day > today ? today : day
 }
@@ -63,77 +64,94 @@ interface Position {
 }
 
 const tokenPages = (config: EisFeedConfig, token: string, fetch: FeedFetch, start: FeedStart) =>
-  Stream.unwrap(Effect.gen(function*() {
-    const now = yield* Clock.currentTimeMillis
-    const today = moscowDay(now)
-    const units = config.regions.flatMap((region) => config.documentTypes.map((documentType) => ({ region, documentType })))
-    const saved = readCursor(start.cursor)
-    const day = firstDay(config, start, cursorDay(saved), today)
-    const done = saved?.mode === "token" && saved.day === day
-      ? units.findIndex((u) => u.region === saved.region && u.documentType === saved.documentType)
-      : -1
-    // A finished day moves on, except today: its archives keep growing until midnight, so today is re-read.
-    const advance = (p: Position): Position =>
-      p.index + 1 < units.length ? { day: p.day, index: p.index + 1 } : { day: addDays(p.day, 1), index: 0 }
-    const resumeAt = advance({ day, index: done })
-    const initial = resumeAt.day > today ? { day: today, index: 0 } : resumeAt
-    const cursorAfter = (p: Position): string => {
-      const unit = units[p.index]
-      if (unit !== undefined && p.index + 1 < units.length) return writeCursor({ mode: "token", day: p.day, ...unit })
-      const next = p.day < today ? addDays(p.day, 1) : today
-      return writeCursor({ mode: "token", day: next, region: null, documentType: null })
-    }
-    const readUnit = Effect.fnUntraced(function*(p: Position, region: string, documentType: string) {
-      const envelope = soapEnvelope({
-        token,
-        requestId: randomUUID(),
-        createDateTime: new Date((yield* Clock.currentTimeMillis) + 3 * 3_600_000).toISOString().slice(0, 19),
-        region,
-        documentType,
-        day: p.day
-      })
-      const request = HttpClientRequest.post(config.soapUrl).pipe(
-        HttpClientRequest.setHeaders({ SOAPAction: "\"\"", [TOKEN_HEADER]: token }),
-        HttpClientRequest.bodyText(envelope, "text/xml; charset=utf-8")
+  Stream.unwrap(
+    Effect.gen(function* () {
+      const now = yield* Clock.currentTimeMillis
+      const today = moscowDay(now)
+      const units = config.regions.flatMap((region) =>
+        config.documentTypes.map((documentType) => ({ region, documentType }))
       )
-      const urls = yield* fetch(`getDocsIP ${region}/${documentType}/${p.day}`, request, readSoapReply)
-      const archives = yield* Effect.forEach(urls, (url) =>
-        fetch(`archive ${url}`, HttpClientRequest.get(url).pipe(HttpClientRequest.setHeader(TOKEN_HEADER, token)), readArchiveReply))
-      return archives.flat()
+      const saved = readCursor(start.cursor)
+      const day = firstDay(config, start, cursorDay(saved), today)
+      const done =
+        saved?.mode === "token" && saved.day === day
+          ? units.findIndex((u) => u.region === saved.region && u.documentType === saved.documentType)
+          : -1
+      // A finished day moves on, except today: its archives keep growing until midnight, so today is re-read.
+      const advance = (p: Position): Position =>
+        p.index + 1 < units.length ? { day: p.day, index: p.index + 1 } : { day: addDays(p.day, 1), index: 0 }
+      const resumeAt = advance({ day, index: done })
+      const initial = resumeAt.day > today ? { day: today, index: 0 } : resumeAt
+      const cursorAfter = (p: Position): string => {
+        const unit = units[p.index]
+        if (unit !== undefined && p.index + 1 < units.length) return writeCursor({ mode: "token", day: p.day, ...unit })
+        const next = p.day < today ? addDays(p.day, 1) : today
+        return writeCursor({ mode: "token", day: next, region: null, documentType: null })
+      }
+      const readUnit = Effect.fnUntraced(function* (p: Position, region: string, documentType: string) {
+        const envelope = soapEnvelope({
+          token,
+          requestId: randomUUID(),
+          createDateTime: new Date((yield* Clock.currentTimeMillis) + 3 * 3_600_000).toISOString().slice(0, 19),
+          region,
+          documentType,
+          day: p.day
+        })
+        const request = HttpClientRequest.post(config.soapUrl).pipe(
+          HttpClientRequest.setHeaders({ SOAPAction: '""', [TOKEN_HEADER]: token }),
+          HttpClientRequest.bodyText(envelope, "text/xml; charset=utf-8")
+        )
+        const urls = yield* fetch(`getDocsIP ${region}/${documentType}/${p.day}`, request, readSoapReply)
+        const archives = yield* Effect.forEach(urls, (url) =>
+          fetch(
+            `archive ${url}`,
+            HttpClientRequest.get(url).pipe(HttpClientRequest.setHeader(TOKEN_HEADER, token)),
+            readArchiveReply
+          )
+        )
+        return archives.flat()
+      })
+      return Stream.unfold(
+        initial,
+        (p): Effect.Effect<readonly [FeedPage, Position] | undefined, SourceUnavailable> => {
+          const unit = units[p.index]
+          if (unit === undefined || p.day > today) return Effect.succeed(undefined)
+          return Effect.map(
+            readUnit(p, unit.region, unit.documentType),
+            (results) => [{ results, cursor: cursorAfter(p) }, advance(p)] as const
+          )
+        }
+      )
     })
-    return Stream.unfold(initial, (p): Effect.Effect<readonly [FeedPage, Position] | undefined, SourceUnavailable> => {
-      const unit = units[p.index]
-      if (unit === undefined || p.day > today) return Effect.succeed(undefined)
-      return Effect.map(readUnit(p, unit.region, unit.documentType), (results) => [
-        { results, cursor: cursorAfter(p) },
-        advance(p)
-      ] as const)
-    })
-  }))
+  )
 
 const rssPages = (config: EisFeedConfig, fetch: FeedFetch, start: FeedStart) =>
-  Stream.unwrap(Effect.gen(function*() {
-    const today = moscowDay(yield* Clock.currentTimeMillis)
-    const from = firstDay(config, start, cursorDay(readCursor(start.cursor)), today)
-    type State = { readonly page: number; readonly latest: string }
-    return Stream.unfold({ page: 1, latest: from }, (s: State) => {
-      if (s.page > config.rssPages) return Effect.succeed(undefined)
-      const request = HttpClientRequest.get(config.rssUrl).pipe(
-        HttpClientRequest.appendUrlParams(rssParams(from, s.page)),
-        HttpClientRequest.setHeader("Accept", "application/rss+xml, application/xml;q=0.9, */*;q=0.1")
-      )
-      return Effect.map(fetch(`RSS page ${s.page}`, request, readRssReply), (rss) => {
-        if (rss.items === 0) return undefined
-        const latest = rss.latest !== undefined && rss.latest > s.latest ? rss.latest : s.latest
-        const page: FeedPage = { results: [rss.result], cursor: writeCursor({ mode: "rss", updatedFrom: latest }) }
-        return [page, { page: s.page + 1, latest }] as const
+  Stream.unwrap(
+    Effect.gen(function* () {
+      const today = moscowDay(yield* Clock.currentTimeMillis)
+      const from = firstDay(config, start, cursorDay(readCursor(start.cursor)), today)
+      type State = { readonly page: number; readonly latest: string }
+      return Stream.unfold({ page: 1, latest: from }, (s: State) => {
+        if (s.page > config.rssPages) return Effect.succeed(undefined)
+        const request = HttpClientRequest.get(config.rssUrl).pipe(
+          HttpClientRequest.appendUrlParams(rssParams(from, s.page)),
+          HttpClientRequest.setHeader("Accept", "application/rss+xml, application/xml;q=0.9, */*;q=0.1")
+        )
+        return Effect.map(fetch(`RSS page ${s.page}`, request, readRssReply), (rss) => {
+          if (rss.items === 0) return undefined
+          const latest = rss.latest !== undefined && rss.latest > s.latest ? rss.latest : s.latest
+          const page: FeedPage = { results: [rss.result], cursor: writeCursor({ mode: "rss", updatedFrom: latest }) }
+          return [page, { page: s.page + 1, latest }] as const
+        })
       })
     })
-  }))
+  )
 
 /** The EIS feed: the getDocsIP token service (region × document type × day ZIP archives) when a token is set, else the public search RSS. */
-export const makeEisFeed = (config: Partial<EisFeedConfig> = {}): Effect.Effect<SourceFeed, never, HttpClient.HttpClient> =>
-  Effect.gen(function*() {
+export const makeEisFeed = (
+  config: Partial<EisFeedConfig> = {}
+): Effect.Effect<SourceFeed, never, HttpClient.HttpClient> =>
+  Effect.gen(function* () {
     const settings: EisFeedConfig = { ...defaultEisFeedConfig, ...config }
     const fetch = yield* makeFeedFetch(yield* HttpClient.HttpClient, settings)
     const token = settings.token === null || settings.token.trim() === "" ? null : settings.token.trim()

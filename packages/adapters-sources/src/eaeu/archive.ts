@@ -8,11 +8,15 @@ const utf8 = new TextDecoder("utf-8")
 /** Parses an EIS archive (a ZIP of XML documents, as the token service delivers) into one result per XML file. */
 export const parseEisArchive = (bytes: Uint8Array, name: string): ReadonlyArray<ParseResult> => {
   const zip = readZip(bytes)
-  if (Result.isFailure(zip)) return [{ notices: [], rejected: [{ where: name, reason: `not a readable ZIP archive: ${zip.failure}` }] }]
+  if (Result.isFailure(zip))
+    return [{ notices: [], rejected: [{ where: name, reason: `not a readable ZIP archive: ${zip.failure}` }] }]
   return zip.success
     .filter((entry) => /\.xml$/iu.test(entry.name))
     .map((entry) => {
       const result = parseEisXml(utf8.decode(entry.data))
-      return { notices: result.notices, rejected: result.rejected.map((r) => ({ where: `${entry.name} ${r.where}`, reason: r.reason })) }
+      return {
+        notices: result.notices,
+        rejected: result.rejected.map((r) => ({ where: `${entry.name} ${r.where}`, reason: r.reason }))
+      }
     })
 }

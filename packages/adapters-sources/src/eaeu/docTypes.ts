@@ -25,16 +25,30 @@ const protocolSegment = (name: string): string | undefined =>
   name.startsWith("epProtocolEF2020")
     ? "ea20"
     : name.startsWith("epProtocolEZK2020")
-    ? "zk20"
-    : name.startsWith("epProtocolEOK2020")
-    ? "ok20"
-    : name.startsWith("fcsProtocolEF")
-    ? "ea44"
-    : undefined
+      ? "zk20"
+      : name.startsWith("epProtocolEOK2020")
+        ? "ok20"
+        : name.startsWith("fcsProtocolEF")
+          ? "ea44"
+          : undefined
 
-const finalProtocols = new Set(["epProtocolEF2020Final", "epProtocolEZK2020Final", "epProtocolEOK2020Final", "fcsProtocolEF3"])
-const failedProcedures = new Set(["fcsProtocolEFInvalidation", "epNoticeApplicationsAbsence", "fcsNoticeApplicationsAbsence"])
-const cancels = new Set(["epNotificationCancel", "fcsNotificationCancel", "pprf615NotificationCancel", "epProtocolCancel"])
+const finalProtocols = new Set([
+  "epProtocolEF2020Final",
+  "epProtocolEZK2020Final",
+  "epProtocolEOK2020Final",
+  "fcsProtocolEF3"
+])
+const failedProcedures = new Set([
+  "fcsProtocolEFInvalidation",
+  "epNoticeApplicationsAbsence",
+  "fcsNoticeApplicationsAbsence"
+])
+const cancels = new Set([
+  "epNotificationCancel",
+  "fcsNotificationCancel",
+  "pprf615NotificationCancel",
+  "epProtocolCancel"
+])
 
 /** Classifies a document by the local name of its root element. */
 export const classify = (name: string): DocFamily => {

@@ -64,9 +64,9 @@ const describe = (error: unknown): string =>
 
 /** Builds the fetcher: one request at a time, starts spaced by `minIntervalMs`, exponential backoff with jitter. */
 export const makeFeedFetch = (client: HttpClient.HttpClient, policy: FeedHttpPolicy): Effect.Effect<FeedFetch> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const lastStart = yield* Ref.make(Number.NEGATIVE_INFINITY)
-    const pace = Effect.gen(function*() {
+    const pace = Effect.gen(function* () {
       const wait = (yield* Ref.get(lastStart)) + policy.minIntervalMs - (yield* Clock.currentTimeMillis)
       if (wait > 0) yield* Effect.sleep(wait)
       yield* Ref.set(lastStart, yield* Clock.currentTimeMillis)
@@ -83,7 +83,7 @@ export const makeFeedFetch = (client: HttpClient.HttpClient, policy: FeedHttpPol
         Effect.timeoutOption(policy.requestTimeoutMs)
       )
     const attempt = <A>(request: HttpClientRequest.HttpClientRequest, decode: (reply: Reply) => Verdict<A>) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         yield* pace
         const reply = yield* send(request)
         if (Option.isNone(reply)) return retry(`timed out after ${policy.requestTimeoutMs} ms`)
@@ -111,7 +111,10 @@ export const makeFeedFetch = (client: HttpClient.HttpClient, policy: FeedHttpPol
             return Effect.fail(new SourceUnavailable({ source: "eaeu", message }))
           }
           const delay = outcome._tag === "Wait" ? Effect.succeed(outcome.ms) : backoff(n)
-          return delay.pipe(Effect.flatMap((ms) => Effect.sleep(ms)), Effect.andThen(loop(n + 1)))
+          return delay.pipe(
+            Effect.flatMap((ms) => Effect.sleep(ms)),
+            Effect.andThen(loop(n + 1))
+          )
         })
       return loop(1)
     }

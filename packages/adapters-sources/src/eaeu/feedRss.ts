@@ -39,9 +39,11 @@ export const readRssReply = (reply: Reply): Verdict<RssPage> => {
   if (read._tag === "Error") return retry(`unreadable RSS: ${read.reason}`)
   if (read.name !== "rss") return retry(`not an RSS feed: <${read.name}>`)
   const items = all(read.node, "channel", "item")
-  const latest = items.map(itemDay).reduce<string | undefined>(
-    (max, day) => (day !== undefined && (max === undefined || day > max) ? day : max),
-    undefined
-  )
+  const latest = items
+    .map(itemDay)
+    .reduce<string | undefined>(
+      (max, day) => (day !== undefined && (max === undefined || day > max) ? day : max),
+      undefined
+    )
   return ok({ result: parseEisRss(xml), items: items.length, latest })
 }

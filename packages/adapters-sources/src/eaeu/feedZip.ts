@@ -81,8 +81,8 @@ const readEntries = (bytes: Uint8Array): ReadonlyArray<ZipEntry> => {
     if ((flags & 1) !== 0) throw new ZipError(`encrypted entry ${name}`)
     if (compressedSize === 0xffffffff || size === 0xffffffff) throw new ZipError("ZIP64 entries are not supported")
     if (r.u32(localOffset, "local header") !== LOCAL) throw new ZipError(`corrupt local header of ${name}`)
-    const dataStart = localOffset + 30 + r.u16(localOffset + 26, "local name length") +
-      r.u16(localOffset + 28, "local extra length")
+    const dataStart =
+      localOffset + 30 + r.u16(localOffset + 26, "local name length") + r.u16(localOffset + 28, "local extra length")
     const data = inflate(method, r.slice(dataStart, compressedSize, `data of ${name}`), name)
     if (data.byteLength !== size) throw new ZipError(`size mismatch in ${name}`)
     if (crc32(data) !== crc) throw new ZipError(`CRC mismatch in ${name}`)

@@ -18,7 +18,12 @@ export const version44 = (doc: XmlNode): number | null => {
 /** The document's own publication instant in UTC. */
 export const publishedAt44 = (doc: XmlNode): string | undefined =>
   toUtc(
-    textAt(doc, [["commonInfo", "publishDTInEIS"], ["docPublishDate"], ["publishDate"], ["commonInfo", "publishDTInETP"]]),
+    textAt(doc, [
+      ["commonInfo", "publishDTInEIS"],
+      ["docPublishDate"],
+      ["publishDate"],
+      ["commonInfo", "publishDTInETP"]
+    ]),
     "startOfDay"
   )
 

@@ -43,33 +43,36 @@ export const lifecycle44 = (
   const number = purchaseNumber44(doc)
   const where = `eaeu:${rootName}:${number ?? "?"}`
   if (number === undefined) return rejectOnly(where, "no purchaseNumber")
-  if (!isPurchaseNumber(number)) return rejectOnly(where, `purchaseNumber "${number}" is not an EIS registration number`)
+  if (!isPurchaseNumber(number))
+    return rejectOnly(where, `purchaseNumber "${number}" is not an EIS registration number`)
   const segment = segmentOf(href44(doc)) ?? typeSegment
   const { kind, status } = outcome[event]
   return {
-    drafts: [{
-      where,
-      draft: {
-        kind,
-        status,
-        purchaseNumber: number,
-        version: version44(doc),
-        reason: event === "cancel" ? cancelReason(doc) : event === "failed" ? failureReason(rootName, doc) : null,
-        // Cancellations and protocols usually carry no purchase name: a placeholder keeps the record valid
-        // (title must be non-empty) without inventing data; the lifecycle keeps the original's title.
-        title: title44(doc) ?? placeholderTitle(number),
-        buyer: buyer44(doc) ?? null,
-        region: null,
-        budget: null,
-        currency: null,
-        deadline: null,
-        publishedAt: publishedAt44(doc) ?? null,
-        url: card44Url(number, segment),
-        okpd2Codes: [],
-        lots: [],
-        docsUrl: [...(segment === undefined ? [] : [docs44Url(number, segment)]), ...attachmentUrls44(doc)]
+    drafts: [
+      {
+        where,
+        draft: {
+          kind,
+          status,
+          purchaseNumber: number,
+          version: version44(doc),
+          reason: event === "cancel" ? cancelReason(doc) : event === "failed" ? failureReason(rootName, doc) : null,
+          // Cancellations and protocols usually carry no purchase name: a placeholder keeps the record valid
+          // (title must be non-empty) without inventing data; the lifecycle keeps the original's title.
+          title: title44(doc) ?? placeholderTitle(number),
+          buyer: buyer44(doc) ?? null,
+          region: null,
+          budget: null,
+          currency: null,
+          deadline: null,
+          publishedAt: publishedAt44(doc) ?? null,
+          url: card44Url(number, segment),
+          okpd2Codes: [],
+          lots: [],
+          docsUrl: [...(segment === undefined ? [] : [docs44Url(number, segment)]), ...attachmentUrls44(doc)]
+        }
       }
-    }],
+    ],
     rejected: []
   }
 }

@@ -28,7 +28,13 @@ const lots223 = (data: XmlNode, title: string): ReadonlyArray<LotDraft> =>
     .map((lot) => ({
       title: text(lot, "lotData", "subject") ?? title,
       budget: normaliseAmount(text(lot, "lotData", "initialSum")) ?? null,
-      currency: currencyOf(textAt(lot, [["lotData", "currency", "code"], ["lotData", "currency", "digitalCode"]])) ?? null,
+      currency:
+        currencyOf(
+          textAt(lot, [
+            ["lotData", "currency", "code"],
+            ["lotData", "currency", "digitalCode"]
+          ])
+        ) ?? null,
       cpvCodes: []
     }))
 
@@ -43,9 +49,11 @@ const budget223 = (lots: ReadonlyArray<LotDraft>): { budget: string | null; curr
 }
 
 const attachmentUrls = (data: XmlNode): ReadonlyArray<string> =>
-  unique([...all(data, "attachments"), ...all(data, "documents")].flatMap((a) =>
-    descendantTexts(a, "url").filter((u) => /^https?:\/\//u.test(u))
-  ))
+  unique(
+    [...all(data, "attachments"), ...all(data, "documents")].flatMap((a) =>
+      descendantTexts(a, "url").filter((u) => /^https?:\/\//u.test(u))
+    )
+  )
 
 const eisUrl = (data: XmlNode, number: string): string => {
   const url = text(data, "urlEIS")
@@ -98,7 +106,9 @@ export const notice223 = (rootName: string, root: XmlNode, rejection: boolean): 
       ...budget223(lots),
       deadline: utc223(text(data, "submissionCloseDateTime"), "endOfDay"),
       okpd2Codes: unique(
-        descendants(data, "okpd2").flatMap((c) => text(c, "code") ?? []).flatMap((c) => okpd2Of(c) ?? [])
+        descendants(data, "okpd2")
+          .flatMap((c) => text(c, "code") ?? [])
+          .flatMap((c) => okpd2Of(c) ?? [])
       ),
       lots
     }

@@ -37,7 +37,12 @@ const deadlinePaths: ReadonlyArray<ReadonlyArray<string>> = [
  * Lots: one per customer in joint purchases (each `customerRequirementInfo` with its own maxPrice), one per
  * `lots/lot` in old multi-lot fcs documents, otherwise the single lot of the notice.
  */
-const lots44 = (doc: XmlNode, title: string, budget: string | null, currency: string | null): ReadonlyArray<LotDraft> => {
+const lots44 = (
+  doc: XmlNode,
+  title: string,
+  budget: string | null,
+  currency: string | null
+): ReadonlyArray<LotDraft> => {
   const customers = all(doc, "notificationInfo", "customerRequirementsInfo", "customerRequirementInfo")
   if (customers.length > 1) {
     return customers.map((c) => ({
@@ -64,9 +69,14 @@ export const notice44 = (rootName: string, doc: XmlNode, typeSegment: string | u
   const number = purchaseNumber44(doc)
   const where = `eaeu:${rootName}:${number ?? "?"}`
   if (number === undefined) return rejectOnly(where, "no purchaseNumber")
-  if (!isPurchaseNumber(number)) return rejectOnly(where, `purchaseNumber "${number}" is not an EIS registration number`)
+  if (!isPurchaseNumber(number))
+    return rejectOnly(where, `purchaseNumber "${number}" is not an EIS registration number`)
   const version = version44(doc)
-  const modification = textAt(doc, [["modificationInfo", "info"], ["modification", "info"], ["modification", "reason"]])
+  const modification = textAt(doc, [
+    ["modificationInfo", "info"],
+    ["modification", "info"],
+    ["modification", "reason"]
+  ])
   const modified = all(doc, "modificationInfo").length > 0 || all(doc, "modification").length > 0
   const amended = (version !== null && version > 1) || modified
   const href = href44(doc)
@@ -77,28 +87,30 @@ export const notice44 = (rootName: string, doc: XmlNode, typeSegment: string | u
   // states a price and no currency (never for 223-FZ, where foreign-currency lots are common).
   const currency = currencyOf(textAt(doc, currencyPaths)) ?? (budget === null ? null : "RUB")
   return {
-    drafts: [{
-      where,
-      draft: {
-        kind: amended ? "amendment" : "original",
-        status: amended ? "amended" : "open",
-        purchaseNumber: number,
-        version,
-        reason: amended ? (modification ?? null) : null,
-        title,
-        buyer: buyer44(doc) ?? null,
-        // 44-FZ notices carry no region element; INN prefixes and financing OKTMO are unreliable (see the guide).
-        region: null,
-        budget,
-        currency,
-        deadline: toUtc(textAt(doc, deadlinePaths), "endOfDay") ?? null,
-        publishedAt: publishedAt44(doc) ?? null,
-        url: card44Url(number, segment),
-        okpd2Codes: okpd2Codes44(doc),
-        lots: lots44(doc, title, budget, currency),
-        docsUrl: [...(segment === undefined ? [] : [docs44Url(number, segment)]), ...attachmentUrls44(doc)]
+    drafts: [
+      {
+        where,
+        draft: {
+          kind: amended ? "amendment" : "original",
+          status: amended ? "amended" : "open",
+          purchaseNumber: number,
+          version,
+          reason: amended ? (modification ?? null) : null,
+          title,
+          buyer: buyer44(doc) ?? null,
+          // 44-FZ notices carry no region element; INN prefixes and financing OKTMO are unreliable (see the guide).
+          region: null,
+          budget,
+          currency,
+          deadline: toUtc(textAt(doc, deadlinePaths), "endOfDay") ?? null,
+          publishedAt: publishedAt44(doc) ?? null,
+          url: card44Url(number, segment),
+          okpd2Codes: okpd2Codes44(doc),
+          lots: lots44(doc, title, budget, currency),
+          docsUrl: [...(segment === undefined ? [] : [docs44Url(number, segment)]), ...attachmentUrls44(doc)]
+        }
       }
-    }],
+    ],
     rejected: []
   }
 }

@@ -10,7 +10,10 @@ import { childNames, first, readXml } from "./xml.ts"
 import type { XmlNode } from "./xml.ts"
 
 /** The document element: the child of an `<export>` wrapper (44-FZ), else the root itself (223-FZ). */
-const documentElement = (rootName: string, root: XmlNode): { readonly name: string; readonly node: XmlNode } | undefined => {
+const documentElement = (
+  rootName: string,
+  root: XmlNode
+): { readonly name: string; readonly node: XmlNode } | undefined => {
   if (rootName !== "export") return { name: rootName, node: root }
   const name = childNames(root)[0]
   if (name === undefined) return undefined

@@ -53,7 +53,7 @@ const kindOf: Readonly<Record<TenderStatus, NoticeKind>> = {
 
 const currencyNames: Readonly<Record<string, string>> = {
   "Российский рубль": "RUB",
-  "Евро": "EUR",
+  Евро: "EUR",
   "Доллар США": "USD",
   "Китайский юань": "CNY"
 }
@@ -62,14 +62,17 @@ const months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "
 
 /** RFC-822 `pubDate` (`Mon, 10 Jun 2019 13:32:20 GMT`) → UTC. */
 export const rfc822ToUtc = (raw: string | undefined): string | undefined => {
-  const m = raw === undefined
-    ? null
-    : /(\d{1,2}) ([A-Za-z]{3}) (\d{4}) (\d{2}):(\d{2})(?::(\d{2}))? (GMT|UTC|UT|Z|[+-]\d{4})/u.exec(raw)
+  const m =
+    raw === undefined
+      ? null
+      : /(\d{1,2}) ([A-Za-z]{3}) (\d{4}) (\d{2}):(\d{2})(?::(\d{2}))? (GMT|UTC|UT|Z|[+-]\d{4})/u.exec(raw)
   if (m === null) return undefined
   const month = months.indexOf(m[2] ?? "")
   if (month < 0) return undefined
   const zone = m[7] ?? "GMT"
-  const offset = /^[+-]/u.test(zone) ? (zone.startsWith("-") ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(3))) : 0
+  const offset = /^[+-]/u.test(zone)
+    ? (zone.startsWith("-") ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(3)))
+    : 0
   const ms = Date.UTC(Number(m[3]), month, Number(m[1]), Number(m[4]), Number(m[5]), Number(m[6] ?? "0"))
   return Number.isNaN(ms) ? undefined : formatUtcSeconds(ms - offset * 60_000)
 }
@@ -78,7 +81,8 @@ const rssItem = (item: XmlNode, index: number): DraftBatch => {
   const link = absoluteEisUrl(text(item, "link"))
   const fields = descriptionFields(text(item, "description") ?? "")
   const itemTitle = text(item, "title")
-  const number = (link === undefined ? undefined : /regNumber=(\d+)/u.exec(link)?.[1]) ??
+  const number =
+    (link === undefined ? undefined : /regNumber=(\d+)/u.exec(link)?.[1]) ??
     (itemTitle === undefined ? undefined : /№\s*(\d{11,19})\s*$/u.exec(itemTitle)?.[1])
   const where = `eaeu:rss:item[${index}]${number === undefined ? "" : `:${number}`}`
   if (number === undefined || !isPurchaseNumber(number)) return rejectOnly(where, "no purchase number in link or title")
@@ -91,7 +95,8 @@ const rssItem = (item: XmlNode, index: number): DraftBatch => {
   if (status === "open" && updated !== undefined && updated !== fields.get("Размещено")) status = "amended"
   const budget = normaliseAmount(fields.get("Начальная цена контракта")) ?? null
   const law = fields.get("Размещение выполняется по") ?? ""
-  const currency = currencyNames[fields.get("Валюта") ?? ""] ??
+  const currency =
+    currencyNames[fields.get("Валюта") ?? ""] ??
     // Default to RUB only for a 44-FZ (or PP RF 615) item that shows a price and names no currency.
     (budget !== null && !law.includes("223") ? "RUB" : null)
   const url = link ?? `https://zakupki.gov.ru/epz/order/extendedsearch/results.html?searchString=${number}`

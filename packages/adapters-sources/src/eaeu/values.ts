@@ -52,9 +52,9 @@ const offsetMinutes = (zone: string | undefined, fallback: number): number | und
 /** Formats epoch milliseconds as a UTC ISO timestamp without milliseconds (`2023-11-22T05:00:00Z`). */
 export const formatUtcSeconds = (epochMs: number): string => {
   const d = new Date(epochMs)
-  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}T${pad(d.getUTCHours())}:${
-    pad(d.getUTCMinutes())
-  }:${pad(d.getUTCSeconds())}Z`
+  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}T${pad(d.getUTCHours())}:${pad(
+    d.getUTCMinutes()
+  )}:${pad(d.getUTCSeconds())}Z`
 }
 
 /** How a date without a time of day is read: start of the day, or its last second (don't close a tender early). */
@@ -81,8 +81,8 @@ export const toUtc = (
   const [h, mi, s] = hasTime
     ? [Number(m[4]), Number(m[5]), Number(m[6] ?? "0")]
     : rule === "endOfDay"
-    ? [23, 59, 59]
-    : [0, 0, 0]
+      ? [23, 59, 59]
+      : [0, 0, 0]
   if (h > 23 || mi > 59 || s > 59) return undefined
   const offset = offsetMinutes(m[7], defaultOffset)
   if (offset === undefined) return undefined

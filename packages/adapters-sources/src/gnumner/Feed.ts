@@ -29,13 +29,17 @@ export interface GnumnerFeedConfig {
 }
 
 const CHANGES_FAILED_CONTRACTS: ReadonlyArray<string> = [
-  "hraverum_katarvats_popokhutyunner", "chkayacats_gnman_yntacakargi_masin_haytararutyunner",
-  "paymanagir_knqelu_masin_haytararutyun", "knqvats_paymanagri_masin_haytararutyun"
+  "hraverum_katarvats_popokhutyunner",
+  "chkayacats_gnman_yntacakargi_masin_haytararutyunner",
+  "paymanagir_knqelu_masin_haytararutyun",
+  "knqvats_paymanagri_masin_haytararutyun"
 ]
 
 /** The tender, changes, failed and contract sections the listing parser knows, for a UI language. */
-export const defaultGnumnerSections = (language: "hy" | "ru"): ReadonlyArray<string> =>
-  [...(language === "ru" ? RUSSIAN_TENDER_SECTIONS : ARMENIAN_TENDER_SECTIONS), ...CHANGES_FAILED_CONTRACTS]
+export const defaultGnumnerSections = (language: "hy" | "ru"): ReadonlyArray<string> => [
+  ...(language === "ru" ? RUSSIAN_TENDER_SECTIONS : ARMENIAN_TENDER_SECTIONS),
+  ...CHANGES_FAILED_CONTRACTS
+]
 
 /** The defaults of every setting (sections follow the language). */
 export const gnumnerFeedDefaults = (config: Partial<GnumnerFeedConfig> = {}): GnumnerFeedConfig => {
@@ -84,16 +88,19 @@ const pageUrlOf = (config: GnumnerFeedConfig, slug: string, page: number): strin
 /** One section as pages: page 1, 2, ... until an empty page, a 404, a page with nothing new, or the page limit. */
 const sectionPages = (run: RunState, slug: string): Stream.Stream<FeedPage, SourceUnavailable> =>
   Stream.paginate<SectionState, FeedPage, SourceUnavailable>({ page: 1, newest: null }, (state) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { config } = run
       const pageUrl = pageUrlOf(config, slug, state.page)
       const fetched = yield* run.fetch(pageUrl)
-      const listing = fetched._tag === "page"
-        ? parseGnumnerListing(fetched.html, { section: slug, pageUrl })
-        : { notices: [], rejected: [] }
+      const listing =
+        fetched._tag === "page"
+          ? parseGnumnerListing(fetched.html, { section: slug, pageUrl })
+          : { notices: [], rejected: [] }
       const floor = run.floorOf(slug)
       const fresh = listing.notices.filter((n) => isNew(n, floor))
-      const stop = fetched._tag === "notFound" || listing.notices.length + listing.rejected.length === 0 ||
+      const stop =
+        fetched._tag === "notFound" ||
+        listing.notices.length + listing.rejected.length === 0 ||
         (listing.notices.length > 0 && fresh.length === 0)
       const newest = fresh.reduce<string | null>((acc, n) => laterIso(acc, n.record.publishedAt), state.newest)
       const last = stop || state.page >= Math.max(1, config.maxPagesPerSection)
@@ -108,46 +115,55 @@ const sectionPages = (run: RunState, slug: string): Stream.Stream<FeedPage, Sour
       const listed = { notices: lots.notices, rejected: [...listing.rejected, ...lots.rejected] }
       const page: FeedPage = { results: [listed, ...details], cursor }
       return [[page], last ? Option.none() : Option.some({ page: state.page + 1, newest })] as const
-    }))
+    })
+  )
 
 /** Clarification sections yield nothing and are not read; an unknown slug is one rejection, not a crawl. */
 const knownSectionPages = (run: RunState, slug: string): Stream.Stream<FeedPage, SourceUnavailable> => {
   const meaning = sectionMeaning(slug)
   if (meaning === "skip") return Stream.empty
   if (meaning !== "unknown") return sectionPages(run, slug)
-  return Stream.fromEffect(Effect.map(Ref.get(run.lastCursor), (cursor): FeedPage => ({
-    results: [{ notices: [], rejected: [{ where: pageUrlOf(run.config, slug, 1), reason: `unknown gnumner section "${slug}"` }] }],
-    cursor
-  })))
+  return Stream.fromEffect(
+    Effect.map(Ref.get(run.lastCursor), (cursor): FeedPage => ({
+      results: [
+        {
+          notices: [],
+          rejected: [{ where: pageUrlOf(run.config, slug, 1), reason: `unknown gnumner section "${slug}"` }]
+        }
+      ],
+      cursor
+    }))
+  )
 }
 
 /** The gnumner.minfin.am listing feed (plus ARMEPS / eAuction detail pages and invitation DOCX lots), resumable per section. */
 export const makeGnumnerFeed = (
   config: Partial<GnumnerFeedConfig> = {}
 ): Effect.Effect<SourceFeed, never, HttpClient.HttpClient> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const settings = gnumnerFeedDefaults(config)
     const fetch = yield* makeFetcher(settings)
     const pages = (start: FeedStart): Stream.Stream<FeedPage, SourceUnavailable> =>
-      Stream.unwrap(Effect.gen(function*() {
-        const now = yield* Clock.currentTimeMillis
-        const incoming = decodeCursor(start.cursor)
-        const fallback = start.since === null
-          ? now - settings.lookbackDays * 86_400_000
-          : DateTime.toEpochMillis(start.since)
-        const run: RunState = {
-          config: settings,
-          fetch,
-          floorOf: (slug) => {
-            const saved = incoming[slug]
-            return saved === undefined ? fallback : Date.parse(saved)
-          },
-          committed: yield* Ref.make(incoming),
-          lastCursor: yield* Ref.make(encodeCursor(incoming))
-        }
-        return Stream.fromIterable([...new Set(settings.sections)]).pipe(
-          Stream.flatMap((slug) => knownSectionPages(run, slug))
-        )
-      }))
+      Stream.unwrap(
+        Effect.gen(function* () {
+          const now = yield* Clock.currentTimeMillis
+          const incoming = decodeCursor(start.cursor)
+          const fallback =
+            start.since === null ? now - settings.lookbackDays * 86_400_000 : DateTime.toEpochMillis(start.since)
+          const run: RunState = {
+            config: settings,
+            fetch,
+            floorOf: (slug) => {
+              const saved = incoming[slug]
+              return saved === undefined ? fallback : Date.parse(saved)
+            },
+            committed: yield* Ref.make(incoming),
+            lastCursor: yield* Ref.make(encodeCursor(incoming))
+          }
+          return Stream.fromIterable([...new Set(settings.sections)]).pipe(
+            Stream.flatMap((slug) => knownSectionPages(run, slug))
+          )
+        })
+      )
     return { source: "gnumner", pages }
   })

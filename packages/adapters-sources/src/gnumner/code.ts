@@ -2,9 +2,45 @@ import { Predicate } from "effect"
 
 /** Armenian lower-case letters -> Latin, the rules of scripts/generate-sample-data.mjs (`armenianSlug`). */
 const HY_LATIN: Readonly<Record<string, string>> = {
-  ա: "a", բ: "b", գ: "g", դ: "d", ե: "e", զ: "z", է: "e", ը: "y", թ: "t", ժ: "zh", ի: "i", լ: "l", խ: "kh",
-  ծ: "ts", կ: "k", հ: "h", ձ: "dz", ղ: "gh", ճ: "ch", մ: "m", յ: "y", ն: "n", շ: "sh", ո: "o", չ: "ch", պ: "p",
-  ջ: "j", ռ: "r", ս: "s", վ: "v", տ: "t", ր: "r", ց: "ts", ւ: "v", փ: "p", ք: "k", և: "ev", օ: "o", ֆ: "f"
+  ա: "a",
+  բ: "b",
+  գ: "g",
+  դ: "d",
+  ե: "e",
+  զ: "z",
+  է: "e",
+  ը: "y",
+  թ: "t",
+  ժ: "zh",
+  ի: "i",
+  լ: "l",
+  խ: "kh",
+  ծ: "ts",
+  կ: "k",
+  հ: "h",
+  ձ: "dz",
+  ղ: "gh",
+  ճ: "ch",
+  մ: "m",
+  յ: "y",
+  ն: "n",
+  շ: "sh",
+  ո: "o",
+  չ: "ch",
+  պ: "p",
+  ջ: "j",
+  ռ: "r",
+  ս: "s",
+  վ: "v",
+  տ: "t",
+  ր: "r",
+  ց: "ts",
+  ւ: "v",
+  փ: "p",
+  ք: "k",
+  և: "ev",
+  օ: "o",
+  ֆ: "f"
 }
 
 /**
@@ -12,7 +48,17 @@ const HY_LATIN: Readonly<Record<string, string>> = {
  * `S` for `Տ`, an `O` for `Օ`, ...). Only applied inside tokens that also contain Armenian letters.
  */
 const LOOK_ALIKES: Readonly<Record<string, string>> = {
-  O: "Օ", o: "Օ", U: "Ս", u: "Ս", S: "Տ", L: "Լ", h: "Հ", n: "Ո", q: "Զ", g: "Ց", p: "Ք"
+  O: "Օ",
+  o: "Օ",
+  U: "Ս",
+  u: "Ս",
+  S: "Տ",
+  L: "Լ",
+  h: "Հ",
+  n: "Ո",
+  q: "Զ",
+  g: "Ց",
+  p: "Ք"
 }
 
 const ARMENIAN = /[\u0531-\u0587]/u
@@ -20,9 +66,7 @@ const DASHES = /[\u002D\u058A\u2010-\u2015\u2212\uFE63\uFF0D]/gu
 
 /** Maps look-alike Latin letters to Armenian inside Armenian tokens and upper-cases the token. */
 const fixToken = (token: string): string =>
-  ARMENIAN.test(token)
-    ? token.replace(/[A-Za-z]/gu, (ch) => LOOK_ALIKES[ch] ?? ch).toLocaleUpperCase("hy")
-    : token
+  ARMENIAN.test(token) ? token.replace(/[A-Za-z]/gu, (ch) => LOOK_ALIKES[ch] ?? ch).toLocaleUpperCase("hy") : token
 
 /** The code as printed: NFC, trimmed, whitespace collapsed to single spaces. */
 export const displayCode = (raw: string): string => raw.normalize("NFC").replace(/\s+/gu, " ").trim()
@@ -38,7 +82,10 @@ export const canonicalCode = (raw: string): string => {
     .replace(/\s*([-/])\s*/gu, "$1")
     .replace(/-+/gu, "-")
     .replace(/^[-/]+|[-/]+$/gu, "")
-  const tokens = flat.split(/[\s-]+/u).filter((t) => t.length > 0).map(fixToken)
+  const tokens = flat
+    .split(/[\s-]+/u)
+    .filter((t) => t.length > 0)
+    .map(fixToken)
   const first = tokens[0] ?? ""
   // `ՀՀ`, `Հ.Հ.`, `ՀՀՖՆ` (prefix glued to the buyer): split off the republic prefix.
   const republic = /^Հ\.?Հ\.?(.*)$/u.exec(first)
@@ -70,15 +117,24 @@ export const splitBracketedCode = (text: string): { readonly code: string | null
   const title = match === null ? text : text.replace(match[0], " ")
   return {
     code: code === null || code.length === 0 ? null : code,
-    title: displayCode(title).replace(/^[\s\-–—:.,]+/u, "").trim()
+    title: displayCode(title)
+      .replace(/^[\s\-–—:.,]+/u, "")
+      .trim()
   }
 }
 
 /** Marz names (sample-data spelling) and their genitive forms as they appear in buyer names and titles. */
 const MARZES: ReadonlyArray<readonly [region: string, genitive: string]> = [
-  ["Արագածոտն", "Արագածոտնի մարզ"], ["Արարատ", "Արարատի մարզ"], ["Արմավիր", "Արմավիրի մարզ"],
-  ["Գեղարքունիք", "Գեղարքունիքի մարզ"], ["Կոտայք", "Կոտայքի մարզ"], ["Լոռի", "Լոռու մարզ"],
-  ["Շիրակ", "Շիրակի մարզ"], ["Սյունիք", "Սյունիքի մարզ"], ["Վայոց ձոր", "Վայոց ձորի մարզ"], ["Տավուշ", "Տավուշի մարզ"]
+  ["Արագածոտն", "Արագածոտնի մարզ"],
+  ["Արարատ", "Արարատի մարզ"],
+  ["Արմավիր", "Արմավիրի մարզ"],
+  ["Գեղարքունիք", "Գեղարքունիքի մարզ"],
+  ["Կոտայք", "Կոտայքի մարզ"],
+  ["Լոռի", "Լոռու մարզ"],
+  ["Շիրակ", "Շիրակի մարզ"],
+  ["Սյունիք", "Սյունիքի մարզ"],
+  ["Վայոց ձոր", "Վայոց ձորի մարզ"],
+  ["Տավուշ", "Տավուշի մարզ"]
 ]
 
 /**

@@ -11,12 +11,16 @@ export const decodeCursor = (cursor: string | null): SectionCursor => {
   if (cursor === null) return {}
   const decoded = decodeCursorJson(cursor)
   if (Option.isNone(decoded)) return {}
-  return Object.fromEntries(Object.entries(decoded.value.sections).filter(([, iso]) => Number.isFinite(Date.parse(iso))))
+  return Object.fromEntries(
+    Object.entries(decoded.value.sections).filter(([, iso]) => Number.isFinite(Date.parse(iso)))
+  )
 }
 
 /** Writes a feed cursor, sections sorted so equal cursors are equal strings. */
 export const encodeCursor = (sections: SectionCursor): string =>
-  JSON.stringify({ sections: Object.fromEntries(Object.entries(sections).toSorted(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) })
+  JSON.stringify({
+    sections: Object.fromEntries(Object.entries(sections).toSorted(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+  })
 
 /** The later of two ISO times (null-tolerant). */
 export const laterIso = (a: string | null, b: string | null): string | null => {

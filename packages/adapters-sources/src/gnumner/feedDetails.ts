@@ -17,13 +17,19 @@ const EAUCTION = /^https?:\/\/eauction\.armeps\.am\/(?:hy|ru|en)\/public\/tender
 export const detailParserFor = (url: string): DetailParser | null =>
   ARMEPS.test(url) ? parseArmepsDetail : EAUCTION.test(url) ? parseEauctionDetail : null
 
-const rejectedDetail = (url: string, reason: string): ParseResult => ({ notices: [], rejected: [{ where: url, reason }] })
+const rejectedDetail = (url: string, reason: string): ParseResult => ({
+  notices: [],
+  rejected: [{ where: url, reason }]
+})
 
 /**
  * Reads the ARMEPS / eAuction pages the given listing notices link to (each URL once, in order), one ParseResult
  * per page. A page that cannot be read or holds nothing recognisable becomes a rejection, never a failure.
  */
-export const readDetails = (fetch: PageFetcher, notices: ReadonlyArray<ParsedNotice>): Effect.Effect<ReadonlyArray<ParseResult>> => {
+export const readDetails = (
+  fetch: PageFetcher,
+  notices: ReadonlyArray<ParsedNotice>
+): Effect.Effect<ReadonlyArray<ParseResult>> => {
   const urls = [...new Set(notices.map((n) => n.record.url))]
   return Effect.forEach(urls, (url) => {
     const parse = detailParserFor(url)
@@ -44,12 +50,16 @@ export const readDetails = (fetch: PageFetcher, notices: ReadonlyArray<ParsedNot
 const decodeNotice = Schema.decodeUnknownResult(ParsedNotice)
 
 /** The lots of one invitation DOCX, or why they could not be read. */
-const readInvitation = (fetch: PageFetcher, url: string): Effect.Effect<Result.Result<ReadonlyArray<RecordLot>, string>> =>
+const readInvitation = (
+  fetch: PageFetcher,
+  url: string
+): Effect.Effect<Result.Result<ReadonlyArray<RecordLot>, string>> =>
   fetch(url).pipe(
     Effect.map((fetched) =>
       fetched._tag === "notFound"
         ? Result.fail("invitation document not found (HTTP 404)")
-        : Result.mapError(parseInvitationDocx(fetched.bytes), (reason) => `invitation document unreadable: ${reason}`)),
+        : Result.mapError(parseInvitationDocx(fetched.bytes), (reason) => `invitation document unreadable: ${reason}`)
+    ),
     Effect.catch((error) => Effect.succeed(Result.fail(`invitation document unavailable: ${error.message}`)))
   )
 
@@ -57,7 +67,10 @@ const readInvitation = (fetch: PageFetcher, url: string): Effect.Effect<Result.R
  * Fills `lots` of the listing notices whose resource is an invitation DOCX (each URL read once). A document that
  * cannot be read or holds no lot table is a rejection; its notice is kept unchanged.
  */
-export const readInvitationLots = (fetch: PageFetcher, notices: ReadonlyArray<ParsedNotice>): Effect.Effect<ParseResult> => {
+export const readInvitationLots = (
+  fetch: PageFetcher,
+  notices: ReadonlyArray<ParsedNotice>
+): Effect.Effect<ParseResult> => {
   const urls = [...new Set(notices.map((n) => n.record.url).filter(isInvitationDocx))]
   return Effect.forEach(urls, (url) => Effect.map(readInvitation(fetch, url), (lots) => [url, lots] as const)).pipe(
     Effect.map((read) => {

@@ -13,7 +13,8 @@ export interface FetchPolicy {
 }
 
 /** A resource read: its bytes and their UTF-8 text (HTML pages, DOCX invitations), or the host said it does not exist (404 / 410). */
-export type Fetched = { readonly _tag: "page"; readonly html: string; readonly bytes: Uint8Array } | { readonly _tag: "notFound" }
+export type Fetched =
+  { readonly _tag: "page"; readonly html: string; readonly bytes: Uint8Array } | { readonly _tag: "notFound" }
 
 const utf8 = new TextDecoder("utf-8")
 
@@ -31,12 +32,15 @@ export type PageFetcher = (url: string) => Effect.Effect<Fetched, SourceUnavaila
 const TLS_CODE = /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER/u
 
 /** `code` and `message` of an error and its `cause` chain. */
-const causeChain = (error: unknown): ReadonlyArray<{ readonly code: string | null; readonly message: string | null }> => {
+const causeChain = (
+  error: unknown
+): ReadonlyArray<{ readonly code: string | null; readonly message: string | null }> => {
   const chain: Array<{ readonly code: string | null; readonly message: string | null }> = []
   let current: unknown = error
   for (let depth = 0; depth < 8 && Predicate.isObject(current); depth++) {
     const code = Predicate.hasProperty(current, "code") && Predicate.isString(current.code) ? current.code : null
-    const message = Predicate.hasProperty(current, "message") && Predicate.isString(current.message) ? current.message : null
+    const message =
+      Predicate.hasProperty(current, "message") && Predicate.isString(current.message) ? current.message : null
     chain.push({ code, message })
     current = Predicate.hasProperty(current, "cause") ? current.cause : undefined
   }
@@ -68,7 +72,7 @@ const classify = (
   url: string,
   policy: FetchPolicy
 ): Effect.Effect<Attempt, unknown> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const status = response.status
     if (status >= 200 && status < 300) {
       const bytes = new Uint8Array(yield* response.arrayBuffer)
@@ -82,16 +86,18 @@ const classify = (
     if (parsed === null || Result.isFailure(parsed)) return retry(`GET ${url}: HTTP 429`)
     const waitMs = Duration.toMillis(Headers.retryAfterDelay(parsed.success, yield* Clock.currentTimeMillis))
     return waitMs > policy.maxRetryAfterSeconds * 1000
-      ? fatal(`GET ${url}: HTTP 429 with Retry-After ${header} (${Math.ceil(waitMs / 1000)} s), more than the ${policy.maxRetryAfterSeconds} s the feed waits`)
+      ? fatal(
+          `GET ${url}: HTTP 429 with Retry-After ${header} (${Math.ceil(waitMs / 1000)} s), more than the ${policy.maxRetryAfterSeconds} s the feed waits`
+        )
       : retry(`GET ${url}: HTTP 429 (Retry-After ${header})`, waitMs)
   })
 
 /** A fetcher spacing requests by `minIntervalMs` and retrying 429 / 5xx / timeouts / network and TLS errors. */
 export const makeFetcher = (policy: FetchPolicy): Effect.Effect<PageFetcher, never, HttpClient.HttpClient> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const client = yield* HttpClient.HttpClient
     const lastRequestAt = yield* Ref.make<number | null>(null)
-    const pace = Effect.gen(function*() {
+    const pace = Effect.gen(function* () {
       const now = yield* Clock.currentTimeMillis
       const last = yield* Ref.get(lastRequestAt)
       const wait = last === null ? 0 : Math.max(0, last + policy.minIntervalMs - now)
@@ -99,25 +105,36 @@ export const makeFetcher = (policy: FetchPolicy): Effect.Effect<PageFetcher, nev
       yield* Ref.set(lastRequestAt, now + wait)
     })
     const attempt = (url: string): Effect.Effect<Attempt> =>
-      client.get(url, { headers: { accept: "text/html,application/xhtml+xml,application/vnd.openxmlformats-officedocument.wordprocessingml.document;q=0.9,*/*;q=0.8" } }).pipe(
-        Effect.flatMap((response) => classify(response, url, policy)),
-        Effect.timeout(Duration.millis(policy.requestTimeoutMs)),
-        Effect.catch((error) => Effect.succeed(retry(describeFailure(error, url, policy))))
-      )
+      client
+        .get(url, {
+          headers: {
+            accept:
+              "text/html,application/xhtml+xml,application/vnd.openxmlformats-officedocument.wordprocessingml.document;q=0.9,*/*;q=0.8"
+          }
+        })
+        .pipe(
+          Effect.flatMap((response) => classify(response, url, policy)),
+          Effect.timeout(Duration.millis(policy.requestTimeoutMs)),
+          Effect.catch((error) => Effect.succeed(retry(describeFailure(error, url, policy))))
+        )
     const backoff = (attemptNo: number): Effect.Effect<number> =>
       Effect.map(Random.next, (r) => {
         const exp = Math.max(policy.minIntervalMs, 50) * 2 ** (attemptNo - 1)
         return Math.round(exp * (0.5 + r * 0.5))
       })
     return (url: string) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         for (let n = 1; ; n++) {
           yield* pace
           const outcome = yield* attempt(url)
           if (outcome._tag === "page" || outcome._tag === "notFound") return outcome
-          if (outcome._tag === "fatal") return yield* new SourceUnavailable({ source: "gnumner", message: outcome.message })
+          if (outcome._tag === "fatal")
+            return yield* new SourceUnavailable({ source: "gnumner", message: outcome.message })
           if (n >= Math.max(1, policy.maxAttempts)) {
-            return yield* new SourceUnavailable({ source: "gnumner", message: `${outcome.message} (gave up after ${n} attempts)` })
+            return yield* new SourceUnavailable({
+              source: "gnumner",
+              message: `${outcome.message} (gave up after ${n} attempts)`
+            })
           }
           yield* Effect.sleep(Duration.millis(outcome.waitMs ?? (yield* backoff(n))))
         }

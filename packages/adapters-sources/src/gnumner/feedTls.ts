@@ -16,31 +16,33 @@ const urlOf = (input: string | URL | Request): URL | null => {
  * fetch refuses dispatchers of the undici package), and everything else through `globalThis.fetch`, looked up
  * per call so test interceptors still apply.
  */
-const hostAwareFetch = (insecure: ReadonlySet<string>, agent: Agent): typeof globalThis.fetch => async (input, init) => {
-  const url = urlOf(input)
-  if (url === null || !insecure.has(url.hostname.toLowerCase()) || input instanceof Request) {
-    return globalThis.fetch(input, init)
+const hostAwareFetch =
+  (insecure: ReadonlySet<string>, agent: Agent): typeof globalThis.fetch =>
+  async (input, init) => {
+    const url = urlOf(input)
+    if (url === null || !insecure.has(url.hostname.toLowerCase()) || input instanceof Request) {
+      return globalThis.fetch(input, init)
+    }
+    const response = await undiciFetch(url, {
+      method: init?.method ?? "GET",
+      headers: Object.fromEntries(new Headers(init?.headers)),
+      body: typeof init?.body === "string" ? init.body : null,
+      redirect: init?.redirect ?? "follow",
+      signal: init?.signal ?? null,
+      dispatcher: agent
+    })
+    return new Response(response.body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: Array.from(response.headers)
+    })
   }
-  const response = await undiciFetch(url, {
-    method: init?.method ?? "GET",
-    headers: Object.fromEntries(new Headers(init?.headers)),
-    body: typeof init?.body === "string" ? init.body : null,
-    redirect: init?.redirect ?? "follow",
-    signal: init?.signal ?? null,
-    dispatcher: agent
-  })
-  return new Response(response.body, {
-    status: response.status,
-    statusText: response.statusText,
-    headers: Array.from(response.headers)
-  })
-}
 
 /** An HttpClient layer whose TLS verification is off for exactly the given hosts (undici Agent per host via fetch's dispatcher). */
 export const gnumnerHttpClientLayer = (insecureTlsHosts: ReadonlyArray<string>): Layer.Layer<HttpClient.HttpClient> =>
   Layer.effect(
     HttpClient.HttpClient,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const client = yield* HttpClient.HttpClient
       const insecure = normalizeHosts(insecureTlsHosts)
       if (insecure.size === 0) return client

@@ -4,7 +4,10 @@ import type { HTMLElement } from "node-html-parser"
 /** Parses HTML leniently; null when the parser gives up (never throws). */
 export const parseHtml = (html: string): HTMLElement | null => {
   try {
-    return parse(typeof html === "string" ? html : "", { comment: false, blockTextElements: { script: false, style: false } })
+    return parse(typeof html === "string" ? html : "", {
+      comment: false,
+      blockTextElements: { script: false, style: false }
+    })
   } catch {
     return null
   }

@@ -45,8 +45,11 @@ interface Columns {
   readonly price: number | null
 }
 
-const pick = (cells: ReadonlyArray<DocxCell>, taken: ReadonlyArray<DocxCell>, words: ReadonlyArray<string>): ReadonlyArray<DocxCell> =>
-  cells.filter((c) => !taken.includes(c) && c.text.length > 0 && matchesAny(c.text, words))
+const pick = (
+  cells: ReadonlyArray<DocxCell>,
+  taken: ReadonlyArray<DocxCell>,
+  words: ReadonlyArray<string>
+): ReadonlyArray<DocxCell> => cells.filter((c) => !taken.includes(c) && c.text.length > 0 && matchesAny(c.text, words))
 
 const pricePreference = (cell: DocxCell): number =>
   matchesAny(cell.text, LOT_TABLE_HEADERS.totalPrice) ? 0 : matchesAny(cell.text, LOT_TABLE_HEADERS.unitPrice) ? 2 : 1
@@ -61,7 +64,12 @@ const headerColumns = (row: ReadonlyArray<DocxCell>): Columns | null => {
   const cpv = pick(row, [name, lotNumber], LOT_TABLE_HEADERS.cpv)[0]
   const prices = pick(row, [name, lotNumber, ...(cpv === undefined ? [] : [cpv])], LOT_TABLE_HEADERS.price)
   const price = prices.toSorted((a, b) => pricePreference(a) - pricePreference(b))[0]
-  return { lotNumber: lotNumber.gridStart, name: name.gridStart, cpv: cpv?.gridStart ?? null, price: price?.gridStart ?? null }
+  return {
+    lotNumber: lotNumber.gridStart,
+    name: name.gridStart,
+    cpv: cpv?.gridStart ?? null,
+    price: price?.gridStart ?? null
+  }
 }
 
 /** 8-digit CPV codes of a cell (`30192700/1`, `30192700-8`), de-duplicated, in order. */
@@ -78,7 +86,8 @@ const lotOf = (row: ReadonlyArray<DocxCell>, columns: Columns, headerName: strin
   const title = cellAt(row, columns.name)
   if (title.length === 0 || title === headerName || /^[\d\s.,]*$/u.test(title)) return null
   const number = cellAt(row, columns.lotNumber)
-  if ([number, title, row[0]?.text ?? ""].some((t) => LOT_TABLE_HEADERS.totalRow.some((w) => lower(t).startsWith(w)))) return null
+  if ([number, title, row[0]?.text ?? ""].some((t) => LOT_TABLE_HEADERS.totalRow.some((w) => lower(t).startsWith(w))))
+    return null
   const budget = columns.price === null ? null : priceOf(cellAt(row, columns.price))
   const cpvCodes = columns.cpv === null ? [] : cpvCodesOf(cellAt(row, columns.cpv))
   return { title, budget, currency: budget === null ? null : "AMD", cpvCodes }
@@ -91,7 +100,10 @@ const lotsOfTable = (table: DocxTable): ReadonlyArray<RecordLot> | null => {
     const columns = headerColumns(header)
     if (columns === null) continue
     const headerName = cellAt(header, columns.name)
-    return table.slice(h + 1).map((row) => lotOf(row, columns, headerName)).filter((lot) => lot !== null)
+    return table
+      .slice(h + 1)
+      .map((row) => lotOf(row, columns, headerName))
+      .filter((lot) => lot !== null)
   }
   return null
 }
@@ -112,7 +124,9 @@ export const parseInvitationDocx = (bytes: Uint8Array): Result.Result<ReadonlyAr
     if (lots !== null && lots.length > 0) return Result.succeed(lots)
     emptyTable ||= lots !== null
   }
-  return Result.fail(emptyTable
-    ? "the invitation's lot table has no lot rows"
-    : `no lot table (a table with lot-number and name columns) among the document's ${tables.success.length} tables`)
+  return Result.fail(
+    emptyTable
+      ? "the invitation's lot table has no lot rows"
+      : `no lot table (a table with lot-number and name columns) among the document's ${tables.success.length} tables`
+  )
 }

@@ -60,17 +60,27 @@ const intProperty = (node: Node, props: string, name: string, fallback: number):
 
 /** Text of a paragraph: every `w:t` in order (runs, hyperlinks, fields), tabs and breaks as spaces. */
 const paragraphText = (node: Node): string =>
-  childrenOf(node).map((child) => {
-    const name = tagOf(child)
-    if (name === "#text") return ""
-    if (name === "t") return childrenOf(child).map((t) => (Predicate.isString(t["#text"]) ? t["#text"] : "")).join("")
-    if (name === "tab" || name === "br" || name === "cr") return " "
-    if (name === "tbl" || name === "delText" || name === "instrText") return ""
-    return paragraphText(child)
-  }).join("")
+  childrenOf(node)
+    .map((child) => {
+      const name = tagOf(child)
+      if (name === "#text") return ""
+      if (name === "t")
+        return childrenOf(child)
+          .map((t) => (Predicate.isString(t["#text"]) ? t["#text"] : ""))
+          .join("")
+      if (name === "tab" || name === "br" || name === "cr") return " "
+      if (name === "tbl" || name === "delText" || name === "instrText") return ""
+      return paragraphText(child)
+    })
+    .join("")
 
 const cellText = (cell: Node): string =>
-  cleanText(elements(cell, "p").map((p) => cleanText(paragraphText(p))).filter((t) => t.length > 0).join(" "))
+  cleanText(
+    elements(cell, "p")
+      .map((p) => cleanText(paragraphText(p)))
+      .filter((t) => t.length > 0)
+      .join(" ")
+  )
 
 const tableOf = (tbl: Node): DocxTable =>
   elements(tbl, "tr").map((tr) => {
@@ -97,10 +107,13 @@ export const docxTables = (xml: string): Result.Result<ReadonlyArray<DocxTable>,
   try {
     parsed = parser.parse(xml, true)
   } catch (error) {
-    return Result.fail(`word/document.xml is not well-formed XML: ${error instanceof Error ? error.message : String(error)}`)
+    return Result.fail(
+      `word/document.xml is not well-formed XML: ${error instanceof Error ? error.message : String(error)}`
+    )
   }
   const roots = Array.isArray(parsed) ? parsed.filter(isNode) : []
-  if (!roots.some((root) => tagOf(root) === "document")) return Result.fail("word/document.xml has no w:document element")
+  if (!roots.some((root) => tagOf(root) === "document"))
+    return Result.fail("word/document.xml has no w:document element")
   const tables: Array<DocxTable> = []
   collectTables(roots, tables)
   return Result.succeed(tables)

@@ -11,7 +11,8 @@ const isDocumentLink = (url: string): boolean =>
   /\/website\/images\//u.test(url) || /\.(pdf|docx?|xlsx?|zip|rar|7z|xml)(?:[?#]|$)/iu.test(url)
 
 /** ARMEPS `listContractDocuments.do` pages list the tender documents. */
-const isArmepsDocuments = (url: string): boolean => /\/\/(?:www\.)?armeps\.am\/epps\/cft\/listContractDocuments\.do/u.test(url)
+const isArmepsDocuments = (url: string): boolean =>
+  /\/\/(?:www\.)?armeps\.am\/epps\/cft\/listContractDocuments\.do/u.test(url)
 
 /** docsUrl from a listing link: the gnumner file or the ARMEPS documents page; an eAuction page has none yet. */
 const docsFor = (url: string | null): ReadonlyArray<string> =>
@@ -55,7 +56,10 @@ export const parseGnumnerListing = (
   const meaning = sectionMeaning(options.section)
   if (meaning === "skip") return { notices: [], rejected: [] }
   if (meaning === "unknown") {
-    return { notices: [], rejected: [{ where: options.pageUrl, reason: `unknown gnumner section "${options.section}"` }] }
+    return {
+      notices: [],
+      rejected: [{ where: options.pageUrl, reason: `unknown gnumner section "${options.section}"` }]
+    }
   }
   const root = parseHtml(html)
   if (root === null) return { notices: [], rejected: [] }

@@ -15,12 +15,16 @@ const result: SectionMeaning = { kind: "result", status: "closed", reason: null 
 
 /** Tender sections of the Armenian UI (sections.json). */
 export const ARMENIAN_TENDER_SECTIONS: ReadonlyArray<string> = [
-  "elektronayin_achurdi_haytararutyun_ev_hraver", "bac_mrcuyti_haytararutyun_ev_hraver",
-  "gnanshman_harcman_haytararutyun_ev_hraver", "erkpul_mrcuyti_nakhaorakavorman_haytararutyun",
-  "bac_mrcuyti_nakhaorakavorman_haytararutyun", "gnanshman_harcman_nakhaorakavorman_haytararutyun",
+  "elektronayin_achurdi_haytararutyun_ev_hraver",
+  "bac_mrcuyti_haytararutyun_ev_hraver",
+  "gnanshman_harcman_haytararutyun_ev_hraver",
+  "erkpul_mrcuyti_nakhaorakavorman_haytararutyun",
+  "bac_mrcuyti_nakhaorakavorman_haytararutyun",
+  "gnanshman_harcman_nakhaorakavorman_haytararutyun",
   "_pak_npatakayin_mrcuyti_nakhaorakavorman_haytararutyun",
   "pak_parberakan_mrcuyti_nakhaorakavorman_haytararutyun_ev_hraver",
-  "_mek_andzic_gnumneri_katarman_haytararutyun_ev_hraver", "otarerkrya_petutyunneri_koghmic_kazmakerpvogh_gnumner",
+  "_mek_andzic_gnumneri_katarman_haytararutyun_ev_hraver",
+  "otarerkrya_petutyunneri_koghmic_kazmakerpvogh_gnumner",
   "mayr_ator_s_ejmiatsni_haytararutyunner",
   "tsragri_irakanacman_grasenyakneri_koghmic_katarvogh_gnumneri_masin_haytararutyunner_ev_hraverner",
   "hanrayin_kazmakerputyunneri_koghmic_katarvogh_gnumneri_veraberyal_haytararutyunner"
@@ -28,23 +32,32 @@ export const ARMENIAN_TENDER_SECTIONS: ReadonlyArray<string> = [
 
 /** Tender sections of the Russian UI, seen in another scraper (sections.json `ru_sections_seen_in_another_scraper`). */
 export const RUSSIAN_TENDER_SECTIONS: ReadonlyArray<string> = [
-  "obyavlenie_i_priglashenie_na_elektronnyi_auktcion", "obyavlenie_i_priglashenie_na_otkrytyi_konkurs",
-  "obyavlenie_i_priglashenie_po_zaprosu_kotirovok", "zapros_tcenovykh_predlozhenii"
+  "obyavlenie_i_priglashenie_na_elektronnyi_auktcion",
+  "obyavlenie_i_priglashenie_na_otkrytyi_konkurs",
+  "obyavlenie_i_priglashenie_po_zaprosu_kotirovok",
+  "zapros_tcenovykh_predlozhenii"
 ]
 
 const TENDER_SECTIONS: ReadonlyArray<string> = [...ARMENIAN_TENDER_SECTIONS, ...RUSSIAN_TENDER_SECTIONS]
 
 const RESULT_SECTIONS: ReadonlyArray<string> = [
-  "paymanagir_knqelu_masin_haytararutyun", "knqvats_paymanagri_masin_haytararutyun",
-  "hayteri_bacman_nisti_ardzanagrutyunner", "hayteri_gnahatman_nisti_ardzanagrutyunner",
+  "paymanagir_knqelu_masin_haytararutyun",
+  "knqvats_paymanagri_masin_haytararutyun",
+  "hayteri_bacman_nisti_ardzanagrutyunner",
+  "hayteri_gnahatman_nisti_ardzanagrutyunner",
   "pak_parberakan_mrcuyti_ardyunqum_knqvats_skzbnakan_paymanagrer"
 ]
 
-const CLARIFICATION_SECTIONS: ReadonlyArray<string> = ["hraveri_veraberyal_tramadrvats_parzabanumneri_masin_haytararutyun_1"]
+const CLARIFICATION_SECTIONS: ReadonlyArray<string> = [
+  "hraveri_veraberyal_tramadrvats_parzabanumneri_masin_haytararutyun_1"
+]
 
 /** The meaning of a section slug: a notice meaning, "skip" (clarifications) or "unknown". */
 export const sectionMeaning = (slug: string): SectionMeaning | "skip" | "unknown" => {
-  const key = slug.trim().replace(/^\/+|\/+$/gu, "").toLowerCase()
+  const key = slug
+    .trim()
+    .replace(/^\/+|\/+$/gu, "")
+    .toLowerCase()
   if (TENDER_SECTIONS.includes(key)) return tender
   if (RESULT_SECTIONS.includes(key)) return result
   if (CLARIFICATION_SECTIONS.includes(key)) return "skip"
@@ -122,7 +135,9 @@ export const finishDraft = (draft: NoticeDraft, where: string): DraftOutcome => 
 }
 
 /** Splits outcomes into the `ParseResult` shape. */
-export const collect = (outcomes: ReadonlyArray<DraftOutcome>): {
+export const collect = (
+  outcomes: ReadonlyArray<DraftOutcome>
+): {
   readonly notices: ReadonlyArray<ParsedNotice>
   readonly rejected: ReadonlyArray<RejectedNotice>
 } => ({

@@ -61,7 +61,15 @@ export const parseGnumnerPage = (
   if (/<dl[^>]*class="[^"]*Grid/u.test(html)) return parseArmepsDetail(html, { url: detailUrl(html, options.url) })
   const section = guessSection(html, options.section, options.fileName)
   if (section === undefined) {
-    return { notices: [], rejected: [{ where: options.url, reason: "cannot tell which gnumner section this listing page belongs to; pass --section <slug>" }] }
+    return {
+      notices: [],
+      rejected: [
+        {
+          where: options.url,
+          reason: "cannot tell which gnumner section this listing page belongs to; pass --section <slug>"
+        }
+      ]
+    }
   }
   return parseGnumnerListing(html, { section, pageUrl: options.url })
 }

@@ -4,7 +4,11 @@ import { Predicate } from "effect"
 const YEREVAN_OFFSET_HOURS = 4
 
 /** Whitespace incl. NBSP, thin and narrow spaces collapsed; NFC; trimmed. */
-export const cleanText = (text: string): string => text.normalize("NFC").replace(/[\s\u200B\uFEFF]+/gu, " ").trim()
+export const cleanText = (text: string): string =>
+  text
+    .normalize("NFC")
+    .replace(/[\s\u200B\uFEFF]+/gu, " ")
+    .trim()
 
 /** A non-empty cleaned text or null. */
 export const nonEmpty = (text: string | null | undefined): string | null => {
@@ -15,7 +19,12 @@ export const nonEmpty = (text: string | null | undefined): string | null => {
 
 /** Converts a Yerevan wall-clock time to UTC ISO `YYYY-MM-DDTHH:MM:SSZ`; null for an impossible date. */
 export const yerevanToUtc = (
-  year: number, month: number, day: number, hour: number, minute: number, second: number
+  year: number,
+  month: number,
+  day: number,
+  hour: number,
+  minute: number,
+  second: number
 ): string | null => {
   if (hour > 23 || minute > 59 || second > 59) return null
   const local = new Date(Date.UTC(year, month - 1, day, hour, minute, second))
@@ -52,7 +61,10 @@ const grouped = (groups: ReadonlyArray<string>): boolean =>
  */
 export const normalizeAmount = (raw: string | null): string | null => {
   if (raw === null) return null
-  const text = raw.normalize("NFC").replace(/[\s\u200B\u2009\u202F\u00A0'’]/gu, "").replace(/(AMD|դրամ|֏|драм)\.?$/iu, "")
+  const text = raw
+    .normalize("NFC")
+    .replace(/[\s\u200B\u2009\u202F\u00A0'’]/gu, "")
+    .replace(/(AMD|դրամ|֏|драм)\.?$/iu, "")
   if (!/^-?\d[\d.,]*$/u.test(text)) return null
   const negative = text.startsWith("-")
   const body = negative ? text.slice(1) : text
@@ -106,4 +118,7 @@ export const absoluteUrl = (href: string | null | undefined, base: string): stri
 
 /** Label normalisation for `dt`/`de_t` captions: cleaned, trailing colon dropped, case-folded. */
 export const normalizeLabel = (label: string): string =>
-  cleanText(label).replace(/\s*[:：]\s*$/u, "").toLocaleLowerCase("en").normalize("NFC")
+  cleanText(label)
+    .replace(/\s*[:：]\s*$/u, "")
+    .toLocaleLowerCase("en")
+    .normalize("NFC")

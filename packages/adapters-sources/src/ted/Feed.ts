@@ -1,14 +1,7 @@
 import { type FeedPage, type FeedStart, type SourceFeed, SourceUnavailable } from "@tenders/core"
 import { Clock, DateTime, Effect, Option, Random, Ref, Result, Stream } from "effect"
 import { HttpClient } from "effect/http"
-import {
-  decodeTedCursor,
-  encodeTedCursor,
-  latestDay,
-  rawNotices,
-  tedDay,
-  tedSearchBody
-} from "./feedQuery.ts"
+import { decodeTedCursor, encodeTedCursor, latestDay, rawNotices, tedDay, tedSearchBody } from "./feedQuery.ts"
 import { searchOnce, type TedSearchPage } from "./feedRequest.ts"
 import { tedNextToken } from "./parse.ts"
 
@@ -61,7 +54,7 @@ const unavailable = (message: string) => new SourceUnavailable({ source: "ted", 
 
 /** The first call of a run: resume the cursor's iteration, or start one from its day, `since`, or the lookback. */
 const startState = (start: FeedStart, lookbackDays: number): Effect.Effect<IterationState> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const cursor = decodeTedCursor(start.cursor)
     if (cursor === null && start.cursor !== null) {
       yield* Effect.logWarning("ted feed: ignoring an unreadable cursor", { cursor: start.cursor })
@@ -77,7 +70,7 @@ const startState = (start: FeedStart, lookbackDays: number): Effect.Effect<Itera
 
 /** The TED Search API v3 as a {@link SourceFeed}: ITERATION paging by publication date, paced and retried. */
 export const makeTedFeed = (config?: Partial<TedFeedConfig>): Effect.Effect<SourceFeed, never, HttpClient.HttpClient> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const client = yield* HttpClient.HttpClient
     const cfg: TedFeedConfig = { ...defaultTedFeedConfig, ...config }
     const limit = Math.min(250, Math.max(1, Math.floor(cfg.pageSize)))
@@ -89,60 +82,61 @@ export const makeTedFeed = (config?: Partial<TedFeedConfig>): Effect.Effect<Sour
     }
 
     const backoff = (attempt: number): Effect.Effect<number> =>
-      Effect.map(
-        Random.nextBetween(0.5, 1),
-        (jitter) => Math.round(Math.min(cfg.maxBackoffMs, cfg.backoffBaseMs * 2 ** (attempt - 1)) * jitter)
+      Effect.map(Random.nextBetween(0.5, 1), (jitter) =>
+        Math.round(Math.min(cfg.maxBackoffMs, cfg.backoffBaseMs * 2 ** (attempt - 1)) * jitter)
       )
 
     const pages = (start: FeedStart): Stream.Stream<FeedPage, SourceUnavailable> =>
-      Stream.unwrap(Effect.gen(function*() {
-        const lastRequestAt = yield* Ref.make<number | null>(null)
+      Stream.unwrap(
+        Effect.gen(function* () {
+          const lastRequestAt = yield* Ref.make<number | null>(null)
 
-        /** Waits until `minIntervalMs` has passed since the previous request of this run. */
-        const pace = Effect.gen(function*() {
-          const last = yield* Ref.get(lastRequestAt)
-          const now = yield* Clock.currentTimeMillis
-          if (last !== null && now - last < cfg.minIntervalMs) yield* Effect.sleep(cfg.minIntervalMs - (now - last))
-          yield* Ref.set(lastRequestAt, yield* Clock.currentTimeMillis)
-        })
+          /** Waits until `minIntervalMs` has passed since the previous request of this run. */
+          const pace = Effect.gen(function* () {
+            const last = yield* Ref.get(lastRequestAt)
+            const now = yield* Clock.currentTimeMillis
+            if (last !== null && now - last < cfg.minIntervalMs) yield* Effect.sleep(cfg.minIntervalMs - (now - last))
+            yield* Ref.set(lastRequestAt, yield* Clock.currentTimeMillis)
+          })
 
-        const send = Effect.fnUntraced(function*(body: Record<string, unknown>): Effect.fn.Return<
-          TedSearchPage,
-          SourceUnavailable
-        > {
-          for (let attempt = 1;; attempt++) {
-            yield* pace
-            const outcome = yield* Effect.result(searchOnce(client, body, attemptOptions))
-            if (Result.isSuccess(outcome)) return outcome.success
-            const failure = outcome.failure
-            if (failure._tag === "Fatal") return yield* unavailable(failure.message)
-            if (attempt >= maxAttempts) {
-              return yield* unavailable(`${failure.message} (gave up after ${attempt} attempts)`)
+          const send = Effect.fnUntraced(function* (
+            body: Record<string, unknown>
+          ): Effect.fn.Return<TedSearchPage, SourceUnavailable> {
+            for (let attempt = 1; ; attempt++) {
+              yield* pace
+              const outcome = yield* Effect.result(searchOnce(client, body, attemptOptions))
+              if (Result.isSuccess(outcome)) return outcome.success
+              const failure = outcome.failure
+              if (failure._tag === "Fatal") return yield* unavailable(failure.message)
+              if (attempt >= maxAttempts) {
+                return yield* unavailable(`${failure.message} (gave up after ${attempt} attempts)`)
+              }
+              const delayMs = failure.delayMs ?? (yield* backoff(attempt))
+              yield* Effect.logWarning("ted feed: retrying", { attempt, delayMs, reason: failure.message })
+              yield* Effect.sleep(delayMs)
             }
-            const delayMs = failure.delayMs ?? (yield* backoff(attempt))
-            yield* Effect.logWarning("ted feed: retrying", { attempt, delayMs, reason: failure.message })
-            yield* Effect.sleep(delayMs)
-          }
-        })
+          })
 
-        const step = Effect.fnUntraced(function*(state: IterationState) {
-          const page = yield* send(tedSearchBody(state.queryFrom, state.token, limit))
-          const notices = rawNotices(page.body)
-          const from = latestDay(notices, state.from)
-          const next = tedNextToken(page.body)
-          const more = notices.length > 0 && next !== null && next !== state.token && !state.seen.has(next)
-          const feedPage: FeedPage = {
-            results: [page.result],
-            cursor: encodeTedCursor({ token: more ? next : null, from })
-          }
-          const nextState: Option.Option<IterationState> = more && next !== null
-            ? Option.some({ token: next, queryFrom: state.queryFrom, from, seen: new Set([...state.seen, next]) })
-            : Option.none()
-          return [[feedPage], nextState] as const
-        })
+          const step = Effect.fnUntraced(function* (state: IterationState) {
+            const page = yield* send(tedSearchBody(state.queryFrom, state.token, limit))
+            const notices = rawNotices(page.body)
+            const from = latestDay(notices, state.from)
+            const next = tedNextToken(page.body)
+            const more = notices.length > 0 && next !== null && next !== state.token && !state.seen.has(next)
+            const feedPage: FeedPage = {
+              results: [page.result],
+              cursor: encodeTedCursor({ token: more ? next : null, from })
+            }
+            const nextState: Option.Option<IterationState> =
+              more && next !== null
+                ? Option.some({ token: next, queryFrom: state.queryFrom, from, seen: new Set([...state.seen, next]) })
+                : Option.none()
+            return [[feedPage], nextState] as const
+          })
 
-        return Stream.paginate(yield* startState(start, cfg.lookbackDays), step)
-      }))
+          return Stream.paginate(yield* startState(start, cfg.lookbackDays), step)
+        })
+      )
 
     return { source: "ted", pages }
   })

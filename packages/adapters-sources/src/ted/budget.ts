@@ -11,7 +11,10 @@ export interface Money {
 const none: Money = { budget: null, currency: null }
 
 const single = (notice: Fields, valueField: string, currencyField: string): Money | null => {
-  const budget = scalars(notice[valueField]).map(decimalOf).find((v) => v !== null) ?? null
+  const budget =
+    scalars(notice[valueField])
+      .map(decimalOf)
+      .find((v) => v !== null) ?? null
   return budget === null ? null : { budget, currency: currencyOf(notice[currencyField]) }
 }
 
@@ -37,10 +40,10 @@ const lotSum = (notice: Fields): Money | null => {
  */
 export const budgetOf = (notice: Fields, isResult: boolean): Money =>
   single(notice, "estimated-value-proc", "estimated-value-cur-proc") ??
-    lotSum(notice) ??
-    single(notice, "estimated-value-glo", "estimated-value-cur-glo") ??
-    (isResult ? single(notice, "total-value", "total-value-cur") : null) ??
-    none
+  lotSum(notice) ??
+  single(notice, "estimated-value-glo", "estimated-value-cur-glo") ??
+  (isResult ? single(notice, "total-value", "total-value-cur") : null) ??
+  none
 
 /** A lot of the record. */
 export interface TedLot {

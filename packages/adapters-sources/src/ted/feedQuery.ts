@@ -46,10 +46,12 @@ export interface TedCursor {
   readonly from: string
 }
 
-const CursorJson = Schema.fromJsonString(Schema.Struct({
-  token: Schema.NullOr(Schema.String),
-  from: Schema.String.check(Schema.isPattern(/^\d{8}$/u))
-}))
+const CursorJson = Schema.fromJsonString(
+  Schema.Struct({
+    token: Schema.NullOr(Schema.String),
+    from: Schema.String.check(Schema.isPattern(/^\d{8}$/u))
+  })
+)
 const decodeCursor = Schema.decodeUnknownOption(CursorJson)
 
 /** Reads a cursor this feed wrote; null when absent or not one of ours. An empty token counts as none. */

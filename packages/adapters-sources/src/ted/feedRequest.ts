@@ -22,7 +22,11 @@ export interface TedAttemptOptions {
   readonly maxRetryAfterSeconds: number
 }
 
-const retry = (message: string, delayMs: number | null = null): TedAttemptFailure => ({ _tag: "Retry", message, delayMs })
+const retry = (message: string, delayMs: number | null = null): TedAttemptFailure => ({
+  _tag: "Retry",
+  message,
+  delayMs
+})
 const fatal = (message: string): TedAttemptFailure => ({ _tag: "Fatal", message })
 
 const snippet = (text: string): string => {
@@ -74,7 +78,7 @@ const classify = (
   text: string,
   options: TedAttemptOptions
 ): Effect.Effect<TedSearchPage, TedAttemptFailure> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     if (status >= 200 && status < 300) {
       const page = okBody(text)
       return "_tag" in page ? yield* Effect.fail(page) : page

@@ -51,7 +51,9 @@ const regionOf = (value: unknown): string | null =>
 
 /** `document-url-lot[0]` -> `submission-url-lot[0]` -> `links.pdf.ENG`, as a 0/1-element list. */
 const docsUrlOf = (notice: Fields): Array<string> => {
-  const url = firstString(notice["document-url-lot"]) ?? firstString(notice["submission-url-lot"]) ??
+  const url =
+    firstString(notice["document-url-lot"]) ??
+    firstString(notice["submission-url-lot"]) ??
     link(notice["links"], "pdf", true)
   return url === null ? [] : [url]
 }
@@ -84,11 +86,14 @@ const parseNotice = (raw: unknown, index: number): Outcome => {
   const countryCode = firstString(raw["buyer-country"])
   const { budget, currency } = budgetOf(raw, classification.kind === "result")
   const deadline =
-    earliestDeadline(strings(raw["deadline-receipt-tender-date-lot"]), strings(raw["deadline-receipt-tender-time-lot"])) ??
-      earliestDeadline(
-        strings(raw["deadline-receipt-request-date-lot"]),
-        strings(raw["deadline-receipt-request-time-lot"])
-      )
+    earliestDeadline(
+      strings(raw["deadline-receipt-tender-date-lot"]),
+      strings(raw["deadline-receipt-tender-time-lot"])
+    ) ??
+    earliestDeadline(
+      strings(raw["deadline-receipt-request-date-lot"]),
+      strings(raw["deadline-receipt-request-time-lot"])
+    )
   const publicationDate = firstString(raw["publication-date"])
   const record = {
     id: `ted-${publicationNumber}`,
@@ -127,10 +132,12 @@ export const parseTedSearchResponse = (body: unknown, _options?: TedParseOptions
     const message = Predicate.isObject(body) ? firstString(body["message"]) : null
     return {
       notices: [],
-      rejected: [{
-        where: "ted response",
-        reason: `not a TED search response (no notices array)${message === null ? "" : `: ${message}`}`
-      }]
+      rejected: [
+        {
+          where: "ted response",
+          reason: `not a TED search response (no notices array)${message === null ? "" : `: ${message}`}`
+        }
+      ]
     }
   }
   const notices: Array<ParsedNotice> = []

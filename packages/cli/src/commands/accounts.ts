@@ -13,31 +13,47 @@ export const registerAccounts = (program: Command, globals: () => GlobalOptions)
     .description("create or update an account")
     .requiredOption("--email <email>", "account e-mail")
     .addOption(new CliOption("--plan <plan>", "plan").choices(Plan.literals))
-    .option("--monthly-limit <n>", "monthly call limit overriding the plan's, or \"none\"")
+    .option("--monthly-limit <n>", 'monthly call limit overriding the plan\'s, or "none"')
     .action((options: { readonly email: string; readonly plan?: Plan; readonly monthlyLimit?: string }) =>
-      runCommand(globals(), Effect.gen(function*() {
-        const store = yield* AccountStore
-        const monthlyLimit = yield* usage(() => parseMonthlyLimit(options.monthlyLimit))
-        const existing = yield* store.findAccount(options.email)
-        if (Option.isNone(existing) && options.plan === undefined) {
-          return yield* Effect.fail(new UsageError(`${options.email} has no account yet: pass --plan free|pro|business`))
-        }
-        const account = yield* store.saveAccount({ email: options.email, plan: options.plan, monthlyLimit })
-        const limit = account.monthlyLimit ?? planRules[account.plan].monthlyCalls
-        process.stdout.write(`${account.email}: plan ${account.plan}, ${limit} calls a month${account.monthlyLimit === null ? "" : " (override)"}\n`)
-      })))
+      runCommand(
+        globals(),
+        Effect.gen(function* () {
+          const store = yield* AccountStore
+          const monthlyLimit = yield* usage(() => parseMonthlyLimit(options.monthlyLimit))
+          const existing = yield* store.findAccount(options.email)
+          if (Option.isNone(existing) && options.plan === undefined) {
+            return yield* Effect.fail(
+              new UsageError(`${options.email} has no account yet: pass --plan free|pro|business`)
+            )
+          }
+          const account = yield* store.saveAccount({ email: options.email, plan: options.plan, monthlyLimit })
+          const limit = account.monthlyLimit ?? planRules[account.plan].monthlyCalls
+          process.stdout.write(
+            `${account.email}: plan ${account.plan}, ${limit} calls a month${account.monthlyLimit === null ? "" : " (override)"}\n`
+          )
+        })
+      )
+    )
   accounts
     .command("add-pack")
     .description(`add a $5 pack of ${packSize} calls for the current UTC month (paid plans only)`)
     .requiredOption("--email <email>", "account e-mail")
     .action((options: { readonly email: string }) =>
-      runCommand(globals(), Effect.gen(function*() {
-        const store = yield* AccountStore
-        const account = yield* accountOf(options.email)
-        if (!planRules[account.plan].packs) {
-          return yield* Effect.fail(new UsageError(`${options.email} is on the free plan: packs are for paid plans; upgrade with accounts set --plan pro`))
-        }
-        const packs = yield* store.addPack(account.id, monthOf(yield* DateTime.now))
-        process.stdout.write(`${options.email}: ${packs} pack(s) this month, +${packs * packSize} calls\n`)
-      })))
+      runCommand(
+        globals(),
+        Effect.gen(function* () {
+          const store = yield* AccountStore
+          const account = yield* accountOf(options.email)
+          if (!planRules[account.plan].packs) {
+            return yield* Effect.fail(
+              new UsageError(
+                `${options.email} is on the free plan: packs are for paid plans; upgrade with accounts set --plan pro`
+              )
+            )
+          }
+          const packs = yield* store.addPack(account.id, monthOf(yield* DateTime.now))
+          process.stdout.write(`${options.email}: ${packs} pack(s) this month, +${packs * packSize} calls\n`)
+        })
+      )
+    )
 }

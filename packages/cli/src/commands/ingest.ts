@@ -1,4 +1,14 @@
-import { evaluateAlerts, ingestNotices, ingestRecords, parseInstant, type ParseResult, runSource, SourceCode, sourceCodes, TenderRecord } from "@tenders/core"
+import {
+  evaluateAlerts,
+  ingestNotices,
+  ingestRecords,
+  parseInstant,
+  type ParseResult,
+  runSource,
+  SourceCode,
+  sourceCodes,
+  TenderRecord
+} from "@tenders/core"
 import { SingleBar } from "cli-progress"
 import type { Command } from "commander"
 import { Option as CliOption } from "commander"
@@ -35,7 +45,9 @@ const readRecords = (path: string) =>
 
 const progressBar = (total: number, unit: string) =>
   total >= 2000 || (unit === "files" && total >= 20)
-    ? process.stderr.isTTY ? new SingleBar({ format: `ingest [{bar}] {percentage}% {value}/{total} ${unit}`, stream: process.stderr }) : undefined
+    ? process.stderr.isTTY
+      ? new SingleBar({ format: `ingest [{bar}] {percentage}% {value}/{total} ${unit}`, stream: process.stderr })
+      : undefined
     : undefined
 
 const reportRejected = (lines: ReadonlyArray<string>) => {
@@ -44,7 +56,13 @@ const reportRejected = (lines: ReadonlyArray<string>) => {
 }
 
 const print = (summary: Record<string, number>, json: boolean) =>
-  process.stdout.write(json ? `${JSON.stringify(summary)}\n` : `${Object.entries(summary).map(([k, v]) => `${k} ${v}`).join(", ")}\n`)
+  process.stdout.write(
+    json
+      ? `${JSON.stringify(summary)}\n`
+      : `${Object.entries(summary)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(", ")}\n`
+  )
 
 interface IngestOptions {
   readonly from?: string
@@ -56,10 +74,12 @@ interface IngestOptions {
 
 /** Fetches live: one run per source from its saved cursor (or `since`), recorded for health. */
 const live = (sources: ReadonlyArray<SourceCode>, sinceText: string | undefined, json: boolean) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const since = sinceText === undefined ? null : Option.getOrNull(parseInstant(sinceText))
     if (sinceText !== undefined && since === null) {
-      return yield* Effect.fail(new UsageError(`--since must be a date (YYYY-MM-DD) or a date-time with Z or an offset, got "${sinceText}"`))
+      return yield* Effect.fail(
+        new UsageError(`--since must be a date (YYYY-MM-DD) or a date-time with Z or an offset, got "${sinceText}"`)
+      )
     }
     let failed = false
     for (const source of sources) {
@@ -67,13 +87,19 @@ const live = (sources: ReadonlyArray<SourceCode>, sinceText: string | undefined,
       const outcome = yield* runSource(feed, { owner: `cli-${process.pid}`, since })
       failed ||= outcome.error !== null
       const line = { source, ...outcome.summary, error: outcome.error }
-      process.stdout.write(json ? `${JSON.stringify(line)}\n` : `${source}: ${Object.entries(outcome.summary).map(([k, v]) => `${k} ${v}`).join(", ")}${outcome.error === null ? "" : ` — failed: ${outcome.error}`}\n`)
+      process.stdout.write(
+        json
+          ? `${JSON.stringify(line)}\n`
+          : `${source}: ${Object.entries(outcome.summary)
+              .map(([k, v]) => `${k} ${v}`)
+              .join(", ")}${outcome.error === null ? "" : ` — failed: ${outcome.error}`}\n`
+      )
     }
     if (failed) process.exitCode = 1
   })
 
 const normalised = (from: string, json: boolean) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const { records, rejected } = yield* readRecords(from)
     reportRejected(rejected)
     const bar = progressBar(records.length, "records")
@@ -84,13 +110,15 @@ const normalised = (from: string, json: boolean) =>
   })
 
 const recorded = (source: SourceCode, from: string, section: string | undefined, json: boolean) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const files = yield* Effect.try({ try: () => payloadFiles(from, source), catch: cannotRead(from) })
     const bar = progressBar(files.length, "files")
     bar?.start(files.length, 0)
     const results: Array<ParseResult> = []
     for (const [i, file] of files.entries()) {
-      results.push(yield* Effect.try({ try: () => parsePayloadFile(file, source, { section }), catch: cannotRead(file) }))
+      results.push(
+        yield* Effect.try({ try: () => parsePayloadFile(file, source, { section }), catch: cannotRead(file) })
+      )
       bar?.update(i + 1)
     }
     bar?.stop()
@@ -102,24 +130,41 @@ const recorded = (source: SourceCode, from: string, section: string | undefined,
 export const registerIngest = (program: Command, globals: () => GlobalOptions) =>
   program
     .command("ingest")
-    .description("import tenders: normalised JSON lines (--from FILE), a source's recorded payloads (--source X --from PATH), or live (--source X|all)")
+    .description(
+      "import tenders: normalised JSON lines (--from FILE), a source's recorded payloads (--source X --from PATH), or live (--source X|all)"
+    )
     .option("--from <path>", "a JSON-lines file of normalised records, or with --source a payload file or directory")
-    .addOption(new CliOption("--source <source>", "fetch live from a source (or all), or with --from read its own format: TED search JSON, gnumner HTML pages, EIS XML").choices([...SourceCode.literals, "all"]))
+    .addOption(
+      new CliOption(
+        "--source <source>",
+        "fetch live from a source (or all), or with --from read its own format: TED search JSON, gnumner HTML pages, EIS XML"
+      ).choices([...SourceCode.literals, "all"])
+    )
     .option("--since <date>", "live backfill from this date instead of the saved cursor")
     .option("--section <slug>", "gnumner listing section of the pages (default: read from the file name or the page)")
     .option("--json", "print the summary as JSON")
     .action((options: IngestOptions) =>
-      runCommand(globals(), Effect.gen(function*() {
-        const json = options.json === true
-        if (options.source === undefined) {
-          if (options.from === undefined) return yield* Effect.fail(new UsageError("pass --from FILE (normalised JSON lines) or --source X (live, or --from recorded payloads)"))
-          yield* normalised(options.from, json)
-        } else if (options.from === undefined) {
-          yield* live(options.source === "all" ? sourceCodes : [options.source], options.since, json)
-        } else {
-          if (options.source === "all") return yield* Effect.fail(new UsageError("--from needs one --source: each source has its own format"))
-          yield* recorded(options.source, options.from, options.section, json)
-        }
-        // Alerts follow ingestion at once, whether or not a server runs.
-        yield* evaluateAlerts()
-      })))
+      runCommand(
+        globals(),
+        Effect.gen(function* () {
+          const json = options.json === true
+          if (options.source === undefined) {
+            if (options.from === undefined)
+              return yield* Effect.fail(
+                new UsageError(
+                  "pass --from FILE (normalised JSON lines) or --source X (live, or --from recorded payloads)"
+                )
+              )
+            yield* normalised(options.from, json)
+          } else if (options.from === undefined) {
+            yield* live(options.source === "all" ? sourceCodes : [options.source], options.since, json)
+          } else {
+            if (options.source === "all")
+              return yield* Effect.fail(new UsageError("--from needs one --source: each source has its own format"))
+            yield* recorded(options.source, options.from, options.section, json)
+          }
+          // Alerts follow ingestion at once, whether or not a server runs.
+          yield* evaluateAlerts()
+        })
+      )
+    )

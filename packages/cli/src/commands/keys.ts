@@ -10,7 +10,8 @@ export const parseMonthlyLimit = (raw: string | undefined): number | null | unde
   if (raw === undefined) return undefined
   if (raw === "none") return null
   const n = Number(raw)
-  if (!/^\d+$/u.test(raw) || !Number.isSafeInteger(n)) throw new UsageError(`--monthly-limit must be a whole number or "none", got "${raw}"`)
+  if (!/^\d+$/u.test(raw) || !Number.isSafeInteger(n))
+    throw new UsageError(`--monthly-limit must be a whole number or "none", got "${raw}"`)
   return n
 }
 
@@ -23,21 +24,28 @@ interface CreateOptions {
 }
 
 const create = (options: CreateOptions) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const accounts = yield* AccountStore
     const monthlyLimit = yield* usage(() => parseMonthlyLimit(options.monthlyLimit))
     const existing = yield* accounts.findAccount(options.email)
     if (Option.isNone(existing) && options.plan === undefined) {
-      return yield* Effect.fail(new UsageError(`${options.email} has no account yet: pass --plan free|pro|business to create it`))
+      return yield* Effect.fail(
+        new UsageError(`${options.email} has no account yet: pass --plan free|pro|business to create it`)
+      )
     }
-    const account = Option.isNone(existing) || options.plan !== undefined || monthlyLimit !== undefined
-      ? yield* accounts.saveAccount({ email: options.email, plan: options.plan, monthlyLimit })
-      : existing.value
+    const account =
+      Option.isNone(existing) || options.plan !== undefined || monthlyLimit !== undefined
+        ? yield* accounts.saveAccount({ email: options.email, plan: options.plan, monthlyLimit })
+        : existing.value
     const { key, keyId } = yield* accounts.createKey(account.id, options.kind)
     if (options.json === true) {
-      process.stdout.write(`${JSON.stringify({ accountId: account.id, keyId, key, kind: options.kind, plan: account.plan })}\n`)
+      process.stdout.write(
+        `${JSON.stringify({ accountId: account.id, keyId, key, kind: options.kind, plan: account.plan })}\n`
+      )
     } else {
-      process.stdout.write(`${options.kind === "rest" ? "REST key" : "MCP token"} for ${account.email} (plan ${account.plan}), id ${keyId}:\n${key}\nIt is shown only once: store it now.\n`)
+      process.stdout.write(
+        `${options.kind === "rest" ? "REST key" : "MCP token"} for ${account.email} (plan ${account.plan}), id ${keyId}:\n${key}\nIt is shown only once: store it now.\n`
+      )
     }
   })
 
@@ -55,9 +63,15 @@ export const registerKeys = (program: Command, globals: () => GlobalOptions) => 
     .command("create")
     .description("create a key; creates the account when the e-mail is new (then --plan is required)")
     .requiredOption("--email <email>", "account e-mail", validEmail)
-    .addOption(new CliOption("--plan <plan>", "plan of a new account, or the new plan of an existing one").choices(Plan.literals))
-    .option("--monthly-limit <n>", "per-account monthly call limit overriding the plan's (or \"none\")")
-    .addOption(new CliOption("--kind <kind>", "rest (sk_live_...) or mcp (mcp_live_...)").choices(KeyKind.literals).default("rest"))
+    .addOption(
+      new CliOption("--plan <plan>", "plan of a new account, or the new plan of an existing one").choices(Plan.literals)
+    )
+    .option("--monthly-limit <n>", 'per-account monthly call limit overriding the plan\'s (or "none")')
+    .addOption(
+      new CliOption("--kind <kind>", "rest (sk_live_...) or mcp (mcp_live_...)")
+        .choices(KeyKind.literals)
+        .default("rest")
+    )
     .option("--json", "print {accountId, keyId, key, kind, plan} as JSON")
     .action((options: CreateOptions) => runCommand(globals(), create(options)))
   keys
@@ -65,25 +79,37 @@ export const registerKeys = (program: Command, globals: () => GlobalOptions) => 
     .description("list keys (never the secrets)")
     .option("--json", "print as JSON")
     .action((options: { readonly json?: boolean }) =>
-      runCommand(globals(), Effect.gen(function*() {
-        const list = yield* (yield* AccountStore).listKeys
-        if (options.json === true) {
-          process.stdout.write(`${JSON.stringify(list)}\n`)
-          return
-        }
-        process.stdout.write(list.length === 0 ? "No keys.\n" : `${table(
-          ["KEY ID", "EMAIL", "PLAN", "KIND", "PREFIX", "CREATED", "REVOKED"],
-          list.map((k) => [k.keyId, k.email, k.plan, k.kind, `${k.prefix}…`, k.createdAt, k.revokedAt ?? "-"])
-        )}\n`)
-      })))
+      runCommand(
+        globals(),
+        Effect.gen(function* () {
+          const list = yield* (yield* AccountStore).listKeys
+          if (options.json === true) {
+            process.stdout.write(`${JSON.stringify(list)}\n`)
+            return
+          }
+          process.stdout.write(
+            list.length === 0
+              ? "No keys.\n"
+              : `${table(
+                  ["KEY ID", "EMAIL", "PLAN", "KIND", "PREFIX", "CREATED", "REVOKED"],
+                  list.map((k) => [k.keyId, k.email, k.plan, k.kind, `${k.prefix}…`, k.createdAt, k.revokedAt ?? "-"])
+                )}\n`
+          )
+        })
+      )
+    )
   keys
     .command("revoke")
     .description("revoke a key by id; it stops working at once")
     .argument("<keyId>", "the key id shown by keys create / keys list")
     .action((keyId: string) =>
-      runCommand(globals(), Effect.gen(function*() {
-        const revoked = yield* (yield* AccountStore).revokeKey(keyId)
-        if (!revoked) return yield* Effect.fail(new UsageError(`no key with id "${keyId}"`))
-        process.stdout.write(`Revoked key ${keyId}.\n`)
-      })))
+      runCommand(
+        globals(),
+        Effect.gen(function* () {
+          const revoked = yield* (yield* AccountStore).revokeKey(keyId)
+          if (!revoked) return yield* Effect.fail(new UsageError(`no key with id "${keyId}"`))
+          process.stdout.write(`Revoked key ${keyId}.\n`)
+        })
+      )
+    )
 }

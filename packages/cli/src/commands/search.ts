@@ -66,23 +66,29 @@ export const searchFlags = (command: Command): Command =>
 
 /** `tenders search`: the search use case on the local store, as an operator (every filter allowed). */
 export const registerSearch = (program: Command, globals: () => GlobalOptions) =>
-  searchFlags(program
-    .command("search")
-    .description("search open tenders in the local store")
-    .argument("<q>", "free text in English, Russian or Armenian (\"\" for filters only)"))
+  searchFlags(
+    program
+      .command("search")
+      .description("search open tenders in the local store")
+      .argument("<q>", 'free text in English, Russian or Armenian ("" for filters only)')
+  )
     .option("--limit <n>", "number of results, 1 to 20 (default 10)")
     .option("--json", "print the API's JSON response")
     .action((q: string, options: SearchOptions) =>
-      runCommand(globals(), Effect.gen(function*() {
-        const request = yield* usage(() => toFilters(q, options))
-        const decoded = yield* Schema.decodeUnknownEffect(SearchRequest)(request, { errors: "all" }).pipe(
-          Effect.mapError((e) => new UsageError(e.message.split("\n").join(" ")))
-        )
-        const response = yield* searchTenders(decoded, "business")
-        if (options.json === true) {
-          process.stdout.write(`${JSON.stringify(response, null, 2)}\n`)
-          return
-        }
-        process.stdout.write(response.results.length > 0 ? `${render(response.results)}\n` : "No results.\n")
-        if (response.hint !== undefined) process.stdout.write(`\n${response.hint}\n`)
-      })))
+      runCommand(
+        globals(),
+        Effect.gen(function* () {
+          const request = yield* usage(() => toFilters(q, options))
+          const decoded = yield* Schema.decodeUnknownEffect(SearchRequest)(request, { errors: "all" }).pipe(
+            Effect.mapError((e) => new UsageError(e.message.split("\n").join(" ")))
+          )
+          const response = yield* searchTenders(decoded, "business")
+          if (options.json === true) {
+            process.stdout.write(`${JSON.stringify(response, null, 2)}\n`)
+            return
+          }
+          process.stdout.write(response.results.length > 0 ? `${render(response.results)}\n` : "No results.\n")
+          if (response.hint !== undefined) process.stdout.write(`\n${response.hint}\n`)
+        })
+      )
+    )

@@ -11,7 +11,8 @@ interface ServeOptions {
 
 const parsePort = (raw: string) => {
   const port = Number(raw)
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be an integer from 0 to 65535, got "${raw}"`)
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`--port must be an integer from 0 to 65535, got "${raw}"`)
   return port
 }
 
@@ -20,7 +21,9 @@ export const registerServe = (program: Command, globals: () => GlobalOptions) =>
   program
     .command("serve")
     .description("run the REST API and the MCP endpoint (/mcp); seeds the bundled sample into an empty store")
-    .addOption(new CliOption("--port <port>", "port to listen on").env("TENDERS_PORT").default(process.env["PORT"] ?? "8080"))
+    .addOption(
+      new CliOption("--port <port>", "port to listen on").env("TENDERS_PORT").default(process.env["PORT"] ?? "8080")
+    )
     .addOption(new CliOption("--host <host>", "address to bind").env("TENDERS_HOST").default("127.0.0.1"))
     .option("--no-seed", "do not ingest the bundled sample data into an empty store")
     .option("--no-schedule", "do not fetch the sources on a schedule (a read-only replica)")

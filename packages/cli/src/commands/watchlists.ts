@@ -23,19 +23,34 @@ export const registerWatchlists = (program: Command, globals: () => GlobalOption
     .requiredOption("--email <email>", "account e-mail")
     .option("--json", "print as JSON")
     .action((options: { readonly email: string; readonly json?: boolean }) =>
-      runCommand(globals(), Effect.gen(function*() {
-        const account = yield* accountOf(options.email)
-        const list = yield* (yield* WatchlistStore).list(account.id)
-        if (options.json === true) {
-          process.stdout.write(`${JSON.stringify(list)}\n`)
-          return
-        }
-        process.stdout.write(list.length === 0 ? "No watchlists.\n" : `${table(
-          ["ID", "NAME", "FILTERS", "E-MAIL", "WEBHOOK", "CREATED"],
-          list.map((w) => [w.id, w.name, JSON.stringify(w.filters), w.channels?.email === false ? "no" : "yes", w.channels?.webhook ?? "-", w.createdAt]),
-          { maxWidths: [36, 30, 60, 6, 40, 20] }
-        )}\n`)
-      })))
+      runCommand(
+        globals(),
+        Effect.gen(function* () {
+          const account = yield* accountOf(options.email)
+          const list = yield* (yield* WatchlistStore).list(account.id)
+          if (options.json === true) {
+            process.stdout.write(`${JSON.stringify(list)}\n`)
+            return
+          }
+          process.stdout.write(
+            list.length === 0
+              ? "No watchlists.\n"
+              : `${table(
+                  ["ID", "NAME", "FILTERS", "E-MAIL", "WEBHOOK", "CREATED"],
+                  list.map((w) => [
+                    w.id,
+                    w.name,
+                    JSON.stringify(w.filters),
+                    w.channels?.email === false ? "no" : "yes",
+                    w.channels?.webhook ?? "-",
+                    w.createdAt
+                  ]),
+                  { maxWidths: [36, 30, 60, 6, 40, 20] }
+                )}\n`
+          )
+        })
+      )
+    )
   searchFlags(
     watchlists
       .command("create")
@@ -48,32 +63,48 @@ export const registerWatchlists = (program: Command, globals: () => GlobalOption
     .option("--webhook <url>", "HTTPS endpoint for signed JSON alerts (paid plans)")
     .option("--json", "print the API's JSON answer")
     .action((options: CreateOptions) =>
-      runCommand(globals(), Effect.gen(function*() {
-        const account = yield* accountOf(options.email)
-        const filters = yield* usage(() => toFilters(options.q ?? "", options))
-        const { q: _q, ...rest } = filters
-        const body = {
-          name: options.name,
-          filters: options.q === undefined ? rest : { q: options.q, ...rest },
-          channels: { email: options.emailAlerts !== false, ...(options.webhook === undefined ? {} : { webhook: options.webhook }) }
-        }
-        const input = yield* Schema.decodeUnknownEffect(WatchlistInput)(body, { errors: "all", onExcessProperty: "error" }).pipe(
-          Effect.mapError((e) => new UsageError(e.message.split("\n").join(" ")))
-        )
-        const created = yield* createWatchlist(input, account)
-        process.stdout.write(options.json === true ? `${JSON.stringify(created)}\n` : `Watchlist ${created.watchlistId}: ${created.estimatedMatches} open tenders match now.${created.hint === undefined ? "" : ` ${created.hint}`}\n`)
-      })))
+      runCommand(
+        globals(),
+        Effect.gen(function* () {
+          const account = yield* accountOf(options.email)
+          const filters = yield* usage(() => toFilters(options.q ?? "", options))
+          const { q: _q, ...rest } = filters
+          const body = {
+            name: options.name,
+            filters: options.q === undefined ? rest : { q: options.q, ...rest },
+            channels: {
+              email: options.emailAlerts !== false,
+              ...(options.webhook === undefined ? {} : { webhook: options.webhook })
+            }
+          }
+          const input = yield* Schema.decodeUnknownEffect(WatchlistInput)(body, {
+            errors: "all",
+            onExcessProperty: "error"
+          }).pipe(Effect.mapError((e) => new UsageError(e.message.split("\n").join(" "))))
+          const created = yield* createWatchlist(input, account)
+          process.stdout.write(
+            options.json === true
+              ? `${JSON.stringify(created)}\n`
+              : `Watchlist ${created.watchlistId}: ${created.estimatedMatches} open tenders match now.${created.hint === undefined ? "" : ` ${created.hint}`}\n`
+          )
+        })
+      )
+    )
   watchlists
     .command("delete")
     .description("delete one of an account's watchlists")
     .requiredOption("--email <email>", "account e-mail")
     .argument("<watchlistId>", "the id shown by watchlists list")
     .action((watchlistId: string, options: { readonly email: string }) =>
-      runCommand(globals(), Effect.gen(function*() {
-        const account = yield* accountOf(options.email)
-        if (!(yield* (yield* WatchlistStore).remove(account.id, watchlistId))) {
-          return yield* Effect.fail(new UsageError(`${options.email} has no watchlist ${watchlistId}`))
-        }
-        process.stdout.write(`Deleted watchlist ${watchlistId}.\n`)
-      })))
+      runCommand(
+        globals(),
+        Effect.gen(function* () {
+          const account = yield* accountOf(options.email)
+          if (!(yield* (yield* WatchlistStore).remove(account.id, watchlistId))) {
+            return yield* Effect.fail(new UsageError(`${options.email} has no watchlist ${watchlistId}`))
+          }
+          process.stdout.write(`Deleted watchlist ${watchlistId}.\n`)
+        })
+      )
+    )
 }

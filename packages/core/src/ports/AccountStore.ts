@@ -3,28 +3,37 @@ import type { Account, KeyInfo, KeyKind, QuotaDecision } from "../Account.ts"
 import type { Plan } from "../Plan.ts"
 
 /** Accounts, keys and monthly usage. */
-export class AccountStore extends Context.Service<AccountStore, {
-  /** The account owning an active key of this kind with this secret. */
-  readonly authenticate: (secret: string, kind: KeyKind) => Effect.Effect<Option.Option<Account>>
-  /**
-   * Counts one call in `month` (`YYYY-MM`) unless the account already used `limit` plus its packs;
-   * atomic under concurrent calls.
-   */
-  readonly consumeCall: (accountId: string, month: string, limit: number) => Effect.Effect<QuotaDecision>
-  /** Calls used in `month` and the packs bought for it. */
-  readonly usage: (accountId: string, month: string) => Effect.Effect<{ readonly calls: number; readonly packs: number }>
-  readonly findAccount: (email: string) => Effect.Effect<Option.Option<Account>>
-  /** Creates or updates an account; `plan` is required for a new one (checked by the caller). */
-  readonly saveAccount: (input: {
-    readonly email: string
-    readonly plan: Plan | undefined
-    readonly monthlyLimit: number | null | undefined
-  }) => Effect.Effect<Account>
-  readonly createKey: (accountId: string, kind: KeyKind) => Effect.Effect<{ readonly keyId: string; readonly key: string }>
-  readonly listKeys: Effect.Effect<ReadonlyArray<KeyInfo>>
-  /** Marks a key revoked; false when no such key exists. */
-  readonly revokeKey: (keyId: string) => Effect.Effect<boolean>
-  readonly addPack: (accountId: string, month: string) => Effect.Effect<number>
-  /** The account's webhook signing secret (`whsec_...`), created when missing or replaced when `rotate`. */
-  readonly webhookSecret: (accountId: string, rotate: boolean) => Effect.Effect<string>
-}>()("@tenders/core/AccountStore") {}
+export class AccountStore extends Context.Service<
+  AccountStore,
+  {
+    /** The account owning an active key of this kind with this secret. */
+    readonly authenticate: (secret: string, kind: KeyKind) => Effect.Effect<Option.Option<Account>>
+    /**
+     * Counts one call in `month` (`YYYY-MM`) unless the account already used `limit` plus its packs;
+     * atomic under concurrent calls.
+     */
+    readonly consumeCall: (accountId: string, month: string, limit: number) => Effect.Effect<QuotaDecision>
+    /** Calls used in `month` and the packs bought for it. */
+    readonly usage: (
+      accountId: string,
+      month: string
+    ) => Effect.Effect<{ readonly calls: number; readonly packs: number }>
+    readonly findAccount: (email: string) => Effect.Effect<Option.Option<Account>>
+    /** Creates or updates an account; `plan` is required for a new one (checked by the caller). */
+    readonly saveAccount: (input: {
+      readonly email: string
+      readonly plan: Plan | undefined
+      readonly monthlyLimit: number | null | undefined
+    }) => Effect.Effect<Account>
+    readonly createKey: (
+      accountId: string,
+      kind: KeyKind
+    ) => Effect.Effect<{ readonly keyId: string; readonly key: string }>
+    readonly listKeys: Effect.Effect<ReadonlyArray<KeyInfo>>
+    /** Marks a key revoked; false when no such key exists. */
+    readonly revokeKey: (keyId: string) => Effect.Effect<boolean>
+    readonly addPack: (accountId: string, month: string) => Effect.Effect<number>
+    /** The account's webhook signing secret (`whsec_...`), created when missing or replaced when `rotate`. */
+    readonly webhookSecret: (accountId: string, rotate: boolean) => Effect.Effect<string>
+  }
+>()("@tenders/core/AccountStore") {}

@@ -41,18 +41,21 @@ export interface OpenAlert {
 }
 
 /** Alerts and what evaluating them reads. */
-export class AlertStore extends Context.Service<AlertStore, {
-  readonly watchlists: Effect.Effect<ReadonlyArray<WatchlistForMatching>>
-  /** Changes whenever a watchlist is added, removed or changed in what it matches (a cache key for `watchlists`). */
-  readonly watchlistsVersion: Effect.Effect<string>
-  /** The id of the last tender event evaluated. */
-  readonly cursor: Effect.Effect<number>
-  readonly eventsAfter: (eventId: number, limit: number) => Effect.Effect<ReadonlyArray<TenderEvent>>
-  readonly facts: (tenderIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<TenderFacts>>
-  /** Open tenders whose deadline falls in (now, until]. */
-  readonly expiring: (now: DateTime.Utc, until: DateTime.Utc) => Effect.Effect<ReadonlyArray<TenderFacts>>
-  /** Inserts alerts (duplicates ignored) and moves the cursor, atomically; returns how many were new. */
-  readonly insert: (alerts: ReadonlyArray<NewAlert>, cursor: number | null) => Effect.Effect<number>
-  /** The account's alerts on open tenders: nearest deadline first (none last), then newest, at most `limit`. */
-  readonly open: (accountId: string, now: DateTime.Utc, limit: number) => Effect.Effect<ReadonlyArray<OpenAlert>>
-}>()("@tenders/core/AlertStore") {}
+export class AlertStore extends Context.Service<
+  AlertStore,
+  {
+    readonly watchlists: Effect.Effect<ReadonlyArray<WatchlistForMatching>>
+    /** Changes whenever a watchlist is added, removed or changed in what it matches (a cache key for `watchlists`). */
+    readonly watchlistsVersion: Effect.Effect<string>
+    /** The id of the last tender event evaluated. */
+    readonly cursor: Effect.Effect<number>
+    readonly eventsAfter: (eventId: number, limit: number) => Effect.Effect<ReadonlyArray<TenderEvent>>
+    readonly facts: (tenderIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<TenderFacts>>
+    /** Open tenders whose deadline falls in (now, until]. */
+    readonly expiring: (now: DateTime.Utc, until: DateTime.Utc) => Effect.Effect<ReadonlyArray<TenderFacts>>
+    /** Inserts alerts (duplicates ignored) and moves the cursor, atomically; returns how many were new. */
+    readonly insert: (alerts: ReadonlyArray<NewAlert>, cursor: number | null) => Effect.Effect<number>
+    /** The account's alerts on open tenders: nearest deadline first (none last), then newest, at most `limit`. */
+    readonly open: (accountId: string, now: DateTime.Utc, limit: number) => Effect.Effect<ReadonlyArray<OpenAlert>>
+  }
+>()("@tenders/core/AlertStore") {}

@@ -5,15 +5,15 @@ import type { EmailDigest } from "./Notifier.ts"
 export type ClaimedDelivery =
   | { readonly id: number; readonly channel: "email"; readonly attempts: number; readonly digest: EmailDigest }
   | {
-    readonly id: number
-    readonly channel: "webhook"
-    readonly attempts: number
-    readonly watchlistId: string
-    readonly url: string
-    readonly secret: string
-    readonly webhookId: string
-    readonly body: string
-  }
+      readonly id: number
+      readonly channel: "webhook"
+      readonly attempts: number
+      readonly watchlistId: string
+      readonly url: string
+      readonly secret: string
+      readonly webhookId: string
+      readonly body: string
+    }
 
 /** One row of the outbox, for `tenders deliveries`. */
 export interface DeliveryInfo {
@@ -28,14 +28,21 @@ export interface DeliveryInfo {
 }
 
 /** The delivery outbox (filled in the alerts' transaction by the AlertStore). */
-export class DeliveryStore extends Context.Service<DeliveryStore, {
-  /** Leases up to `limit` due deliveries until `leaseUntil`; a leased delivery is not handed to anyone else. */
-  readonly claimDue: (now: DateTime.Utc, leaseUntil: DateTime.Utc, limit: number) => Effect.Effect<ReadonlyArray<ClaimedDelivery>>
-  readonly markDelivered: (id: number) => Effect.Effect<void>
-  readonly reschedule: (id: number, nextAttemptAt: DateTime.Utc, error: string) => Effect.Effect<void>
-  /** Gives up on a delivery; `disableWebhookOf` also switches that watchlist's webhook off (410 Gone). */
-  readonly markFailed: (id: number, error: string, disableWebhookOf: string | null) => Effect.Effect<void>
-  readonly list: (limit: number) => Effect.Effect<ReadonlyArray<DeliveryInfo>>
-  /** Puts a failed delivery back in the queue now; false when there is no such failed delivery. */
-  readonly retry: (id: number, now: DateTime.Utc) => Effect.Effect<boolean>
-}>()("@tenders/core/DeliveryStore") {}
+export class DeliveryStore extends Context.Service<
+  DeliveryStore,
+  {
+    /** Leases up to `limit` due deliveries until `leaseUntil`; a leased delivery is not handed to anyone else. */
+    readonly claimDue: (
+      now: DateTime.Utc,
+      leaseUntil: DateTime.Utc,
+      limit: number
+    ) => Effect.Effect<ReadonlyArray<ClaimedDelivery>>
+    readonly markDelivered: (id: number) => Effect.Effect<void>
+    readonly reschedule: (id: number, nextAttemptAt: DateTime.Utc, error: string) => Effect.Effect<void>
+    /** Gives up on a delivery; `disableWebhookOf` also switches that watchlist's webhook off (410 Gone). */
+    readonly markFailed: (id: number, error: string, disableWebhookOf: string | null) => Effect.Effect<void>
+    readonly list: (limit: number) => Effect.Effect<ReadonlyArray<DeliveryInfo>>
+    /** Puts a failed delivery back in the queue now; false when there is no such failed delivery. */
+    readonly retry: (id: number, now: DateTime.Utc) => Effect.Effect<boolean>
+  }
+>()("@tenders/core/DeliveryStore") {}

@@ -11,11 +11,17 @@ export type NoticeResolver = (
 ) => { readonly tender: TenderRecord | undefined; readonly change: TenderChange }
 
 /** Source notices, linked into tenders by procedure; each notice is applied atomically with its change event. */
-export class NoticeStore extends Context.Service<NoticeStore, {
-  /**
-   * Records each notice (the same notice twice is unchanged), resolves its procedure's tender with `resolve`,
-   * stores the tender (under a new id when the canonical id changed, keeping the old one as an alias) and its
-   * change event, all in one transaction per notice.
-   */
-  readonly applyNotices: (notices: ReadonlyArray<ParsedNotice>, resolve: NoticeResolver) => Effect.Effect<ReadonlyArray<TenderChange>>
-}>()("@tenders/core/NoticeStore") {}
+export class NoticeStore extends Context.Service<
+  NoticeStore,
+  {
+    /**
+     * Records each notice (the same notice twice is unchanged), resolves its procedure's tender with `resolve`,
+     * stores the tender (under a new id when the canonical id changed, keeping the old one as an alias) and its
+     * change event, all in one transaction per notice.
+     */
+    readonly applyNotices: (
+      notices: ReadonlyArray<ParsedNotice>,
+      resolve: NoticeResolver
+    ) => Effect.Effect<ReadonlyArray<TenderChange>>
+  }
+>()("@tenders/core/NoticeStore") {}

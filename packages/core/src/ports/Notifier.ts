@@ -29,7 +29,10 @@ export type DeliveryOutcome =
   | { readonly _tag: "Failed"; readonly reason: string; readonly disable: boolean }
 
 /** Sends alerts out of the service. */
-export class Notifier extends Context.Service<Notifier, {
-  readonly sendEmail: (digest: EmailDigest) => Effect.Effect<DeliveryOutcome>
-  readonly sendWebhook: (call: WebhookCall) => Effect.Effect<DeliveryOutcome>
-}>()("@tenders/core/Notifier") {}
+export class Notifier extends Context.Service<
+  Notifier,
+  {
+    readonly sendEmail: (digest: EmailDigest) => Effect.Effect<DeliveryOutcome>
+    readonly sendWebhook: (call: WebhookCall) => Effect.Effect<DeliveryOutcome>
+  }
+>()("@tenders/core/Notifier") {}

@@ -6,7 +6,10 @@ import { RatesTable } from "../Rates.ts"
 export class Rates extends Context.Service<Rates, { readonly table: RatesTable }>()("@tenders/core/Rates") {
   /** A layer over a given table (operators' replacement, or tests). */
   static readonly fromTable = (input: unknown) =>
-    Layer.effect(Rates, Effect.map(Schema.decodeUnknownEffect(RatesTable)(input), (table) => Rates.of({ table })))
+    Layer.effect(
+      Rates,
+      Effect.map(Schema.decodeUnknownEffect(RatesTable)(input), (table) => Rates.of({ table }))
+    )
 
   /** The table bundled with this release (docs/reference-rates.md). */
   static readonly bundled = Rates.fromTable(bundled).pipe(Layer.orDie)

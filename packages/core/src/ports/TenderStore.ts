@@ -16,21 +16,24 @@ export interface SearchResult {
 }
 
 /** Tender storage and search. */
-export class TenderStore extends Context.Service<TenderStore, {
-  /** Inserts or updates records by id; the same record twice is one tender and counts as unchanged. */
-  readonly upsert: (records: ReadonlyArray<TenderRecord>) => Effect.Effect<UpsertCounts>
-  /**
-   * Open tenders matching the query, best first, at most `query.limit`; when no tender has every word,
-   * tenders whose title or buyer has similar words (trigram similarity), marked approximate.
-   */
-  readonly search: (query: SearchQuery) => Effect.Effect<SearchResult>
-  /** Number of open tenders matching the query (no limit). */
-  readonly count: (query: SearchQuery) => Effect.Effect<number>
-  readonly get: (id: TenderId) => Effect.Effect<Option.Option<StoredTender>>
-  /** Number of stored tenders of any status. */
-  readonly size: Effect.Effect<number>
-  /** Closes open and amended tenders whose deadline has passed, with a `closed` event each; returns how many. */
-  readonly closeExpired: Effect.Effect<number>
-  /** Refreshes the planner's statistics after a large ingestion run. */
-  readonly refreshStatistics: Effect.Effect<void>
-}>()("@tenders/core/TenderStore") {}
+export class TenderStore extends Context.Service<
+  TenderStore,
+  {
+    /** Inserts or updates records by id; the same record twice is one tender and counts as unchanged. */
+    readonly upsert: (records: ReadonlyArray<TenderRecord>) => Effect.Effect<UpsertCounts>
+    /**
+     * Open tenders matching the query, best first, at most `query.limit`; when no tender has every word,
+     * tenders whose title or buyer has similar words (trigram similarity), marked approximate.
+     */
+    readonly search: (query: SearchQuery) => Effect.Effect<SearchResult>
+    /** Number of open tenders matching the query (no limit). */
+    readonly count: (query: SearchQuery) => Effect.Effect<number>
+    readonly get: (id: TenderId) => Effect.Effect<Option.Option<StoredTender>>
+    /** Number of stored tenders of any status. */
+    readonly size: Effect.Effect<number>
+    /** Closes open and amended tenders whose deadline has passed, with a `closed` event each; returns how many. */
+    readonly closeExpired: Effect.Effect<number>
+    /** Refreshes the planner's statistics after a large ingestion run. */
+    readonly refreshStatistics: Effect.Effect<void>
+  }
+>()("@tenders/core/TenderStore") {}

@@ -11,15 +11,23 @@ export interface StoredWatchlist extends WatchlistInput {
 }
 
 /** Watchlists per account. */
-export class WatchlistStore extends Context.Service<WatchlistStore, {
-  /**
-   * Saves a watchlist unless the account already has `limit` of them (checked and inserted atomically);
-   * undefined when the limit is reached.
-   */
-  readonly create: (accountId: string, input: WatchlistInput, tokens: ReadonlyArray<MatchToken>, limit: number) => Effect.Effect<string | undefined>
-  /** The lexemes the text search matches each query word with (stop words drop out). */
-  readonly resolveTokens: (tokens: ReadonlyArray<QueryToken>) => Effect.Effect<ReadonlyArray<MatchToken>>
-  readonly list: (accountId: string) => Effect.Effect<ReadonlyArray<StoredWatchlist>>
-  /** Deletes one of the account's watchlists; false when it has no such watchlist. */
-  readonly remove: (accountId: string, watchlistId: string) => Effect.Effect<boolean>
-}>()("@tenders/core/WatchlistStore") {}
+export class WatchlistStore extends Context.Service<
+  WatchlistStore,
+  {
+    /**
+     * Saves a watchlist unless the account already has `limit` of them (checked and inserted atomically);
+     * undefined when the limit is reached.
+     */
+    readonly create: (
+      accountId: string,
+      input: WatchlistInput,
+      tokens: ReadonlyArray<MatchToken>,
+      limit: number
+    ) => Effect.Effect<string | undefined>
+    /** The lexemes the text search matches each query word with (stop words drop out). */
+    readonly resolveTokens: (tokens: ReadonlyArray<QueryToken>) => Effect.Effect<ReadonlyArray<MatchToken>>
+    readonly list: (accountId: string) => Effect.Effect<ReadonlyArray<StoredWatchlist>>
+    /** Deletes one of the account's watchlists; false when it has no such watchlist. */
+    readonly remove: (accountId: string, watchlistId: string) => Effect.Effect<boolean>
+  }
+>()("@tenders/core/WatchlistStore") {}

@@ -15,9 +15,10 @@ const base62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 /** An AccountStore kept in memory; secrets are deterministic per sequence number (tests only). */
 export const AccountStoreMemory = Layer.effect(
   AccountStore,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const state = yield* Ref.make<State>({ accounts: [], keys: [], usage: new Map(), seq: 0 })
-    const usageOf = (s: State, accountId: string, month: string) => s.usage.get(`${accountId}/${month}`) ?? { calls: 0, packs: 0 }
+    const usageOf = (s: State, accountId: string, month: string) =>
+      s.usage.get(`${accountId}/${month}`) ?? { calls: 0, packs: 0 }
     return AccountStore.of({
       authenticate: (secret, kind) =>
         Effect.map(Ref.get(state), (s) => {
@@ -30,10 +31,14 @@ export const AccountStoreMemory = Layer.effect(
           const effective = limit + current.packs * packSize
           if (current.calls >= effective) return [{ allowed: false, used: current.calls, limit: effective }, s]
           const usage = new Map(s.usage).set(`${accountId}/${month}`, { ...current, calls: current.calls + 1 })
-          return [{ allowed: true, used: current.calls + 1, limit: effective }, { ...s, usage }]
+          return [
+            { allowed: true, used: current.calls + 1, limit: effective },
+            { ...s, usage }
+          ]
         }),
       usage: (accountId, month) => Effect.map(Ref.get(state), (s) => usageOf(s, accountId, month)),
-      findAccount: (email) => Effect.map(Ref.get(state), (s) => Option.fromNullishOr(s.accounts.find((a) => a.email === email))),
+      findAccount: (email) =>
+        Effect.map(Ref.get(state), (s) => Option.fromNullishOr(s.accounts.find((a) => a.email === email))),
       saveAccount: ({ email, monthlyLimit, plan }) =>
         Ref.modify(state, (s) => {
           const existing = s.accounts.find((a) => a.email === email)
@@ -41,32 +46,52 @@ export const AccountStoreMemory = Layer.effect(
             id: existing?.id ?? `acc-${s.seq + 1}`,
             email,
             plan: plan ?? existing?.plan ?? "free",
-            monthlyLimit: monthlyLimit === undefined ? existing?.monthlyLimit ?? null : monthlyLimit
+            monthlyLimit: monthlyLimit === undefined ? (existing?.monthlyLimit ?? null) : monthlyLimit
           }
-          return [account, { ...s, seq: s.seq + 1, accounts: [...s.accounts.filter((a) => a.email !== email), account] }]
+          return [
+            account,
+            { ...s, seq: s.seq + 1, accounts: [...s.accounts.filter((a) => a.email !== email), account] }
+          ]
         }),
       createKey: (accountId: string, kind: KeyKind) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const now = DateTime.formatIso(yield* DateTime.now)
           return yield* Ref.modify(state, (s) => {
             const account = s.accounts.find((a) => a.id === accountId)
             const n = s.seq + 1
-            const secret = keyPrefix[kind] + Array.from({ length: 32 }, (_, i) => base62[(n * 7 + i * 13) % 62]).join("")
+            const secret =
+              keyPrefix[kind] + Array.from({ length: 32 }, (_, i) => base62[(n * 7 + i * 13) % 62]).join("")
             const keyId = `key-${n}`
             const info = {
-              keyId, accountId, email: account?.email ?? "", plan: account?.plan ?? "free", kind,
-              prefix: secret.slice(0, keyPrefix[kind].length + 4), createdAt: now, revokedAt: null, secret
+              keyId,
+              accountId,
+              email: account?.email ?? "",
+              plan: account?.plan ?? "free",
+              kind,
+              prefix: secret.slice(0, keyPrefix[kind].length + 4),
+              createdAt: now,
+              revokedAt: null,
+              secret
             }
-            return [{ keyId, key: secret }, { ...s, seq: n, keys: [...s.keys, info] }]
+            return [
+              { keyId, key: secret },
+              { ...s, seq: n, keys: [...s.keys, info] }
+            ]
           })
         }),
       listKeys: Effect.map(Ref.get(state), (s) => s.keys.map(({ secret: _secret, ...info }) => info)),
       revokeKey: (keyId) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const now = DateTime.formatIso(yield* DateTime.now)
           return yield* Ref.modify(state, (s) => {
             const found = s.keys.some((k) => k.keyId === keyId)
-            return [found, { ...s, keys: s.keys.map((k) => k.keyId === keyId && k.revokedAt === null ? { ...k, revokedAt: now } : k) }]
+            return [
+              found,
+              {
+                ...s,
+                keys: s.keys.map((k) => (k.keyId === keyId && k.revokedAt === null ? { ...k, revokedAt: now } : k))
+              }
+            ]
           })
         }),
       webhookSecret: (accountId, rotate) => Effect.succeed(`whsec_${rotate ? "rotated" : "initial"}${accountId}`),
@@ -82,7 +107,7 @@ export const AccountStoreMemory = Layer.effect(
 
 /** Saves an account with `plan` (and an optional monthly limit) and makes it a key of `kind`: a test's caller. */
 export const accountWithKey = (email: string, plan: Plan, kind: KeyKind, monthlyLimit: number | null = null) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const store = yield* AccountStore
     const account = yield* store.saveAccount({ email, plan, monthlyLimit })
     return yield* store.createKey(account.id, kind)

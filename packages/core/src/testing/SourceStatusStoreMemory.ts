@@ -7,4 +7,7 @@ export const sourceStatusStoreMemory = (ref: Ref.Ref<ReadonlyArray<SourceRunSumm
   Layer.succeed(SourceStatusStore, SourceStatusStore.of({ summaries: Ref.get(ref) }))
 
 /** A SourceStatusStore with no run history: every source is `never`. */
-export const SourceStatusStoreEmpty = Layer.succeed(SourceStatusStore, SourceStatusStore.of({ summaries: Effect.succeed([]) }))
+export const SourceStatusStoreEmpty = Layer.succeed(
+  SourceStatusStore,
+  SourceStatusStore.of({ summaries: Effect.succeed([]) })
+)

@@ -8,15 +8,20 @@ import { effectiveStatus, isOpen, subjectOf } from "../TenderView.ts"
 import { formatUtc } from "../Time.ts"
 
 const words = (record: TenderRecord) =>
-  [record.title, subjectOf(record) ?? "", record.buyer ?? "", record.nativeId].join(" ").toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []
+  [record.title, subjectOf(record) ?? "", record.buyer ?? "", record.nativeId]
+    .join(" ")
+    .toLowerCase()
+    .match(/[\p{L}\p{N}]+/gu) ?? []
 
 const within = (amount: string | null, min: string | null, max: string | null) => {
   const value = amount === null ? Option.none() : parseDecimal(amount)
   if (Option.isNone(value)) return false
   const lo = min === null ? Option.none() : parseDecimal(min)
   const hi = max === null ? Option.none() : parseDecimal(max)
-  return (Option.isNone(lo) || BigDecimal.isGreaterThanOrEqualTo(value.value, lo.value)) &&
+  return (
+    (Option.isNone(lo) || BigDecimal.isGreaterThanOrEqualTo(value.value, lo.value)) &&
     (Option.isNone(hi) || BigDecimal.isLessThanOrEqualTo(value.value, hi.value))
+  )
 }
 
 /** In-memory semantics of the store's search, for tests of use cases and handlers (word-prefix text match). */
@@ -31,7 +36,8 @@ export const matchesQuery = (record: TenderRecord, query: SearchQuery): boolean 
   }
   if (query.deadlineAfter !== undefined) {
     if (record.deadline === null) return false
-    if (DateTime.toEpochMillis(DateTime.makeUnsafe(record.deadline)) <= DateTime.toEpochMillis(query.deadlineAfter)) return false
+    if (DateTime.toEpochMillis(DateTime.makeUnsafe(record.deadline)) <= DateTime.toEpochMillis(query.deadlineAfter))
+      return false
   }
   const budget = query.budget
   if (budget?._tag === "Own" && !within(record.budget, budget.min, budget.max)) return false
@@ -49,21 +55,28 @@ const titleTier = (record: TenderRecord, query: SearchQuery) => {
 }
 
 const byDeadline = (a: TenderRecord, b: TenderRecord) =>
-  (a.deadline ?? "9999") < (b.deadline ?? "9999") ? -1 : (a.deadline ?? "9999") > (b.deadline ?? "9999") ? 1 : a.id < b.id ? -1 : 1
+  (a.deadline ?? "9999") < (b.deadline ?? "9999")
+    ? -1
+    : (a.deadline ?? "9999") > (b.deadline ?? "9999")
+      ? 1
+      : a.id < b.id
+        ? -1
+        : 1
 
 /** A TenderStore kept in memory. */
 export const TenderStoreMemory = Layer.effect(
   TenderStore,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const rows = yield* Ref.make(new Map<string, StoredTender>())
     const matching = (query: SearchQuery) =>
       Effect.map(Ref.get(rows), (map) =>
         [...map.values()]
           .filter((r) => matchesQuery(r, query))
-          .toSorted((a, b) => titleTier(a, query) - titleTier(b, query) || byDeadline(a, b)))
+          .toSorted((a, b) => titleTier(a, query) - titleTier(b, query) || byDeadline(a, b))
+      )
     return TenderStore.of({
       upsert: (records) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const now = formatUtc(yield* DateTime.now)
           return yield* Ref.modify(rows, (map) => {
             const next = new Map(map)
@@ -73,7 +86,10 @@ export const TenderStoreMemory = Layer.effect(
             for (const record of records) {
               const existing = next.get(record.id)
               if (existing === undefined) created++
-              else if (JSON.stringify({ ...existing, updatedAt: undefined }) === JSON.stringify({ ...record, updatedAt: undefined })) {
+              else if (
+                JSON.stringify({ ...existing, updatedAt: undefined }) ===
+                JSON.stringify({ ...record, updatedAt: undefined })
+              ) {
                 unchanged++
                 continue
               } else updated++
@@ -82,12 +98,13 @@ export const TenderStoreMemory = Layer.effect(
             return [{ new: created, updated, unchanged }, next]
           })
         }),
-      search: (query) => Effect.map(matching(query), (list) => ({ tenders: list.slice(0, query.limit), approximate: false })),
+      search: (query) =>
+        Effect.map(matching(query), (list) => ({ tenders: list.slice(0, query.limit), approximate: false })),
       count: (query) => Effect.map(matching(query), (list) => list.length),
       get: (id) => Effect.map(Ref.get(rows), (map) => Option.fromNullishOr(map.get(id))),
       size: Effect.map(Ref.get(rows), (map) => map.size),
       refreshStatistics: Effect.void,
-      closeExpired: Effect.gen(function*() {
+      closeExpired: Effect.gen(function* () {
         const now = yield* DateTime.now
         return yield* Ref.modify(rows, (map) => {
           const next = new Map(map)

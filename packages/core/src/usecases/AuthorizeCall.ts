@@ -18,7 +18,11 @@ export const monthOf = (now: DateTime.Utc): string => DateTime.formatIso(now).sl
 /** Whole seconds from `now` until the UTC calendar month ends. */
 export const secondsUntilMonthEnd = (now: DateTime.Utc): number => {
   const parts = DateTime.toParts(now)
-  const nextMonth = DateTime.makeUnsafe({ year: parts.month === 12 ? parts.year + 1 : parts.year, month: parts.month === 12 ? 1 : parts.month + 1, day: 1 })
+  const nextMonth = DateTime.makeUnsafe({
+    year: parts.month === 12 ? parts.year + 1 : parts.year,
+    month: parts.month === 12 ? 1 : parts.month + 1,
+    day: 1
+  })
   return Math.max(1, Math.ceil((DateTime.toEpochMillis(nextMonth) - DateTime.toEpochMillis(now)) / 1000))
 }
 
@@ -28,9 +32,14 @@ const describeKind: Record<KeyKind, string> = { rest: "a REST key (sk_live_...)"
  * The account of a bearer secret for one surface: 401 for a missing, malformed, wrong-kind, unknown or
  * revoked secret. Counts nothing (MCP checks the token of every request this way; only tool calls count).
  */
-export const authenticateCaller = Effect.fn("authenticateCaller")(function*(secret: string | undefined, kind: KeyKind) {
+export const authenticateCaller = Effect.fn("authenticateCaller")(function* (
+  secret: string | undefined,
+  kind: KeyKind
+) {
   if (secret === undefined || secret.length === 0) {
-    return yield* new Unauthorized({ message: `Missing credentials: send "Authorization: Bearer <key>" with ${describeKind[kind]}.` })
+    return yield* new Unauthorized({
+      message: `Missing credentials: send "Authorization: Bearer <key>" with ${describeKind[kind]}.`
+    })
   }
   if (!keyPattern[kind].test(secret)) {
     return yield* new Unauthorized({ message: `Wrong credential format: this endpoint takes ${describeKind[kind]}.` })
@@ -46,7 +55,7 @@ export const authenticateCaller = Effect.fn("authenticateCaller")(function*(secr
  * Authenticates a bearer secret for one surface and counts the call against the month.
  * 401 for a missing, malformed, wrong-kind, unknown or revoked secret; 429 past the limit (not counted).
  */
-export const authorizeCall = Effect.fn("authorizeCall")(function*(
+export const authorizeCall = Effect.fn("authorizeCall")(function* (
   secret: string | undefined,
   kind: KeyKind,
   options: { readonly count: boolean } = { count: true }
@@ -61,9 +70,9 @@ export const authorizeCall = Effect.fn("authorizeCall")(function*(
   const decision = options.count
     ? yield* accounts.consumeCall(account.id, month, baseLimit)
     : yield* Effect.map(accounts.usage(account.id, month), (u) => {
-      const limit = baseLimit + u.packs * packSize
-      return { allowed: true, used: u.calls, limit }
-    })
+        const limit = baseLimit + u.packs * packSize
+        return { allowed: true, used: u.calls, limit }
+      })
   if (!decision.allowed) {
     const remedy = rules.packs
       ? `buy a $5 pack of ${packSize.toLocaleString("en")} calls (tenders accounts add-pack) or upgrade your plan`
@@ -72,5 +81,10 @@ export const authorizeCall = Effect.fn("authorizeCall")(function*(
       message: `Monthly call limit of ${decision.limit} reached; ${remedy}. The quota resets when the UTC month ends.`
     })
   }
-  return { account, limit: decision.limit, remaining: Math.max(0, decision.limit - decision.used), resetSeconds } satisfies CallContext
+  return {
+    account,
+    limit: decision.limit,
+    remaining: Math.max(0, decision.limit - decision.used),
+    resetSeconds
+  } satisfies CallContext
 })

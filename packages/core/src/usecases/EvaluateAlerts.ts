@@ -25,7 +25,7 @@ interface PreparedWatchlists {
 }
 
 /** The watchlists' index: `cached` when the watchlists did not change since it was built, else a fresh one. */
-const prepareWatchlists = Effect.fn("prepareWatchlists")(function*(cached: PreparedWatchlists | undefined) {
+const prepareWatchlists = Effect.fn("prepareWatchlists")(function* (cached: PreparedWatchlists | undefined) {
   const store = yield* AlertStore
   // The version is read first: a watchlist saved in between makes the next run rebuild, never miss it.
   const version = yield* store.watchlistsVersion
@@ -47,7 +47,7 @@ const prepareWatchlists = Effect.fn("prepareWatchlists")(function*(cached: Prepa
  * (watchlist, tender, reason, version), so replicas and retries evaluating the same events create each once.
  * Reads and indexes every watchlist; a long-running process uses `makeAlertEvaluator`, which keeps the index.
  */
-export const evaluateAlerts = Effect.fn("evaluateAlerts")(function*() {
+export const evaluateAlerts = Effect.fn("evaluateAlerts")(function* () {
   return yield* evaluateWith(yield* prepareWatchlists(undefined))
 })
 
@@ -56,16 +56,16 @@ export const evaluateAlerts = Effect.fn("evaluateAlerts")(function*() {
  * changed (a version counter the store bumps on every change), so a scheduler tick with 100,000 watchlists
  * does not read and index all of them again.
  */
-export const makeAlertEvaluator = Effect.gen(function*() {
+export const makeAlertEvaluator = Effect.gen(function* () {
   const cache = yield* Ref.make<PreparedWatchlists | undefined>(undefined)
-  return Effect.gen(function*() {
+  return Effect.gen(function* () {
     const prepared = yield* prepareWatchlists(yield* Ref.get(cache))
     yield* Ref.set(cache, prepared)
     return yield* evaluateWith(prepared)
   }).pipe(Effect.withSpan("evaluateAlerts"))
 })
 
-const evaluateWith = Effect.fn("evaluateWith")(function*({ byId, index }: PreparedWatchlists) {
+const evaluateWith = Effect.fn("evaluateWith")(function* ({ byId, index }: PreparedWatchlists) {
   const store = yield* AlertStore
   const now = yield* DateTime.now
   let created = 0
@@ -74,7 +74,9 @@ const evaluateWith = Effect.fn("evaluateWith")(function*({ byId, index }: Prepar
     const events = yield* store.eventsAfter(cursor, batch)
     const last = events.at(-1)
     if (last === undefined) break
-    const facts = new Map<string, TenderFacts>((yield* store.facts([...new Set(events.map((e) => e.tenderId))])).map((f) => [f.record.id, f]))
+    const facts = new Map<string, TenderFacts>(
+      (yield* store.facts([...new Set(events.map((e) => e.tenderId))])).map((f) => [f.record.id, f])
+    )
     const alerts: Array<NewAlert> = []
     for (const event of events) {
       const tender = facts.get(event.tenderId)
@@ -97,7 +99,14 @@ const evaluateWith = Effect.fn("evaluateWith")(function*({ byId, index }: Prepar
   for (const tender of expiring) {
     for (const match of index.matching(tender, now)) {
       const w = byId.get(match.id)
-      if (w !== undefined) soon.push({ watchlistId: w.id, accountId: w.accountId, tenderId: tender.record.id, reason: "deadline-24h", version: "" })
+      if (w !== undefined)
+        soon.push({
+          watchlistId: w.id,
+          accountId: w.accountId,
+          tenderId: tender.record.id,
+          reason: "deadline-24h",
+          version: ""
+        })
     }
   }
   created += yield* store.insert(soon, null)
@@ -105,12 +114,22 @@ const evaluateWith = Effect.fn("evaluateWith")(function*({ byId, index }: Prepar
 })
 
 /** The caller's open alerts (spec: GET /v1/alerts). */
-export const listAlerts = Effect.fn("listAlerts")(function*(accountId: string) {
+export const listAlerts = Effect.fn("listAlerts")(function* (accountId: string) {
   const store = yield* AlertStore
   const open = yield* store.open(accountId, yield* DateTime.now, 50)
   const response: AlertsResponse = {
-    alerts: open.map((a) => ({ watchlistId: a.watchlistId, watchlistName: a.watchlistName, reason: a.reason, createdAt: a.createdAt, tender: toCard(a.tender) })),
-    ...(open.length === 0 ? { hint: "No open alerts. Alerts appear when a tender newly matches one of your watchlists, is amended, or enters its last 24 hours." } : {})
+    alerts: open.map((a) => ({
+      watchlistId: a.watchlistId,
+      watchlistName: a.watchlistName,
+      reason: a.reason,
+      createdAt: a.createdAt,
+      tender: toCard(a.tender)
+    })),
+    ...(open.length === 0
+      ? {
+          hint: "No open alerts. Alerts appear when a tender newly matches one of your watchlists, is amended, or enters its last 24 hours."
+        }
+      : {})
   }
   return response
 })

@@ -8,9 +8,11 @@ import { toFullTender } from "../TenderView.ts"
 const plausibleId = /^[A-Za-z0-9._-]{1,256}$/u
 
 /** The full card of one tender of any status (spec: GET /v1/tenders/{id}). */
-export const getTender = Effect.fn("getTender")(function*(id: string, plan: Plan) {
+export const getTender = Effect.fn("getTender")(function* (id: string, plan: Plan) {
   if (!plausibleId.test(id)) {
-    return yield* new InvalidInput({ message: "id: a tender id is 1-256 characters of letters, digits, '.', '_' or '-', as given in search results" })
+    return yield* new InvalidInput({
+      message: "id: a tender id is 1-256 characters of letters, digits, '.', '_' or '-', as given in search results"
+    })
   }
   const store = yield* TenderStore
   const tenderId = Schema.decodeUnknownOption(TenderId)(id)

@@ -26,23 +26,27 @@ export interface RunOutcome {
  * next is read, so a failure or a crash loses nothing and repeats nothing; the run and its outcome are
  * recorded for health. A source failure ends the run with `error`, never with a defect.
  */
-export const runSource = Effect.fn("runSource")(function*(
+export const runSource = Effect.fn("runSource")(function* (
   feed: SourceFeed,
   options: { readonly owner: string; readonly since: DateTime.Utc | null; readonly onPage?: () => Effect.Effect<void> }
 ) {
   const runs = yield* SourceRunStore
   const runId = yield* runs.startRun(feed.source, options.owner)
-  const start: FeedStart = { cursor: options.since === null ? yield* runs.loadCursor(feed.source) : null, since: options.since }
+  const start: FeedStart = {
+    cursor: options.since === null ? yield* runs.loadCursor(feed.source) : null,
+    since: options.since
+  }
   let summary = zero
   let pages = 0
   const error = yield* feed.pages(start).pipe(
     Stream.runForEach((page) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         summary = add(summary, yield* ingestNotices(page.results))
         pages += 1
         if (page.cursor !== null) yield* runs.saveCursor(feed.source, page.cursor)
         if (options.onPage !== undefined) yield* options.onPage()
-      })),
+      })
+    ),
     Effect.as(null),
     Effect.catchTag("SourceUnavailable", (e) => Effect.succeed(e.message))
   )
@@ -56,14 +60,16 @@ export const leaseFor = (interval: Duration.Duration): Duration.Duration =>
   Duration.max(Duration.minutes(10), Duration.times(interval, 1))
 
 /** Runs the source if its slot is due and free anywhere in the fleet; returns the outcome, or null when not due. */
-export const runIfDue = Effect.fn("runIfDue")(function*(feed: SourceFeed, owner: string, interval: Duration.Duration) {
+export const runIfDue = Effect.fn("runIfDue")(function* (feed: SourceFeed, owner: string, interval: Duration.Duration) {
   const runs = yield* SourceRunStore
   const lease = leaseFor(interval)
   const until = DateTime.addDuration(yield* DateTime.now, lease)
   if (!(yield* runs.claim(feed.source, owner, { until }))) return null
   const renew = Effect.flatMap(DateTime.now, (now) => runs.renew(feed.source, owner, DateTime.addDuration(now, lease)))
   const outcome = yield* runSource(feed, { owner, since: null, onPage: () => renew }).pipe(
-    Effect.ensuring(Effect.flatMap(DateTime.now, (now) => runs.release(feed.source, owner, DateTime.addDuration(now, interval))))
+    Effect.ensuring(
+      Effect.flatMap(DateTime.now, (now) => runs.release(feed.source, owner, DateTime.addDuration(now, interval)))
+    )
   )
   return outcome
 })

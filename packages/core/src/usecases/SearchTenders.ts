@@ -13,7 +13,7 @@ import { tokenize } from "../TextQuery.ts"
 import { sourceHealth } from "./SourceHealth.ts"
 
 /** Refuses structured filters on plans without them (403 plan_required). */
-export const requireFilterPlan = Effect.fn("requireFilterPlan")(function*(filters: Filters, plan: Plan) {
+export const requireFilterPlan = Effect.fn("requireFilterPlan")(function* (filters: Filters, plan: Plan) {
   const used = usedStructuredFilters(filters)
   if (used.length > 0 && !planRules[plan].structuredFilters) {
     return yield* new PlanRequired({
@@ -23,21 +23,30 @@ export const requireFilterPlan = Effect.fn("requireFilterPlan")(function*(filter
 })
 
 /** Normalises validated filters into the store's query. */
-export const toSearchQuery = Effect.fn("toSearchQuery")(function*(filters: Filters, limit: number) {
+export const toSearchQuery = Effect.fn("toSearchQuery")(function* (filters: Filters, limit: number) {
   const rates = yield* Rates
   const now = yield* DateTime.now
   const budgetUsed = filters.minBudget !== undefined || filters.maxBudget !== undefined
-  const budget: SearchQuery["budget"] = filters.budgetCurrency !== undefined
-    ? { _tag: "Converted", bounds: boundsPerCurrency(rates.table, filters.budgetCurrency, filters.minBudget, filters.maxBudget) }
-    : budgetUsed
-    ? { _tag: "Own", min: filters.minBudget === undefined ? null : String(filters.minBudget), max: filters.maxBudget === undefined ? null : String(filters.maxBudget) }
-    : undefined
+  const budget: SearchQuery["budget"] =
+    filters.budgetCurrency !== undefined
+      ? {
+          _tag: "Converted",
+          bounds: boundsPerCurrency(rates.table, filters.budgetCurrency, filters.minBudget, filters.maxBudget)
+        }
+      : budgetUsed
+        ? {
+            _tag: "Own",
+            min: filters.minBudget === undefined ? null : String(filters.minBudget),
+            max: filters.maxBudget === undefined ? null : String(filters.maxBudget)
+          }
+        : undefined
   const query: SearchQuery = {
     tokens: tokenize(filters.q ?? ""),
     countries: [...new Set((filters.countries ?? []).map((c) => c.toUpperCase()))],
     cpvPrefixes: [...new Set((filters.cpv ?? []).map(normalizeCpvPrefix))],
     budget,
-    deadlineAfter: filters.deadlineAfter === undefined ? undefined : Option.getOrUndefined(parseInstant(filters.deadlineAfter)),
+    deadlineAfter:
+      filters.deadlineAfter === undefined ? undefined : Option.getOrUndefined(parseInstant(filters.deadlineAfter)),
     limit,
     now
   }
@@ -45,7 +54,7 @@ export const toSearchQuery = Effect.fn("toSearchQuery")(function*(filters: Filte
 })
 
 /** Searches open tenders (spec: POST /v1/tenders/search). */
-export const searchTenders = Effect.fn("searchTenders")(function*(request: SearchRequest, plan: Plan) {
+export const searchTenders = Effect.fn("searchTenders")(function* (request: SearchRequest, plan: Plan) {
   yield* requireFilterPlan(request, plan)
   const limit = request.limit ?? 10
   const query = yield* toSearchQuery(request, limit)

@@ -85,7 +85,9 @@ const removeSocket = (socketPath: string, withDir: boolean): void => {
  * embedded endpoint (PGlite has a single user and database, `postgres`, and no
  * authentication: access is guarded by the socket's file permissions).
  */
-export const embeddedClientConfig = (path: string): { readonly path: string; readonly username: string; readonly database: string } => ({
+export const embeddedClientConfig = (
+  path: string
+): { readonly path: string; readonly username: string; readonly database: string } => ({
   path,
   username: "postgres",
   database: "postgres"
@@ -104,7 +106,7 @@ const probe = (socketPath: string): Effect.Effect<boolean> =>
   })
 
 /** Waits until the live owner's socket answers: false if the owner died meanwhile. */
-const awaitOwner = Effect.fnUntraced(function*(claim: Claim) {
+const awaitOwner = Effect.fnUntraced(function* (claim: Claim) {
   const deadline = Date.now() + OWNER_SOCKET_WAIT_MS
   while (true) {
     if (yield* probe(claim.info.socketPath)) return true
@@ -119,7 +121,7 @@ const awaitOwner = Effect.fnUntraced(function*(claim: Claim) {
 })
 
 /** Opens PGlite and serves it on the socket; everything is undone when the scope closes. */
-const serve = Effect.fnUntraced(function*(dataDir: string, socketPath: string) {
+const serve = Effect.fnUntraced(function* (dataDir: string, socketPath: string) {
   yield* Effect.try({
     try: () => removeSocket(socketPath, false),
     catch: fail(`Cannot remove the stale socket ${socketPath}`)
@@ -158,13 +160,13 @@ const serve = Effect.fnUntraced(function*(dataDir: string, socketPath: string) {
  * and removes the socket and the lock.
  */
 export const acquireEmbedded: (dataDir: string) => Effect.Effect<EmbeddedEndpoint, EmbeddedStoreError, Scope.Scope> =
-  Effect.fn("acquireEmbedded")(function*(dataDir: string) {
+  Effect.fn("acquireEmbedded")(function* (dataDir: string) {
     const dir = Path.resolve(dataDir)
     yield* Effect.try({
       try: () => Fs.mkdirSync(dir, { recursive: true, mode: 0o700 }),
       catch: fail(`Cannot create the data directory ${dir}`)
     })
-    for (let attempt = 1;; attempt++) {
+    for (let attempt = 1; ; attempt++) {
       const claim = yield* Effect.acquireRelease(
         claimLock(dir, {
           socketPath: () => chooseSocketPath(dir),
@@ -173,9 +175,9 @@ export const acquireEmbedded: (dataDir: string) => Effect.Effect<EmbeddedEndpoin
         (claim) =>
           claim._tag === "Owner"
             ? Effect.try(() => removeSocket(claim.info.socketPath, true)).pipe(
-              Effect.catchCause((cause) => Effect.logWarning("Removing the PGlite socket failed", cause)),
-              Effect.andThen(releaseLock(claim.lockPath))
-            )
+                Effect.catchCause((cause) => Effect.logWarning("Removing the PGlite socket failed", cause)),
+                Effect.andThen(releaseLock(claim.lockPath))
+              )
             : Effect.void
       )
       if (claim._tag === "Owner") {
@@ -196,9 +198,11 @@ export const acquireEmbedded: (dataDir: string) => Effect.Effect<EmbeddedEndpoin
 export const layerEmbedded = (
   dataDir: string
 ): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, EmbeddedStoreError> =>
-  Layer.unwrap(Effect.gen(function*() {
-    const { owner, path } = yield* acquireEmbedded(dataDir)
-    const config = embeddedClientConfig(path)
-    const client = owner ? PgClient.makeClient(config) : PgClient.make({ ...config, maxConnections: 4 })
-    return PgClient.layerFrom(Effect.mapError(client, fail(`Cannot connect to the embedded PostgreSQL at ${path}`)))
-  }))
+  Layer.unwrap(
+    Effect.gen(function* () {
+      const { owner, path } = yield* acquireEmbedded(dataDir)
+      const config = embeddedClientConfig(path)
+      const client = owner ? PgClient.makeClient(config) : PgClient.make({ ...config, maxConnections: 4 })
+      return PgClient.layerFrom(Effect.mapError(client, fail(`Cannot connect to the embedded PostgreSQL at ${path}`)))
+    })
+  )

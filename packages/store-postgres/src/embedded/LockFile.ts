@@ -67,7 +67,7 @@ export interface ClaimOptions {
  * Takes the lock for `dataDir` if nobody alive holds it (recording the
  * owner's socket path in it), otherwise reports the live holder.
  */
-export const claimLock = Effect.fnUntraced(function*(dataDir: string, options: ClaimOptions) {
+export const claimLock = Effect.fnUntraced(function* (dataDir: string, options: ClaimOptions) {
   const lockPath = Path.join(dataDir, LOCK_FILE)
   const guardPath = `${lockPath}.guard`
   const deadline = Date.now() + GUARD_WAIT_MS
