@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { CurrencyCode } from "./Currency.ts"
 import { DecimalString } from "./Money.ts"
 import { SourceCode } from "./Source.ts"
+import { isMaxCharacters, Text } from "./Text.ts"
 import { UtcTimestamp } from "./Time.ts"
 
 /** `<source>-<native id>`, URL-safe. */
@@ -60,12 +61,33 @@ export const FullTender = Schema.Struct({
 }).annotate({ identifier: "FullTender" })
 export type FullTender = typeof FullTender.Type
 
+/**
+ * The most a normalised record may hold, in characters and items: generous for real notices, and small enough
+ * that a tender's text and search vectors always fit in a row the store can read back. Parsers shorten
+ * source text to these bounds; an import file's record beyond them is rejected.
+ */
+export const recordLimits = {
+  title: 2_000,
+  buyer: 1_000,
+  region: 500,
+  nativeId: 200,
+  url: 2_048,
+  lots: 500,
+  lotTitle: 1_000,
+  codes: 500,
+  code: 50,
+  docs: 200,
+  amount: 40
+} as const
+
+const RecordAmount = DecimalString.check(isMaxCharacters(recordLimits.amount))
+
 /** A lot inside a normalised record: codes are 8-digit CPV codes without check digit. */
 export const RecordLot = Schema.Struct({
-  title: Schema.String,
-  budget: Schema.NullOr(DecimalString),
+  title: Text({ max: recordLimits.lotTitle }),
+  budget: Schema.NullOr(RecordAmount),
   currency: Schema.NullOr(CurrencyCode),
-  cpvCodes: Schema.Array(CpvCode)
+  cpvCodes: Schema.Array(CpvCode).check(Schema.isMaxLength(recordLimits.codes))
 })
 
 /**
@@ -75,21 +97,21 @@ export const RecordLot = Schema.Struct({
 export const TenderRecord = Schema.Struct({
   id: TenderId,
   source: SourceCode,
-  nativeId: Schema.String.check(Schema.isNonEmpty()),
-  title: Schema.String.check(Schema.isNonEmpty()),
-  buyer: Schema.NullOr(Schema.String),
+  nativeId: Text({ min: 1, max: recordLimits.nativeId }),
+  title: Text({ min: 1, max: recordLimits.title }),
+  buyer: Schema.NullOr(Text({ max: recordLimits.buyer })),
   country: Schema.NullOr(Schema.String.check(Schema.isPattern(/^[A-Z]{2}$/u))),
-  region: Schema.NullOr(Schema.String),
-  budget: Schema.NullOr(DecimalString),
+  region: Schema.NullOr(Text({ max: recordLimits.region })),
+  budget: Schema.NullOr(RecordAmount),
   currency: Schema.NullOr(CurrencyCode),
   deadline: Schema.NullOr(UtcTimestamp),
   publishedAt: Schema.NullOr(UtcTimestamp),
   status: TenderStatus,
-  url: Schema.String.check(Schema.isPattern(/^https?:\/\//u)),
-  cpvCodes: Schema.Array(CpvCode),
-  okpd2Codes: Schema.Array(Schema.String),
-  lots: Schema.Array(RecordLot),
-  docsUrl: Schema.Array(Schema.String)
+  url: Text({ max: recordLimits.url }).check(Schema.isPattern(/^https?:\/\//u)),
+  cpvCodes: Schema.Array(CpvCode).check(Schema.isMaxLength(recordLimits.codes)),
+  okpd2Codes: Schema.Array(Text({ max: recordLimits.code })).check(Schema.isMaxLength(recordLimits.codes)),
+  lots: Schema.Array(RecordLot).check(Schema.isMaxLength(recordLimits.lots)),
+  docsUrl: Schema.Array(Text({ max: recordLimits.url })).check(Schema.isMaxLength(recordLimits.docs))
 }).annotate({ identifier: "TenderRecord" })
 export type TenderRecord = typeof TenderRecord.Type
 

@@ -1,0 +1,89 @@
+import { Config, ConfigProvider, Duration, Effect } from "effect"
+import type { SourceCode } from "./Source.ts"
+
+/** The environment variable of one source's setting: `TENDERS_<SOURCE>_<SETTING>`. */
+export const sourceSetting = (source: SourceCode, setting: string): string =>
+  `TENDERS_${source.toUpperCase()}_${setting}`
+
+/** How often each source is fetched unless `TENDERS_<SOURCE>_INTERVAL` says otherwise. */
+export const defaultSourceIntervals: Readonly<Record<SourceCode, Duration.Duration>> = {
+  ted: Duration.hours(1),
+  gnumner: Duration.hours(2),
+  eaeu: Duration.hours(1)
+}
+
+const intervalOf = (source: SourceCode) =>
+  Config.Duration(sourceSetting(source, "INTERVAL")).pipe(Config.withDefault(defaultSourceIntervals[source]))
+
+/** Each source's interval: `TENDERS_<SOURCE>_INTERVAL` ("30 minutes", "2 hours"), else the default. */
+export const sourceIntervalsConfig: Config.Config<Record<SourceCode, Duration.Duration>> = Config.all({
+  ted: intervalOf("ted"),
+  gnumner: intervalOf("gnumner"),
+  eaeu: intervalOf("eaeu")
+})
+
+/** A comma-separated list setting (blank entries dropped); empty when unset. */
+export const commaList = (name: string): Config.Config<ReadonlyArray<string>> =>
+  Config.String(name).pipe(
+    Config.map((text) =>
+      text
+        .split(",")
+        .map((entry) => entry.trim())
+        .filter((entry) => entry.length > 0)
+    ),
+    Config.withDefault([])
+  )
+
+/** An optional string setting; a blank value counts as unset. */
+export const optionalSetting = (name: string): Config.Config<string | undefined> =>
+  Config.String(name).pipe(
+    Config.map((text) => (text.trim() === "" ? undefined : text)),
+    Config.withDefault(undefined)
+  )
+
+const invalid = (message: string) => Effect.fail(new Config.ConfigError(new ConfigProvider.SourceError({ message })))
+
+/** The longest a webhook attempt may take, and the default of `TENDERS_WEBHOOK_TIMEOUT`. */
+export const maxWebhookTimeout = Duration.seconds(10)
+
+/** `TENDERS_WEBHOOK_TIMEOUT`: how long one webhook attempt may take, more than 0 and at most 10 seconds. */
+export const webhookTimeoutConfig: Config.Config<Duration.Duration> = Config.Duration("TENDERS_WEBHOOK_TIMEOUT").pipe(
+  Config.withDefault(maxWebhookTimeout),
+  Config.mapEffect((timeout) =>
+    Duration.isGreaterThan(timeout, Duration.zero) && Duration.isLessThanOrEqualTo(timeout, maxWebhookTimeout)
+      ? Effect.succeed(timeout)
+      : invalid("TENDERS_WEBHOOK_TIMEOUT must be more than 0 and at most 10 seconds")
+  )
+)
+
+/** How long one attempt holds a delivery before another worker may take it again (`TENDERS_DELIVERY_LEASE`). */
+export const defaultDeliveryLease = Duration.minutes(2)
+
+/** How often `serve` checks the schedule and sweeps deadlines, alerts and deliveries (`TENDERS_SCHEDULER_TICK`). */
+export const defaultSchedulerTick = Duration.seconds(15)
+
+/** The timing of the background work of `tenders serve`. */
+export interface BackgroundSettings {
+  readonly tick: Duration.Duration
+  readonly deliveryLease: Duration.Duration
+  readonly webhookTimeout: Duration.Duration
+}
+
+/**
+ * `TENDERS_SCHEDULER_TICK`, `TENDERS_DELIVERY_LEASE` and `TENDERS_WEBHOOK_TIMEOUT`; the lease must outlast an
+ * attempt by a second, or a second worker could send a delivery that is still in flight.
+ */
+export const backgroundSettingsConfig: Config.Config<BackgroundSettings> = Config.all({
+  tick: Config.Duration("TENDERS_SCHEDULER_TICK").pipe(Config.withDefault(defaultSchedulerTick)),
+  deliveryLease: Config.Duration("TENDERS_DELIVERY_LEASE").pipe(Config.withDefault(defaultDeliveryLease)),
+  webhookTimeout: webhookTimeoutConfig
+}).pipe(
+  Config.mapEffect((settings) =>
+    Duration.isGreaterThan(settings.deliveryLease, Duration.sum(settings.webhookTimeout, Duration.seconds(1)))
+      ? Effect.succeed(settings)
+      : invalid(
+          `TENDERS_DELIVERY_LEASE (${Duration.format(settings.deliveryLease)}) must be longer than ` +
+            `TENDERS_WEBHOOK_TIMEOUT (${Duration.format(settings.webhookTimeout)}) plus 1 second`
+        )
+  )
+)
