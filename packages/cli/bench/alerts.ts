@@ -11,14 +11,14 @@ import { PgClient } from "@effect/sql-pg"
 import {
   AccountStore,
   evaluateAlerts,
-  indexWatchlists,
+  indexFilters,
   ingestRecords,
   makeAlertEvaluator,
-  prepareWatchlist,
   type MatchToken,
   RatesTable,
   type TenderFacts,
   TenderId,
+  toFilterQuery,
   type TenderRecord
 } from "@tenders/core"
 import { DateTime, Effect, Redacted, Schema } from "effect"
@@ -68,7 +68,7 @@ const makeWatchlistInput = () => {
 }
 const makeWatchlist = (i: number) => {
   const { filters, tokens } = makeWatchlistInput()
-  return prepareWatchlist(`w-${i}`, filters, tokens, table)
+  return { id: `w-${i}`, query: toFilterQuery(filters, table), tokens }
 }
 
 const makeRecord = (i: number, words: ReadonlyArray<string>): TenderRecord => ({
@@ -105,7 +105,7 @@ process.stdout.write(
 for (const n of (values.watchlists ?? "").split(",").map(Number)) {
   const prepared = Array.from({ length: n }, (_, i) => makeWatchlist(i))
   const t0 = performance.now()
-  const index = indexWatchlists(prepared)
+  const index = indexFilters(prepared)
   const built = performance.now() - t0
   let matches = 0
   const t1 = performance.now()

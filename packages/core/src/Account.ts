@@ -1,5 +1,7 @@
 import { Schema } from "effect"
+import { AccountId, KeyId } from "./Ids.ts"
 import { Plan } from "./Plan.ts"
+import { UtcTimestamp } from "./Time.ts"
 
 /** REST keys and MCP tokens are separate credentials (spec, Authentication). */
 export const KeyKind = Schema.Literals(["rest", "mcp"])
@@ -16,7 +18,7 @@ export const keyPattern: Record<KeyKind, RegExp> = {
 
 /** An account, as authentication resolves it. */
 export const Account = Schema.Struct({
-  id: Schema.String,
+  id: AccountId,
   email: Schema.String,
   plan: Plan,
   monthlyLimit: Schema.NullOr(Schema.Int)
@@ -25,14 +27,14 @@ export type Account = typeof Account.Type
 
 /** One key as listed by `tenders keys list` (never the secret). */
 export const KeyInfo = Schema.Struct({
-  keyId: Schema.String,
-  accountId: Schema.String,
+  keyId: KeyId,
+  accountId: AccountId,
   email: Schema.String,
   plan: Plan,
   kind: KeyKind,
   prefix: Schema.String,
-  createdAt: Schema.String,
-  revokedAt: Schema.NullOr(Schema.String)
+  createdAt: UtcTimestamp,
+  revokedAt: Schema.NullOr(UtcTimestamp)
 })
 export type KeyInfo = typeof KeyInfo.Type
 

@@ -1,15 +1,14 @@
 import { Option, Schema } from "effect"
 import { BudgetCurrency } from "./Currency.ts"
-import { parseInstant } from "./Time.ts"
+import { instantExpectation, parseInstant } from "./Time.ts"
+import { Text } from "./Text.ts"
 
 const Country = Schema.String.check(Schema.isPattern(/^[A-Za-z]{2}$/u))
 const CpvPrefix = Schema.String.check(Schema.isPattern(/^\d{2,8}(-\d)?$/u))
 const Budget = Schema.Finite.check(Schema.isGreaterThanOrEqualTo(0))
 const DeadlineAfter = Schema.String.check(
   Schema.isPattern(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2}))?$/u),
-  Schema.makeFilter((s: string) =>
-    Option.isSome(parseInstant(s)) ? true : "Expected a valid calendar date or date-time"
-  )
+  Schema.makeFilter((s: string) => Option.isSome(parseInstant(s)) || `Expected ${instantExpectation}`)
 ).annotate({ description: "ISO 8601 date (YYYY-MM-DD, meaning 00:00Z) or date-time with Z or a numeric offset" })
 
 const filterFields = {
@@ -29,7 +28,7 @@ const budgetOrder = Schema.makeFilter(
   { expected: "minBudget <= maxBudget" }
 )
 
-const Query = Schema.String.check(Schema.isMaxLength(500))
+const Query = Text({ max: 500 })
 
 /** Watchlist filters: every field optional. */
 export const Filters = Schema.Struct({ q: Schema.optionalKey(Query), ...filterFields })

@@ -11,7 +11,8 @@ export const statusOfKind: Record<ParsedNotice["kind"], TenderStatus> = {
   cancellation: "cancelled"
 }
 
-const canonical = (value: unknown): string =>
+/** JSON with object keys sorted at every level: the same value always gives the same text (content hashes). */
+export const canonicalJson = (value: unknown): string =>
   JSON.stringify(value, (_key, v: unknown) =>
     v !== null && typeof v === "object" && !Array.isArray(v)
       ? Object.fromEntries(Object.entries(v).toSorted(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
@@ -26,8 +27,8 @@ const byAge = (a: ParsedNotice, b: ParsedNotice): number => {
   const pb = b.record.publishedAt ?? ""
   if (pa !== pb) return pa < pb ? -1 : 1
   if (a.record.id !== b.record.id) return a.record.id < b.record.id ? -1 : 1
-  const ca = canonical(a)
-  const cb = canonical(b)
+  const ca = canonicalJson(a)
+  const cb = canonicalJson(b)
   return ca < cb ? -1 : ca > cb ? 1 : 0
 }
 
@@ -81,7 +82,7 @@ export const resolveProcedure = (notices: ReadonlyArray<ParsedNotice>): TenderRe
 /** Whether two records say the same thing (key order and extra fields such as `updatedAt` aside). */
 export const sameRecord = (a: TenderRecord, b: TenderRecord): boolean => {
   const strip = ({ updatedAt: _u, ...rest }: TenderRecord & { readonly updatedAt?: string }) => rest
-  return canonical(strip(a)) === canonical(strip(b))
+  return canonicalJson(strip(a)) === canonicalJson(strip(b))
 }
 
 /** What an ingested notice changed, for the event log and alerts. */

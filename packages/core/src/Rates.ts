@@ -1,6 +1,6 @@
 import { BigDecimal, Option, Schema } from "effect"
 import { BudgetCurrency } from "./Currency.ts"
-import { DecimalString, decimalFromNumber, formatDecimal, parseDecimal } from "./Money.ts"
+import { DecimalString, parseDecimal } from "./Money.ts"
 
 /** One reference figure: units of the currency per 1 EUR, with where it comes from. */
 export const ReferenceRate = Schema.Struct({
@@ -23,8 +23,8 @@ export type RatesTable = typeof RatesTable.Type
 /** A budget bound expressed in one tender currency. */
 export interface CurrencyBound {
   readonly currency: BudgetCurrency
-  readonly min: DecimalString | null
-  readonly max: DecimalString | null
+  readonly min: BigDecimal.BigDecimal | null
+  readonly max: BigDecimal.BigDecimal | null
 }
 
 const scale = 6
@@ -33,15 +33,15 @@ const perEur = (table: RatesTable, currency: BudgetCurrency): BigDecimal.BigDeci
   currency === "EUR" ? BigDecimal.fromBigInt(1n) : Option.getOrThrow(parseDecimal(table.rates[currency].perEur))
 
 const convert = (
-  amount: number,
+  amount: BigDecimal.BigDecimal,
   from: BudgetCurrency,
   to: BudgetCurrency,
   table: RatesTable,
   mode: "floor" | "ceil"
 ) => {
-  const inEur = BigDecimal.divide(decimalFromNumber(amount), perEur(table, from))
+  const inEur = BigDecimal.divide(amount, perEur(table, from))
   const converted = Option.map(inEur, (eur) => BigDecimal.multiply(eur, perEur(table, to)))
-  return Option.map(converted, (value) => formatDecimal(BigDecimal.round(value, { scale, mode })))
+  return Option.map(converted, (value) => BigDecimal.round(value, { scale, mode }))
 }
 
 /**
@@ -51,11 +51,11 @@ const convert = (
 export const boundsPerCurrency = (
   table: RatesTable,
   target: BudgetCurrency,
-  min: number | undefined,
-  max: number | undefined
+  min: BigDecimal.BigDecimal | null,
+  max: BigDecimal.BigDecimal | null
 ): ReadonlyArray<CurrencyBound> =>
   BudgetCurrency.literals.map((currency) => ({
     currency,
-    min: min === undefined ? null : Option.getOrNull(convert(min, target, currency, table, "floor")),
-    max: max === undefined ? null : Option.getOrNull(convert(max, target, currency, table, "ceil"))
+    min: min === null ? null : Option.getOrNull(convert(min, target, currency, table, "floor")),
+    max: max === null ? null : Option.getOrNull(convert(max, target, currency, table, "ceil"))
   }))

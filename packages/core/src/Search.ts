@@ -1,9 +1,8 @@
 import { type DateTime, Schema } from "effect"
 import type { BudgetCurrency } from "./Currency.ts"
-import type { CurrencyBound } from "./Rates.ts"
+import type { FilterQuery } from "./FilterQuery.ts"
 import { SourceCode } from "./Source.ts"
 import { TenderCard } from "./Tender.ts"
-import type { QueryToken } from "./TextQuery.ts"
 
 /** The search response body. */
 export const SearchResponse = Schema.Struct({
@@ -13,18 +12,8 @@ export const SearchResponse = Schema.Struct({
 }).annotate({ identifier: "SearchResponse" })
 export type SearchResponse = typeof SearchResponse.Type
 
-/** How a budget range applies: in each tender's own currency, or converted per currency. */
-export type BudgetCondition =
-  | { readonly _tag: "Own"; readonly min: string | null; readonly max: string | null }
-  | { readonly _tag: "Converted"; readonly bounds: ReadonlyArray<CurrencyBound> }
-
 /** A validated, normalised search as the store runs it. */
-export interface SearchQuery {
-  readonly tokens: ReadonlyArray<QueryToken>
-  readonly countries: ReadonlyArray<string>
-  readonly cpvPrefixes: ReadonlyArray<string>
-  readonly budget: BudgetCondition | undefined
-  readonly deadlineAfter: DateTime.Utc | undefined
+export interface SearchQuery extends FilterQuery {
   readonly limit: number
   readonly now: DateTime.Utc
 }

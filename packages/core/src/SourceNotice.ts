@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { TenderRecord } from "./Tender.ts"
+import { Text } from "./Text.ts"
 
 /** What a source notice says about its procedure. */
 export const NoticeKind = Schema.Literals(["original", "amendment", "cancellation", "result"])
@@ -14,11 +15,11 @@ export const ParsedNotice = Schema.Struct({
   kind: NoticeKind,
   record: TenderRecord,
   /** Links all notices of one procedure: TED procedure-identifier, EIS purchase number, Armenian procurement code. */
-  procedureKey: Schema.String,
+  procedureKey: Text({ min: 1, max: 500 }),
   /** Source version when the source numbers versions (EIS versionNumber, TED notice-version), else null. */
-  version: Schema.NullOr(Schema.Int),
+  version: Schema.NullOr(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 2_147_483_647 }))),
   /** Free-text reason for amendments and cancellations when the source gives one (TED change-reason-code, ...). */
-  reason: Schema.NullOr(Schema.String)
+  reason: Schema.NullOr(Text({ max: 2_000 }))
 }).annotate({ identifier: "ParsedNotice" })
 export type ParsedNotice = typeof ParsedNotice.Type
 

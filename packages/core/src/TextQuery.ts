@@ -1,3 +1,6 @@
+import type { TenderRecord } from "./Tender.ts"
+import { subjectOf } from "./TenderRead.ts"
+
 /** The writing systems the search distinguishes; each has its own stemming configuration. */
 export type Script = "latin" | "cyrillic" | "armenian" | "other"
 
@@ -5,6 +8,20 @@ export type Script = "latin" | "cyrillic" | "armenian" | "other"
 export interface QueryToken {
   readonly text: string
   readonly script: Script
+}
+
+/**
+ * How a query word of each script matches: stemmed with its language's configuration, and (for Armenian, whose
+ * stemmer keeps plurals, and for words of no stemmed script, such as numbers and codes) also as a prefix of the
+ * unstemmed words. The store's SQL and its token resolution both read this table.
+ */
+export const wordMatch: Readonly<
+  Record<Script, { readonly stemming: "english" | "russian" | "armenian" | undefined; readonly prefix: boolean }>
+> = {
+  latin: { stemming: "english", prefix: false },
+  cyrillic: { stemming: "russian", prefix: false },
+  armenian: { stemming: "armenian", prefix: true },
+  other: { stemming: undefined, prefix: true }
 }
 
 const wordPattern = /[\p{L}\p{N}]+/gu
@@ -34,3 +51,14 @@ export const splitByScript = (text: string): Record<Script, string> => {
     other: groups.other.join(" ")
   }
 }
+
+/**
+ * The text a tender is found by, in the store's weight order: its title; its lot names; its buyer and region; its
+ * native id and codes.
+ */
+export const tenderText = (record: TenderRecord) => ({
+  title: record.title,
+  lots: subjectOf(record) ?? record.lots.map((lot) => lot.title).join(" "),
+  parties: [record.buyer ?? "", record.region ?? ""].join(" "),
+  codes: [record.nativeId, ...record.cpvCodes, ...record.okpd2Codes].join(" ")
+})

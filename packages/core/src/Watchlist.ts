@@ -1,11 +1,12 @@
 import { Context, Schema } from "effect"
 import { Filters, hasWord, usedStructuredFilters } from "./Filters.ts"
+import { Text } from "./Text.ts"
 
 /** Where a watchlist's alerts go (spec "Watchlist (creation input)".channels). */
 export const Channels = Schema.Struct({
   email: Schema.optionalKey(Schema.Boolean),
   webhook: Schema.optionalKey(
-    Schema.String.check(Schema.isMaxLength(2048)).annotate({
+    Text({ max: 2048 }).annotate({
       format: "uri",
       description: "HTTPS endpoint for signed JSON alerts"
     })
@@ -20,7 +21,7 @@ export const WebhookAllowHosts = Context.Reference<ReadonlyArray<string>>("@tend
 
 /** The body of `POST /v1/watchlists`. */
 export const WatchlistInput = Schema.Struct({
-  name: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(100)),
+  name: Text({ min: 1, max: 100 }),
   filters: Filters,
   channels: Schema.optionalKey(Channels)
 }).annotate({ identifier: "WatchlistInput" })

@@ -1,6 +1,15 @@
 import { assert, describe, it } from "@effect/vitest"
 import { DateTime, Duration } from "effect"
-import { boundsPerCurrency, healthReport, searchHint, toFullTender, type RatesTable } from "../src/index.ts"
+import {
+  boundsPerCurrency,
+  type CurrencyBound,
+  decimalFromNumber,
+  formatDecimal,
+  healthReport,
+  searchHint,
+  toFullTender,
+  type RatesTable
+} from "../src/index.ts"
 import { makeRecord } from "../src/testing/index.ts"
 
 const now = DateTime.makeUnsafe("2026-11-21T12:00:00Z")
@@ -92,17 +101,17 @@ describe("rules", () => {
         )
       ) as RatesTable["rates"]
     }
-    const bounds = boundsPerCurrency(table, "PLN", 100, 1000)
-    assert.deepStrictEqual(
-      bounds.find((b) => b.currency === "EUR"),
-      { currency: "EUR", min: "25", max: "250" }
-    )
-    assert.deepStrictEqual(
-      bounds.find((b) => b.currency === "AMD"),
-      { currency: "AMD", min: "75", max: "750" }
-    )
-    const third = boundsPerCurrency(table, "AMD", 1, undefined).find((b) => b.currency === "EUR")
-    assert.deepStrictEqual(third, { currency: "EUR", min: "0.333333", max: null })
+    const text = (bound: CurrencyBound | undefined) =>
+      bound && {
+        currency: bound.currency,
+        min: bound.min && formatDecimal(bound.min),
+        max: bound.max && formatDecimal(bound.max)
+      }
+    const bounds = boundsPerCurrency(table, "PLN", decimalFromNumber(100), decimalFromNumber(1000))
+    assert.deepStrictEqual(text(bounds.find((b) => b.currency === "EUR")), { currency: "EUR", min: "25", max: "250" })
+    assert.deepStrictEqual(text(bounds.find((b) => b.currency === "AMD")), { currency: "AMD", min: "75", max: "750" })
+    const third = boundsPerCurrency(table, "AMD", decimalFromNumber(1), null).find((b) => b.currency === "EUR")
+    assert.deepStrictEqual(text(third), { currency: "EUR", min: "0.333333", max: null })
   })
 
   it("hints how to broaden a search and which rates converted budgets", () => {

@@ -1,14 +1,25 @@
-import { Account, AccountStore, KeyInfo, type KeyKind, type Plan, packSize } from "@tenders/core"
+import {
+  Account,
+  type AccountId,
+  AccountStore,
+  displayPrefix,
+  KeyId,
+  KeyInfo,
+  type KeyKind,
+  newSecret,
+  newWebhookSecret,
+  type Plan,
+  packSize
+} from "@tenders/core"
 import { PgClient } from "@effect/sql-pg"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
-import { randomUUID } from "node:crypto"
-import { newWebhookSecret } from "./Outbox.ts"
-import { displayPrefix, hashSecret, newSecret } from "./Secrets.ts"
+import { hashSecret } from "./Secrets.ts"
+import { utc, UtcText } from "./Sql.ts"
 
 const decodeAccounts = Schema.decodeUnknownEffect(Schema.Array(Account))
-const decodeKeys = Schema.decodeUnknownEffect(Schema.Array(KeyInfo))
+const KeyRow = Schema.Struct({ ...KeyInfo.fields, createdAt: UtcText, revokedAt: Schema.NullOr(UtcText) })
+const decodeKeys = Schema.decodeUnknownEffect(Schema.Array(KeyRow))
 const accountColumns = `a.id::text AS id, a.email, a.plan, a.monthly_limit AS "monthlyLimit"`
-const isoColumn = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`
 
 /** AccountStore on PostgreSQL: hashed secrets, exact monthly counters. */
 export const PgAccountStore = Layer.effect(
@@ -23,7 +34,7 @@ export const PgAccountStore = Layer.effect(
       return Option.fromNullishOr((yield* decodeAccounts(rows))[0])
     }, Effect.orDie)
 
-    const usage = Effect.fn("PgAccountStore.usage")(function* (accountId: string, month: string) {
+    const usage = Effect.fn("PgAccountStore.usage")(function* (accountId: AccountId, month: string) {
       const rows = yield* sql<{ calls: number; packs: number }>`SELECT calls, packs FROM usage_months
         WHERE account_id = ${accountId}::uuid AND month = ${month}`
       return rows[0] ?? { calls: 0, packs: 0 }
@@ -31,7 +42,7 @@ export const PgAccountStore = Layer.effect(
 
     // The UPDATE's row lock serialises concurrent calls and re-checks the limit, so no call over-spends.
     const consumeCall = Effect.fn("PgAccountStore.consumeCall")(function* (
-      accountId: string,
+      accountId: AccountId,
       month: string,
       limit: number
     ) {
@@ -57,7 +68,7 @@ export const PgAccountStore = Layer.effect(
     }) {
       const keepLimit = input.monthlyLimit === undefined
       const rows = yield* sql`INSERT INTO accounts AS a (id, email, plan, monthly_limit)
-        VALUES (${randomUUID()}::uuid, ${input.email}, ${input.plan ?? "free"}, ${input.monthlyLimit ?? null})
+        VALUES (${crypto.randomUUID()}::uuid, ${input.email}, ${input.plan ?? "free"}, ${input.monthlyLimit ?? null})
         ON CONFLICT (email) DO UPDATE SET
           plan = COALESCE(${input.plan ?? null}, a.plan),
           monthly_limit = CASE WHEN ${keepLimit} THEN a.monthly_limit ELSE EXCLUDED.monthly_limit END
@@ -67,9 +78,9 @@ export const PgAccountStore = Layer.effect(
       return account
     }, Effect.orDie)
 
-    const createKey = Effect.fn("PgAccountStore.createKey")(function* (accountId: string, kind: KeyKind) {
+    const createKey = Effect.fn("PgAccountStore.createKey")(function* (accountId: AccountId, kind: KeyKind) {
       const key = newSecret(kind)
-      const keyId = randomUUID()
+      const keyId = KeyId.make(crypto.randomUUID())
       yield* sql`INSERT INTO api_keys (id, account_id, kind, secret_hash, prefix, created_at)
         VALUES (${keyId}::uuid, ${accountId}::uuid, ${kind}, ${hashSecret(key)}, ${displayPrefix(key, kind)},
           ${DateTime.formatIso(yield* DateTime.now)}::timestamptz)`
@@ -79,27 +90,26 @@ export const PgAccountStore = Layer.effect(
     const listKeys = Effect.gen(function* () {
       const rows =
         yield* sql`SELECT k.id::text AS "keyId", a.id::text AS "accountId", a.email, a.plan, k.kind, k.prefix,
-          ${sql.literal(isoColumn("k.created_at"))} AS "createdAt", ${sql.literal(isoColumn("k.revoked_at"))} AS "revokedAt"
+          ${sql.literal(utc("k.created_at"))} AS "createdAt", ${sql.literal(utc("k.revoked_at"))} AS "revokedAt"
         FROM api_keys k JOIN accounts a ON a.id = k.account_id ORDER BY k.created_at, k.id`
       return yield* decodeKeys(rows)
     }).pipe(Effect.orDie)
 
-    const revokeKey = Effect.fn("PgAccountStore.revokeKey")(function* (keyId: string) {
-      if (!/^[0-9a-f-]{36}$/iu.test(keyId)) return false
+    const revokeKey = Effect.fn("PgAccountStore.revokeKey")(function* (keyId: KeyId) {
       const now = DateTime.formatIso(yield* DateTime.now)
       const rows = yield* sql`UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ${now}::timestamptz)
         WHERE id = ${keyId}::uuid RETURNING id`
       return rows.length > 0
     }, Effect.orDie)
 
-    const addPack = Effect.fn("PgAccountStore.addPack")(function* (accountId: string, month: string) {
+    const addPack = Effect.fn("PgAccountStore.addPack")(function* (accountId: AccountId, month: string) {
       const rows = yield* sql<{ packs: number }>`INSERT INTO usage_months (account_id, month, packs)
         VALUES (${accountId}::uuid, ${month}, 1)
         ON CONFLICT (account_id, month) DO UPDATE SET packs = usage_months.packs + 1 RETURNING packs`
       return rows[0]?.packs ?? 0
     }, Effect.orDie)
 
-    const webhookSecret = Effect.fn("PgAccountStore.webhookSecret")(function* (accountId: string, rotate: boolean) {
+    const webhookSecret = Effect.fn("PgAccountStore.webhookSecret")(function* (accountId: AccountId, rotate: boolean) {
       const fresh = newWebhookSecret()
       const rows = yield* sql<{
         secret: string

@@ -1,51 +1,90 @@
-import { AlertReason, AlertStore, Filters, type NewAlert, type TenderFacts } from "@tenders/core"
+import {
+  AccountId,
+  AlertId,
+  AlertReason,
+  AlertStore,
+  type CreatedAlert,
+  type DeliveryPlanner,
+  Filters,
+  type NewAlert,
+  newWebhookSecret,
+  type PlannedDelivery,
+  type TenderFacts,
+  TenderId,
+  WatchlistId
+} from "@tenders/core"
 import { PgClient } from "@effect/sql-pg"
 import { DateTime, Effect, Layer, Schema } from "effect"
-import { enqueueDeliveries } from "./Outbox.ts"
+import { SqlSchema } from "effect/sql"
+import { jsonColumn, lapsedTender, openTender, utc, UtcInstant } from "./Sql.ts"
 import { TenderRow, tenderColumns } from "./TenderRow.ts"
 
 const Token = Schema.Struct({ exact: Schema.Array(Schema.String), prefix: Schema.Array(Schema.String) })
 const WatchlistRow = Schema.Struct({
-  id: Schema.String,
-  accountId: Schema.String,
-  name: Schema.String,
-  createdAt: Schema.String,
-  filters: Schema.Union([Filters, Schema.fromJsonString(Filters)]),
-  tokens: Schema.Union([Schema.Array(Token), Schema.fromJsonString(Schema.Array(Token))])
+  id: WatchlistId,
+  accountId: AccountId,
+  createdAt: UtcInstant,
+  filters: jsonColumn(Filters),
+  tokens: jsonColumn(Schema.Array(Token))
 })
 const EventRow = Schema.Struct({
   id: Schema.NumberFromString,
-  tenderId: Schema.String,
-  change: Schema.String,
-  createdAt: Schema.String
+  tenderId: TenderId,
+  change: Schema.Literals(["new", "amended", "cancelled", "closed", "updated"]),
+  createdAt: UtcInstant
 })
 const FactsRow = Schema.Struct({ ...TenderRow.fields, lexemes: Schema.Array(Schema.String) })
 const OpenRow = Schema.Struct({
   ...TenderRow.fields,
-  watchlistId: Schema.String,
+  watchlistId: WatchlistId,
   watchlistName: Schema.String,
   reason: AlertReason,
-  alertCreatedAt: Schema.String
+  alertCreatedAt: UtcInstant
+})
+const InsertedRow = Schema.Struct({
+  id: AlertId,
+  watchlistId: WatchlistId,
+  tenderId: TenderId,
+  reason: AlertReason,
+  createdAt: UtcInstant
+})
+const RecipientRow = Schema.Struct({
+  watchlistId: WatchlistId,
+  watchlistName: Schema.String,
+  accountId: AccountId,
+  accountEmail: Schema.String,
+  email: Schema.Boolean,
+  webhook: Schema.NullOr(Schema.String)
 })
 
-const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
 const toFacts = (rows: ReadonlyArray<typeof FactsRow.Type>): ReadonlyArray<TenderFacts> =>
   rows.map(({ lexemes, ...record }) => ({ record, lexemes: new Set(lexemes) }))
 
-/** AlertStore on PostgreSQL: alerts unique on (watchlist, tender, reason, version), an evaluation cursor. */
+const deliveryRow = (delivery: PlannedDelivery) => ({
+  channel: delivery.channel,
+  account_id: delivery.accountId,
+  watchlist_id: delivery.watchlistId,
+  target: delivery.channel === "email" ? delivery.digest.to : delivery.url,
+  webhook_id: delivery.channel === "webhook" ? delivery.webhookId : null,
+  payload: delivery.channel === "email" ? delivery.digest : { body: delivery.body }
+})
+
+/**
+ * AlertStore on PostgreSQL: alerts unique on (watchlist, tender, reason, version), an evaluation cursor, and the
+ * outbox rows of the deliveries core planned, written in the alerts' transaction.
+ */
 export const PgAlertStore = Layer.effect(
   AlertStore,
   Effect.gen(function* () {
     const sql = yield* PgClient.PgClient
-    const factsSelect = `${tenderColumns}, tsvector_to_array(t.search_vec) AS lexemes`
+    const factsSelect = sql.literal(`${tenderColumns}, tsvector_to_array(t.search_vec) AS lexemes`)
 
-    const watchlists =
-      sql`SELECT id::text AS id, account_id::text AS "accountId", name, ${sql.literal(iso("created_at"))} AS "createdAt",
-        filters, match_tokens AS tokens FROM watchlists`.pipe(
-        Effect.flatMap(Schema.decodeUnknownEffect(Schema.Array(WatchlistRow))),
-        Effect.orDie,
-        Effect.withSpan("PgAlertStore.watchlists")
-      )
+    const watchlists = SqlSchema.findAll({
+      Request: Schema.Void,
+      Result: WatchlistRow,
+      execute: () => sql`SELECT id::text AS id, account_id::text AS "accountId",
+          ${sql.literal(utc("created_at"))} AS "createdAt", filters, match_tokens AS tokens FROM watchlists`
+    })(undefined).pipe(Effect.orDie, Effect.withSpan("PgAlertStore.watchlists"))
 
     const watchlistsVersion = sql<{ v: string }>`SELECT version::text AS v FROM watchlist_version WHERE id = 1`.pipe(
       Effect.map((rows) => rows[0]?.v ?? "0"),
@@ -57,64 +96,125 @@ export const PgAlertStore = Layer.effect(
       Effect.orDie
     )
 
-    const eventsAfter = Effect.fn("PgAlertStore.eventsAfter")(function* (eventId: number, limit: number) {
-      const rows =
-        yield* sql`SELECT id::text AS id, tender_id AS "tenderId", change, ${sql.literal(iso("created_at"))} AS "createdAt"
-        FROM tender_events WHERE id > ${eventId} ORDER BY id LIMIT ${limit}`
-      return yield* Schema.decodeUnknownEffect(Schema.Array(EventRow))(rows)
-    }, Effect.orDie)
+    const events = SqlSchema.findAll({
+      Request: Schema.Struct({ after: Schema.Number, limit: Schema.Number }),
+      Result: EventRow,
+      execute: ({ after, limit }) => sql`SELECT id::text AS id, tender_id AS "tenderId", change,
+          ${sql.literal(utc("created_at"))} AS "createdAt"
+        FROM tender_events WHERE id > ${after} ORDER BY id LIMIT ${limit}`
+    })
+    const eventsAfter = Effect.fn("PgAlertStore.eventsAfter")(
+      (after: number, limit: number) => events({ after, limit }),
+      Effect.orDie
+    )
 
-    const facts = Effect.fn("PgAlertStore.facts")(function* (tenderIds: ReadonlyArray<string>) {
-      if (tenderIds.length === 0) return []
-      const rows = yield* sql`SELECT ${sql.literal(factsSelect)} FROM tenders t WHERE t.id IN ${sql.in(tenderIds)}`
-      return toFacts(yield* Schema.decodeUnknownEffect(Schema.Array(FactsRow))(rows))
+    const factsOf = SqlSchema.findAll({
+      Request: Schema.Array(Schema.String),
+      Result: FactsRow,
+      execute: (ids) => sql`SELECT ${factsSelect} FROM tenders t WHERE t.id IN ${sql.in(ids)}`
+    })
+    const facts = Effect.fn("PgAlertStore.facts")(function* (tenderIds: ReadonlyArray<TenderId>) {
+      return tenderIds.length === 0 ? [] : toFacts(yield* factsOf(tenderIds))
     }, Effect.orDie)
 
     const expiring = Effect.fn("PgAlertStore.expiring")(function* (now: DateTime.Utc, until: DateTime.Utc) {
-      const rows = yield* sql`SELECT ${sql.literal(factsSelect)} FROM tenders t
-        WHERE t.status IN ('open', 'amended') AND t.deadline_sort > ${DateTime.formatIso(now)}::timestamptz
-          AND t.deadline_sort <= ${DateTime.formatIso(until)}::timestamptz`
+      const rows = yield* sql`SELECT ${factsSelect} FROM tenders t
+        WHERE ${openTender(sql, now)} AND ${lapsedTender(sql, until)}`
       return toFacts(yield* Schema.decodeUnknownEffect(Schema.Array(FactsRow))(rows))
     }, Effect.orDie)
 
+    const recipientsOf = SqlSchema.findAll({
+      Request: Schema.Array(Schema.String),
+      Result: RecipientRow,
+      execute: (ids) => sql`SELECT w.id::text AS "watchlistId", w.name AS "watchlistName", acc.id::text AS "accountId",
+          acc.email AS "accountEmail", w.email, CASE WHEN w.webhook_disabled_at IS NULL THEN w.webhook END AS webhook
+        FROM watchlists w JOIN accounts acc ON acc.id = w.account_id WHERE w.id IN ${sql.in(ids)}`
+    })
+    const tendersOf = SqlSchema.findAll({
+      Request: Schema.Array(Schema.String),
+      Result: TenderRow,
+      execute: (ids) => sql`SELECT ${sql.literal(tenderColumns)} FROM tenders t WHERE t.id IN ${sql.in(ids)}`
+    })
+
+    /** The alerts an insert created, with their watchlists' recipients and their tenders. */
+    const createdOf = Effect.fnUntraced(function* (inserted: ReadonlyArray<typeof InsertedRow.Type>) {
+      const recipients = new Map(
+        (yield* recipientsOf([...new Set(inserted.map((a) => a.watchlistId))])).map((r) => [r.watchlistId, r])
+      )
+      const tenders = new Map((yield* tendersOf([...new Set(inserted.map((a) => a.tenderId))])).map((t) => [t.id, t]))
+      return inserted.flatMap((row): ReadonlyArray<CreatedAlert> => {
+        const recipient = recipients.get(row.watchlistId)
+        const tender = tenders.get(row.tenderId)
+        if (recipient === undefined || tender === undefined) return []
+        return [{ id: row.id, reason: row.reason, createdAt: row.createdAt, tender, recipient }]
+      })
+    })
+
+    const enqueue = Effect.fnUntraced(function* (planned: ReadonlyArray<PlannedDelivery>, now: string) {
+      if (planned.length === 0) return
+      // Each account gets its signing secret once, before its first webhook is queued.
+      const signing = new Set(planned.flatMap((d) => (d.channel === "webhook" ? [d.accountId] : [])))
+      for (const accountId of signing) {
+        yield* sql`UPDATE accounts SET webhook_secret = COALESCE(webhook_secret, ${newWebhookSecret()})
+          WHERE id = ${accountId}::uuid`
+      }
+      yield* sql`INSERT INTO deliveries (channel, account_id, watchlist_id, target, webhook_id, payload, next_attempt_at,
+          created_at)
+        SELECT d.channel, d.account_id::uuid, d.watchlist_id::uuid, d.target, d.webhook_id, d.payload,
+          ${now}::timestamptz, ${now}::timestamptz
+        FROM jsonb_to_recordset(${sql.json(planned.map(deliveryRow))})
+          AS d(channel text, account_id text, watchlist_id text, target text, webhook_id text, payload jsonb)`
+    })
+
     const insert = Effect.fn("PgAlertStore.insert")(function* (
       alerts: ReadonlyArray<NewAlert>,
-      eventCursor: number | null
+      eventCursor: number | null,
+      plan: DeliveryPlanner
     ) {
       const now = DateTime.formatIso(yield* DateTime.now)
       return yield* Effect.gen(function* () {
-        let inserted = 0
+        let created = 0
         if (alerts.length > 0) {
           const rows = yield* sql`INSERT INTO alerts (watchlist_id, account_id, tender_id, reason, version, created_at)
-            SELECT a.watchlist_id::uuid, a.account_id::uuid, a.tender_id, a.reason, a.version, ${now}::timestamptz
-            FROM jsonb_to_recordset(${sql.json(alerts.map((a) => ({ watchlist_id: a.watchlistId, account_id: a.accountId, tender_id: a.tenderId, reason: a.reason, version: a.version })))})
-              AS a(watchlist_id text, account_id text, tender_id text, reason text, version text)
-            WHERE EXISTS (SELECT 1 FROM watchlists w WHERE w.id = a.watchlist_id::uuid)
-            ON CONFLICT (watchlist_id, tender_id, reason, version) DO NOTHING RETURNING id::text AS id`
-          inserted = rows.length
-          yield* enqueueDeliveries(
-            sql,
-            rows.map((r) => String(r["id"])),
-            now
-          )
+              SELECT a.watchlist_id::uuid, a.account_id::uuid, a.tender_id, a.reason, a.version, ${now}::timestamptz
+              FROM jsonb_to_recordset(${sql.json(
+                alerts.map((a) => ({
+                  watchlist_id: a.watchlistId,
+                  account_id: a.accountId,
+                  tender_id: a.tenderId,
+                  reason: a.reason,
+                  version: a.version
+                }))
+              )}) AS a(watchlist_id text, account_id text, tender_id text, reason text, version text)
+              WHERE EXISTS (SELECT 1 FROM watchlists w WHERE w.id = a.watchlist_id::uuid)
+              ON CONFLICT (watchlist_id, tender_id, reason, version) DO NOTHING
+              RETURNING id::text AS id, watchlist_id::text AS "watchlistId", tender_id AS "tenderId", reason,
+                ${sql.literal(utc("created_at"))} AS "createdAt"`
+          const inserted = yield* Schema.decodeUnknownEffect(Schema.Array(InsertedRow))(rows)
+          created = inserted.length
+          if (created > 0) yield* enqueue(plan(yield* createdOf(inserted)), now)
         }
         if (eventCursor !== null) {
           yield* sql`INSERT INTO alert_cursor (name, last_event_id) VALUES ('events', ${eventCursor})
-            ON CONFLICT (name) DO UPDATE SET last_event_id = GREATEST(alert_cursor.last_event_id, EXCLUDED.last_event_id)`
+              ON CONFLICT (name) DO UPDATE SET last_event_id = GREATEST(alert_cursor.last_event_id, EXCLUDED.last_event_id)`
         }
-        return inserted
+        return created
       }).pipe(sql.withTransaction)
     }, Effect.orDie)
 
-    const open = Effect.fn("PgAlertStore.open")(function* (accountId: string, now: DateTime.Utc, limit: number) {
-      const rows =
-        yield* sql`SELECT ${sql.literal(tenderColumns)}, a.watchlist_id::text AS "watchlistId", w.name AS "watchlistName",
-          a.reason, ${sql.literal(iso("a.created_at"))} AS "alertCreatedAt"
+    const openOf = SqlSchema.findAll({
+      Request: Schema.Struct({ accountId: Schema.String, now: Schema.DateTimeUtc, limit: Schema.Number }),
+      Result: OpenRow,
+      execute: ({ accountId, now, limit }) => sql`SELECT ${sql.literal(tenderColumns)},
+          a.watchlist_id::text AS "watchlistId", w.name AS "watchlistName", a.reason,
+          ${sql.literal(utc("a.created_at"))} AS "alertCreatedAt"
         FROM alerts a JOIN watchlists w ON w.id = a.watchlist_id JOIN tenders t ON t.id = a.tender_id
-        WHERE a.account_id = ${accountId}::uuid AND t.status IN ('open', 'amended') AND t.deadline_sort > ${DateTime.formatIso(now)}::timestamptz
+        WHERE a.account_id = ${accountId}::uuid AND ${openTender(sql, now)}
         ORDER BY t.deadline_sort, a.created_at DESC, a.id DESC LIMIT ${limit}`
-      const decoded = yield* Schema.decodeUnknownEffect(Schema.Array(OpenRow))(rows)
-      return decoded.map(({ alertCreatedAt, reason, watchlistId, watchlistName, ...tender }) => ({
+    })
+    const open = Effect.fn("PgAlertStore.open")(function* (accountId: AccountId, now: DateTime.Utc, limit: number) {
+      const rows = yield* openOf({ accountId, now, limit })
+      return rows.map(({ alertCreatedAt, reason, watchlistId, watchlistName, ...tender }) => ({
         watchlistId,
         watchlistName,
         reason,

@@ -1,19 +1,19 @@
-import { Alert, type ClaimedDelivery, DeliveryStore } from "@tenders/core"
+import { Alert, type ClaimedDelivery, DeliveryStore, WatchlistId } from "@tenders/core"
 import { PgClient } from "@effect/sql-pg"
 import { DateTime, Effect, Layer, Schema } from "effect"
+import { jsonColumn, utc, UtcInstant } from "./Sql.ts"
 
-const json = <S extends Schema.Top>(schema: S) => Schema.Union([schema, Schema.fromJsonString(schema)])
 const EmailPayload = Schema.Struct({ to: Schema.String, watchlistName: Schema.String, alerts: Schema.Array(Alert) })
 const WebhookPayload = Schema.Struct({ body: Schema.String })
 const ClaimRow = Schema.Struct({
   id: Schema.NumberFromString,
   channel: Schema.Literals(["email", "webhook"]),
   attempts: Schema.Number,
-  watchlistId: Schema.NullOr(Schema.String),
+  watchlistId: Schema.NullOr(WatchlistId),
   target: Schema.String,
   webhookId: Schema.NullOr(Schema.String),
   secret: Schema.NullOr(Schema.String),
-  payload: json(Schema.Union([EmailPayload, WebhookPayload]))
+  payload: jsonColumn(Schema.Union([EmailPayload, WebhookPayload]))
 })
 const InfoRow = Schema.Struct({
   id: Schema.NumberFromString,
@@ -21,11 +21,10 @@ const InfoRow = Schema.Struct({
   target: Schema.String,
   status: Schema.Literals(["pending", "delivered", "failed"]),
   attempts: Schema.Number,
-  nextAttemptAt: Schema.NullOr(Schema.String),
+  nextAttemptAt: Schema.NullOr(UtcInstant),
   lastError: Schema.NullOr(Schema.String),
-  createdAt: Schema.String
+  createdAt: UtcInstant
 })
-const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`
 
 const toClaimed = (row: typeof ClaimRow.Type): ReadonlyArray<ClaimedDelivery> => {
   const p = row.payload
@@ -94,7 +93,7 @@ export const PgDeliveryStore = Layer.effect(
     const markFailed = Effect.fn("PgDeliveryStore.markFailed")(function* (
       id: number,
       error: string,
-      disableWebhookOf: string | null
+      disableWebhookOf: WatchlistId | null
     ) {
       yield* sql`UPDATE deliveries SET status = 'failed', attempts = attempts + 1, lease_until = NULL, last_error = ${error} WHERE id = ${id}`
       if (disableWebhookOf !== null) {
@@ -104,8 +103,8 @@ export const PgDeliveryStore = Layer.effect(
 
     const list = Effect.fn("PgDeliveryStore.list")(function* (limit: number) {
       const rows = yield* sql`SELECT id::text AS id, channel, target, status, attempts,
-          CASE WHEN status = 'pending' THEN ${sql.literal(iso("next_attempt_at"))} END AS "nextAttemptAt",
-          last_error AS "lastError", ${sql.literal(iso("created_at"))} AS "createdAt"
+          CASE WHEN status = 'pending' THEN ${sql.literal(utc("next_attempt_at"))} END AS "nextAttemptAt",
+          last_error AS "lastError", ${sql.literal(utc("created_at"))} AS "createdAt"
         FROM deliveries ORDER BY id DESC LIMIT ${limit}`
       return yield* Schema.decodeUnknownEffect(Schema.Array(InfoRow))(rows)
     }, Effect.orDie)

@@ -1,17 +1,16 @@
-import { NoticeStore, type NoticeResolver, ParsedNotice, TenderRecord } from "@tenders/core"
+import { canonicalJson, NoticeStore, type NoticeResolver, ParsedNotice, TenderRecord } from "@tenders/core"
 import { PgClient } from "@effect/sql-pg"
 import { DateTime, Effect, Layer, Schema } from "effect"
 import { createHash } from "node:crypto"
+import { jsonColumn } from "./Sql.ts"
 import { TenderRow, tenderColumns } from "./TenderRow.ts"
 import { writeTenders } from "./TenderWrite.ts"
 
-const decodeNotices = Schema.decodeUnknownEffect(
-  Schema.Array(Schema.Struct({ notice: Schema.Union([ParsedNotice, Schema.fromJsonString(ParsedNotice)]) }))
-)
+const decodeNotices = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ notice: jsonColumn(ParsedNotice) })))
 const decodeTender = Schema.decodeUnknownEffect(Schema.Array(TenderRow))
 const toRecord = Schema.decodeUnknownEffect(TenderRecord)
 
-const hashOf = (n: ParsedNotice) => createHash("sha256").update(JSON.stringify(n)).digest("hex")
+const hashOf = (n: ParsedNotice) => createHash("sha256").update(canonicalJson(n)).digest("hex")
 
 /**
  * One stored row per distinct notice content: the same notice read twice (or from two pages that say the
@@ -27,47 +26,46 @@ export const PgNoticeStore = Layer.effect(
   Effect.gen(function* () {
     const sql = yield* PgClient.PgClient
 
-    const applyOne = (notice: ParsedNotice, resolve: NoticeResolver, now: string) =>
-      Effect.gen(function* () {
-        const hash = hashOf(notice)
-        const key = noticeKey(notice, hash)
-        const known = yield* sql<{
-          content_hash: string
-        }>`SELECT content_hash FROM tender_notices WHERE notice_key = ${key}`
-        if (known[0]?.content_hash === hash) return "unchanged" as const
-        yield* sql`INSERT INTO tender_notices (notice_key, source, procedure_key, kind, version, content_hash, notice, received_at)
+    const applyOne = Effect.fnUntraced(function* (notice: ParsedNotice, resolve: NoticeResolver, now: string) {
+      const hash = hashOf(notice)
+      const key = noticeKey(notice, hash)
+      // The key holds the content hash: a notice already stored is this very content, and changes nothing.
+      const inserted = yield* sql`INSERT INTO tender_notices (notice_key, source, procedure_key, kind, version,
+            content_hash, notice, received_at)
           VALUES (${key}, ${notice.record.source}, ${notice.procedureKey}, ${notice.kind}, ${notice.version}, ${hash},
             ${sql.json(notice)}, ${now}::timestamptz)
-          ON CONFLICT (notice_key) DO UPDATE SET kind = EXCLUDED.kind, version = EXCLUDED.version,
-            content_hash = EXCLUDED.content_hash, notice = EXCLUDED.notice, received_at = EXCLUDED.received_at`
-        const rows = yield* sql`SELECT notice FROM tender_notices
+          ON CONFLICT (notice_key) DO NOTHING RETURNING notice_key`
+      if (inserted.length === 0) return "unchanged" as const
+      const rows = yield* sql`SELECT notice FROM tender_notices
           WHERE source = ${notice.record.source} AND procedure_key = ${notice.procedureKey} ORDER BY notice_key`
-        const notices = (yield* decodeNotices(rows)).map((r) => r.notice)
-        const stored = yield* sql`SELECT ${sql.literal(tenderColumns)} FROM tenders t
+      const notices = (yield* decodeNotices(rows)).map((r) => r.notice)
+      const stored = yield* sql`SELECT ${sql.literal(tenderColumns)} FROM tenders t
           WHERE t.source = ${notice.record.source} AND t.procedure_key = ${notice.procedureKey} ORDER BY t.id LIMIT 1`
-        const beforeRow = (yield* decodeTender(stored))[0]
-        const before = beforeRow === undefined ? undefined : yield* toRecord(beforeRow, { onExcessProperty: "ignore" })
-        const { change, tender } = resolve(notices, before, notice)
-        if (tender === undefined) return change
-        if (before !== undefined && before.id !== tender.id) {
-          yield* sql`UPDATE tenders SET id = ${tender.id} WHERE id = ${before.id}`
-          yield* sql`UPDATE tender_aliases SET tender_id = ${tender.id} WHERE tender_id = ${before.id}`
-          yield* sql`INSERT INTO tender_aliases (alias, tender_id) VALUES (${before.id}, ${tender.id}) ON CONFLICT (alias) DO UPDATE SET tender_id = EXCLUDED.tender_id`
-          yield* sql`UPDATE tender_events SET tender_id = ${tender.id} WHERE tender_id = ${before.id}`
-          yield* sql`UPDATE alerts SET tender_id = ${tender.id} WHERE tender_id = ${before.id}`
-        }
-        for (const n of notices) {
-          if (n.record.id !== tender.id) {
-            yield* sql`INSERT INTO tender_aliases (alias, tender_id) VALUES (${n.record.id}, ${tender.id})
+      const beforeRow = (yield* decodeTender(stored))[0]
+      const before = beforeRow === undefined ? undefined : yield* toRecord(beforeRow, { onExcessProperty: "ignore" })
+      const { change, tender } = resolve(notices, before, notice)
+      if (tender === undefined) return change
+      if (before !== undefined && before.id !== tender.id) {
+        yield* sql`UPDATE tenders SET id = ${tender.id} WHERE id = ${before.id}`
+        yield* sql`UPDATE tender_aliases SET tender_id = ${tender.id} WHERE tender_id = ${before.id}`
+        yield* sql`INSERT INTO tender_aliases (alias, tender_id) VALUES (${before.id}, ${tender.id})
+            ON CONFLICT (alias) DO UPDATE SET tender_id = EXCLUDED.tender_id`
+        yield* sql`UPDATE tender_events SET tender_id = ${tender.id} WHERE tender_id = ${before.id}`
+        yield* sql`UPDATE alerts SET tender_id = ${tender.id} WHERE tender_id = ${before.id}`
+      }
+      for (const n of notices) {
+        if (n.record.id !== tender.id) {
+          yield* sql`INSERT INTO tender_aliases (alias, tender_id) VALUES (${n.record.id}, ${tender.id})
               ON CONFLICT (alias) DO UPDATE SET tender_id = EXCLUDED.tender_id`
-          }
         }
-        yield* writeTenders(sql, [{ record: tender, procedureKey: notice.procedureKey }], now)
-        if (change !== "unchanged") {
-          yield* sql`INSERT INTO tender_events (tender_id, change, notice_key, created_at) VALUES (${tender.id}, ${change}, ${key}, ${now}::timestamptz)`
-        }
-        return change
-      }).pipe(sql.withTransaction)
+      }
+      yield* writeTenders(sql, [{ record: tender, procedureKey: notice.procedureKey }], now)
+      if (change !== "unchanged") {
+        yield* sql`INSERT INTO tender_events (tender_id, change, notice_key, created_at)
+            VALUES (${tender.id}, ${change}, ${key}, ${now}::timestamptz)`
+      }
+      return change
+    }, sql.withTransaction)
 
     const applyNotices = Effect.fn("PgNoticeStore.applyNotices")(function* (
       notices: ReadonlyArray<ParsedNotice>,

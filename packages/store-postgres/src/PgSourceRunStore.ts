@@ -1,13 +1,12 @@
 import { type SourceCode, SourceRunStore } from "@tenders/core"
 import { PgClient } from "@effect/sql-pg"
 import { DateTime, Effect, Layer, Schema } from "effect"
-
-const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
+import { utc, UtcText } from "./Sql.ts"
 
 const Run = Schema.Struct({
   id: Schema.Number,
-  startedAt: Schema.String,
-  finishedAt: Schema.NullOr(Schema.String),
+  startedAt: UtcText,
+  finishedAt: Schema.NullOr(UtcText),
   error: Schema.NullOr(Schema.String),
   summary: Schema.Record(Schema.String, Schema.Number)
 })
@@ -80,7 +79,7 @@ export const PgSourceRunStore = Layer.effect(
 
     const recentRuns = Effect.fn("PgSourceRunStore.recentRuns")(function* (source: SourceCode, limit: number) {
       const rows =
-        yield* sql`SELECT id, ${sql.literal(iso("started_at"))} AS "startedAt", ${sql.literal(iso("finished_at"))} AS "finishedAt",
+        yield* sql`SELECT id, ${sql.literal(utc("started_at"))} AS "startedAt", ${sql.literal(utc("finished_at"))} AS "finishedAt",
           error, COALESCE(summary, '{}'::jsonb) AS summary
         FROM source_runs WHERE source = ${source} ORDER BY started_at DESC, id DESC LIMIT ${limit}`
       return yield* decodeRuns(rows.map((r) => ({ ...r, id: Number(r["id"]) })))

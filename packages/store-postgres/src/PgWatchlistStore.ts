@@ -1,33 +1,36 @@
 import {
+  AccountId,
   type MatchToken,
   type QueryToken,
-  type Script,
   type StoredWatchlist,
+  WatchlistId,
   WatchlistInput,
-  WatchlistStore
+  WatchlistStore,
+  wordMatch
 } from "@tenders/core"
 import { PgClient } from "@effect/sql-pg"
 import { DateTime, Effect, Layer, Schema } from "effect"
-import { randomUUID } from "node:crypto"
+import { SqlSchema } from "effect/sql"
+import { jsonColumn, utc, UtcInstant } from "./Sql.ts"
 
 const Row = Schema.Struct({
-  id: Schema.String,
-  accountId: Schema.String,
+  id: WatchlistId,
+  accountId: AccountId,
   name: Schema.String,
-  filters: Schema.Union([WatchlistInput.fields.filters, Schema.fromJsonString(WatchlistInput.fields.filters)]),
+  filters: jsonColumn(WatchlistInput.fields.filters),
   email: Schema.Boolean,
   webhook: Schema.NullOr(Schema.String),
-  createdAt: Schema.String
+  createdAt: UtcInstant
 })
-const decodeRows = Schema.decodeUnknownEffect(Schema.Array(Row))
 
-/** The stemming dictionary of each script, as the text vectors use them (TenderWrite.ts). */
-const stemmer: Record<Script, string | undefined> = {
-  latin: "english_stem",
-  cyrillic: "russian_stem",
-  armenian: "armenian_stem",
-  other: undefined
-}
+const toStored = (row: typeof Row.Type): StoredWatchlist => ({
+  id: row.id,
+  accountId: row.accountId,
+  createdAt: row.createdAt,
+  name: row.name,
+  filters: row.filters,
+  channels: { email: row.email, ...(row.webhook === null ? {} : { webhook: row.webhook }) }
+})
 
 /** WatchlistStore on PostgreSQL; the plan's watchlist limit is checked under a lock on the account row. */
 export const PgWatchlistStore = Layer.effect(
@@ -35,31 +38,36 @@ export const PgWatchlistStore = Layer.effect(
   Effect.gen(function* () {
     const sql = yield* PgClient.PgClient
 
+    // The stems of a word are the lexemes its script's dictionary gives (stop words give none), as the text
+    // vectors hold them (TenderWrite.ts); the prefix forms follow core's `wordMatch`.
+    const lexize = SqlSchema.findAll({
+      Request: Schema.Struct({ dictionary: Schema.String, word: Schema.String }),
+      Result: Schema.Struct({ l: Schema.NullOr(Schema.Array(Schema.String)) }),
+      execute: ({ dictionary, word }) => sql`SELECT ts_lexize(${dictionary}::regdictionary, ${word}) AS l`
+    })
+
     const resolveTokens = Effect.fn("PgWatchlistStore.resolveTokens")(function* (tokens: ReadonlyArray<QueryToken>) {
       const resolved: Array<MatchToken> = []
       for (const token of tokens) {
-        const dictionary = stemmer[token.script]
+        const { prefix, stemming } = wordMatch[token.script]
         const stems =
-          dictionary === undefined
+          stemming === undefined
             ? []
-            : ((yield* sql<{
-                l: ReadonlyArray<string> | null
-              }>`SELECT ts_lexize(${dictionary}::regdictionary, ${token.text}) AS l`)[0]?.l ?? [])
-        const prefix = token.script === "armenian" || token.script === "other" ? [token.text] : []
+            : ((yield* lexize({ dictionary: `${stemming}_stem`, word: token.text }))[0]?.l ?? [])
         // A stop word has no lexeme and no prefix: the search ignores it, so matching does too.
-        if (stems.length > 0 || prefix.length > 0) resolved.push({ exact: [...stems], prefix })
+        if (stems.length > 0 || prefix) resolved.push({ exact: [...stems], prefix: prefix ? [token.text] : [] })
       }
       return resolved
     }, Effect.orDie)
 
     const create = Effect.fn("PgWatchlistStore.create")(function* (
-      accountId: string,
+      accountId: AccountId,
       input: WatchlistInput,
       tokens: ReadonlyArray<MatchToken>,
       limit: number
     ) {
       const now = DateTime.formatIso(yield* DateTime.now)
-      const id = randomUUID()
+      const id = WatchlistId.make(crypto.randomUUID())
       return yield* Effect.gen(function* () {
         yield* sql`SELECT id FROM accounts WHERE id = ${accountId}::uuid FOR UPDATE`
         const rows = yield* sql<{
@@ -67,31 +75,27 @@ export const PgWatchlistStore = Layer.effect(
         }>`SELECT count(*)::int AS n FROM watchlists WHERE account_id = ${accountId}::uuid`
         if ((rows[0]?.n ?? 0) >= limit) return undefined
         yield* sql`INSERT INTO watchlists (id, account_id, name, filters, email, webhook, created_at, match_tokens)
-          VALUES (${id}::uuid, ${accountId}::uuid, ${input.name}, ${sql.json(input.filters)}, ${input.channels?.email ?? true},
-            ${input.channels?.webhook ?? null}, ${now}::timestamptz, ${sql.json(tokens)})`
+            VALUES (${id}::uuid, ${accountId}::uuid, ${input.name}, ${sql.json(input.filters)},
+              ${input.channels?.email ?? true}, ${input.channels?.webhook ?? null}, ${now}::timestamptz, ${sql.json(tokens)})`
         return id
       }).pipe(sql.withTransaction)
     }, Effect.orDie)
 
-    const list = Effect.fn("PgWatchlistStore.list")(function* (accountId: string) {
-      const rows = yield* sql`SELECT id::text AS id, account_id::text AS "accountId", name, filters, email, webhook,
-          to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "createdAt"
+    const byAccount = SqlSchema.findAll({
+      Request: AccountId,
+      Result: Row,
+      execute: (accountId) => sql`SELECT id::text AS id, account_id::text AS "accountId", name, filters, email, webhook,
+          ${sql.literal(utc("created_at"))} AS "createdAt"
         FROM watchlists WHERE account_id = ${accountId}::uuid ORDER BY created_at, id`
-      const decoded = yield* decodeRows(rows)
-      return decoded.map((r): StoredWatchlist => ({
-        id: r.id,
-        accountId: r.accountId,
-        createdAt: r.createdAt,
-        name: r.name,
-        filters: r.filters,
-        channels: { email: r.email, ...(r.webhook === null ? {} : { webhook: r.webhook }) }
-      }))
+    })
+
+    const list = Effect.fn("PgWatchlistStore.list")(function* (accountId: AccountId) {
+      return (yield* byAccount(accountId)).map(toStored)
     }, Effect.orDie)
 
-    const remove = Effect.fn("PgWatchlistStore.remove")(function* (accountId: string, watchlistId: string) {
-      if (!/^[0-9a-f-]{36}$/iu.test(watchlistId)) return false
-      const rows =
-        yield* sql`DELETE FROM watchlists WHERE id = ${watchlistId}::uuid AND account_id = ${accountId}::uuid RETURNING id`
+    const remove = Effect.fn("PgWatchlistStore.remove")(function* (accountId: AccountId, watchlistId: WatchlistId) {
+      const rows = yield* sql`DELETE FROM watchlists WHERE id = ${watchlistId}::uuid AND account_id = ${accountId}::uuid
+        RETURNING id`
       return rows.length > 0
     }, Effect.orDie)
 

@@ -10,6 +10,7 @@ import {
   evaluateAlerts,
   listAlerts,
   Notifier,
+  WatchlistId,
   WatchlistStore,
   type Filters,
   lifecycleResolverAt,
@@ -592,7 +593,8 @@ for (const [name, makeLayer] of backends()) {
           assert.strictEqual(yield* evaluate, 0)
           assert.strictEqual(yield* alerts.watchlistsVersion, v0)
           // Disabling a webhook (410 Gone) does not change what matches: the version stays.
-          const { watchlistId } = yield* createWatchlist({ name: "Kayaks", filters: { q: "kayak" } }, owner)
+          const created = yield* createWatchlist({ name: "Kayaks", filters: { q: "kayak" } }, owner)
+          const watchlistId = WatchlistId.make(created.watchlistId)
           const v1 = yield* alerts.watchlistsVersion
           assert.notStrictEqual(v1, v0)
           yield* (yield* DeliveryStore).markFailed(0, "none", watchlistId)

@@ -1,4 +1,4 @@
-import { AccountStore, DeliveryStore, listAlerts } from "@tenders/core"
+import { AccountStore, DeliveryStore, formatUtc, listAlerts } from "@tenders/core"
 import type { Command } from "commander"
 import { DateTime, Effect } from "effect"
 import { accountOf, type GlobalOptions, runCommand, UsageError } from "../Runtime.ts"
@@ -43,7 +43,11 @@ export const registerAlerts = (program: Command, globals: () => GlobalOptions) =
       runCommand(
         globals(),
         Effect.gen(function* () {
-          const list = yield* (yield* DeliveryStore).list(100)
+          const list = (yield* (yield* DeliveryStore).list(100)).map((d) => ({
+            ...d,
+            nextAttemptAt: d.nextAttemptAt === null ? null : formatUtc(d.nextAttemptAt),
+            createdAt: formatUtc(d.createdAt)
+          }))
           if (options.json === true) return void process.stdout.write(`${JSON.stringify(list)}\n`)
           process.stdout.write(
             list.length === 0

@@ -1,7 +1,7 @@
-import { AccountStore, KeyKind, Plan } from "@tenders/core"
+import { AccountStore, KeyId, KeyKind, Plan } from "@tenders/core"
 import type { Command } from "commander"
 import { Option as CliOption } from "commander"
-import { Effect, Option } from "effect"
+import { Effect, Option, Schema } from "effect"
 import { type GlobalOptions, runCommand, usage, UsageError } from "../Runtime.ts"
 import { table } from "../Table.ts"
 
@@ -106,7 +106,8 @@ export const registerKeys = (program: Command, globals: () => GlobalOptions) => 
       runCommand(
         globals(),
         Effect.gen(function* () {
-          const revoked = yield* (yield* AccountStore).revokeKey(keyId)
+          const id = Schema.decodeUnknownOption(KeyId)(keyId)
+          const revoked = id._tag === "Some" && (yield* (yield* AccountStore).revokeKey(id.value))
           if (!revoked) return yield* Effect.fail(new UsageError(`no key with id "${keyId}"`))
           process.stdout.write(`Revoked key ${keyId}.\n`)
         })

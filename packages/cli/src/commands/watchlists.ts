@@ -1,4 +1,4 @@
-import { createWatchlist, WatchlistInput, WatchlistStore } from "@tenders/core"
+import { createWatchlist, formatUtc, WatchlistId, WatchlistInput, WatchlistStore } from "@tenders/core"
 import type { Command } from "commander"
 import { Effect, Schema } from "effect"
 import { accountOf, type GlobalOptions, runCommand, usage, UsageError } from "../Runtime.ts"
@@ -27,7 +27,10 @@ export const registerWatchlists = (program: Command, globals: () => GlobalOption
         globals(),
         Effect.gen(function* () {
           const account = yield* accountOf(options.email)
-          const list = yield* (yield* WatchlistStore).list(account.id)
+          const list = (yield* (yield* WatchlistStore).list(account.id)).map((w) => ({
+            ...w,
+            createdAt: formatUtc(w.createdAt)
+          }))
           if (options.json === true) {
             process.stdout.write(`${JSON.stringify(list)}\n`)
             return
@@ -100,7 +103,8 @@ export const registerWatchlists = (program: Command, globals: () => GlobalOption
         globals(),
         Effect.gen(function* () {
           const account = yield* accountOf(options.email)
-          if (!(yield* (yield* WatchlistStore).remove(account.id, watchlistId))) {
+          const id = Schema.decodeUnknownOption(WatchlistId)(watchlistId)
+          if (id._tag === "None" || !(yield* (yield* WatchlistStore).remove(account.id, id.value))) {
             return yield* Effect.fail(new UsageError(`${options.email} has no watchlist ${watchlistId}`))
           }
           process.stdout.write(`Deleted watchlist ${watchlistId}.\n`)

@@ -1,5 +1,6 @@
 import { Context, type Effect, type Option } from "effect"
 import type { Account, KeyInfo, KeyKind, QuotaDecision } from "../Account.ts"
+import type { AccountId, KeyId } from "../Ids.ts"
 import type { Plan } from "../Plan.ts"
 
 /** Accounts, keys and monthly usage. */
@@ -12,10 +13,10 @@ export class AccountStore extends Context.Service<
      * Counts one call in `month` (`YYYY-MM`) unless the account already used `limit` plus its packs;
      * atomic under concurrent calls.
      */
-    readonly consumeCall: (accountId: string, month: string, limit: number) => Effect.Effect<QuotaDecision>
+    readonly consumeCall: (accountId: AccountId, month: string, limit: number) => Effect.Effect<QuotaDecision>
     /** Calls used in `month` and the packs bought for it. */
     readonly usage: (
-      accountId: string,
+      accountId: AccountId,
       month: string
     ) => Effect.Effect<{ readonly calls: number; readonly packs: number }>
     readonly findAccount: (email: string) => Effect.Effect<Option.Option<Account>>
@@ -26,14 +27,14 @@ export class AccountStore extends Context.Service<
       readonly monthlyLimit: number | null | undefined
     }) => Effect.Effect<Account>
     readonly createKey: (
-      accountId: string,
+      accountId: AccountId,
       kind: KeyKind
-    ) => Effect.Effect<{ readonly keyId: string; readonly key: string }>
+    ) => Effect.Effect<{ readonly keyId: KeyId; readonly key: string }>
     readonly listKeys: Effect.Effect<ReadonlyArray<KeyInfo>>
     /** Marks a key revoked; false when no such key exists. */
-    readonly revokeKey: (keyId: string) => Effect.Effect<boolean>
-    readonly addPack: (accountId: string, month: string) => Effect.Effect<number>
+    readonly revokeKey: (keyId: KeyId) => Effect.Effect<boolean>
+    readonly addPack: (accountId: AccountId, month: string) => Effect.Effect<number>
     /** The account's webhook signing secret (`whsec_...`), created when missing or replaced when `rotate`. */
-    readonly webhookSecret: (accountId: string, rotate: boolean) => Effect.Effect<string>
+    readonly webhookSecret: (accountId: AccountId, rotate: boolean) => Effect.Effect<string>
   }
 >()("@tenders/core/AccountStore") {}

@@ -1,4 +1,5 @@
 import { Context, type DateTime, type Effect } from "effect"
+import type { WatchlistId } from "../Ids.ts"
 import type { EmailDigest } from "./Notifier.ts"
 
 /** A delivery claimed for one attempt. */
@@ -8,7 +9,7 @@ export type ClaimedDelivery =
       readonly id: number
       readonly channel: "webhook"
       readonly attempts: number
-      readonly watchlistId: string
+      readonly watchlistId: WatchlistId
       readonly url: string
       readonly secret: string
       readonly webhookId: string
@@ -22,12 +23,12 @@ export interface DeliveryInfo {
   readonly target: string
   readonly status: "pending" | "delivered" | "failed"
   readonly attempts: number
-  readonly nextAttemptAt: string | null
+  readonly nextAttemptAt: DateTime.Utc | null
   readonly lastError: string | null
-  readonly createdAt: string
+  readonly createdAt: DateTime.Utc
 }
 
-/** The delivery outbox (filled in the alerts' transaction by the AlertStore). */
+/** The delivery outbox (filled in the alerts' transaction by `AlertStore.insert` with what core planned). */
 export class DeliveryStore extends Context.Service<
   DeliveryStore,
   {
@@ -40,7 +41,7 @@ export class DeliveryStore extends Context.Service<
     readonly markDelivered: (id: number) => Effect.Effect<void>
     readonly reschedule: (id: number, nextAttemptAt: DateTime.Utc, error: string) => Effect.Effect<void>
     /** Gives up on a delivery; `disableWebhookOf` also switches that watchlist's webhook off (410 Gone). */
-    readonly markFailed: (id: number, error: string, disableWebhookOf: string | null) => Effect.Effect<void>
+    readonly markFailed: (id: number, error: string, disableWebhookOf: WatchlistId | null) => Effect.Effect<void>
     readonly list: (limit: number) => Effect.Effect<ReadonlyArray<DeliveryInfo>>
     /** Puts a failed delivery back in the queue now; false when there is no such failed delivery. */
     readonly retry: (id: number, now: DateTime.Utc) => Effect.Effect<boolean>

@@ -1,13 +1,14 @@
-import { Context, type Effect } from "effect"
+import { Context, type DateTime, type Effect } from "effect"
+import type { AccountId, WatchlistId } from "../Ids.ts"
 import type { QueryToken } from "../TextQuery.ts"
 import type { WatchlistInput } from "../Watchlist.ts"
-import type { MatchToken } from "../WatchlistMatch.ts"
+import type { MatchToken } from "../FilterMatch.ts"
 
 /** A stored watchlist. */
 export interface StoredWatchlist extends WatchlistInput {
-  readonly id: string
-  readonly accountId: string
-  readonly createdAt: string
+  readonly id: WatchlistId
+  readonly accountId: AccountId
+  readonly createdAt: DateTime.Utc
 }
 
 /** Watchlists per account. */
@@ -19,15 +20,15 @@ export class WatchlistStore extends Context.Service<
      * undefined when the limit is reached.
      */
     readonly create: (
-      accountId: string,
+      accountId: AccountId,
       input: WatchlistInput,
       tokens: ReadonlyArray<MatchToken>,
       limit: number
-    ) => Effect.Effect<string | undefined>
+    ) => Effect.Effect<WatchlistId | undefined>
     /** The lexemes the text search matches each query word with (stop words drop out). */
     readonly resolveTokens: (tokens: ReadonlyArray<QueryToken>) => Effect.Effect<ReadonlyArray<MatchToken>>
-    readonly list: (accountId: string) => Effect.Effect<ReadonlyArray<StoredWatchlist>>
+    readonly list: (accountId: AccountId) => Effect.Effect<ReadonlyArray<StoredWatchlist>>
     /** Deletes one of the account's watchlists; false when it has no such watchlist. */
-    readonly remove: (accountId: string, watchlistId: string) => Effect.Effect<boolean>
+    readonly remove: (accountId: AccountId, watchlistId: WatchlistId) => Effect.Effect<boolean>
   }
 >()("@tenders/core/WatchlistStore") {}

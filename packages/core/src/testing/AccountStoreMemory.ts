@@ -1,109 +1,102 @@
-import { DateTime, Effect, Layer, Option, Ref } from "effect"
-import { type Account, type KeyInfo, type KeyKind, keyPrefix, type QuotaDecision } from "../Account.ts"
+import { DateTime, Effect, Layer, Option } from "effect"
+import type { Account, KeyKind, QuotaDecision } from "../Account.ts"
+import { AccountId, KeyId } from "../Ids.ts"
 import { packSize, type Plan } from "../Plan.ts"
 import { AccountStore } from "../ports/AccountStore.ts"
+import { displayPrefix, newSecret, newWebhookSecret } from "../Secrets.ts"
+import { formatUtc } from "../Time.ts"
+import { MemoryDb, type MemoryState, nextSeq } from "./MemoryDb.ts"
+import { memoryUuid } from "./memoryText.ts"
 
-interface State {
-  readonly accounts: ReadonlyArray<Account>
-  readonly keys: ReadonlyArray<KeyInfo & { readonly secret: string }>
-  readonly usage: ReadonlyMap<string, { readonly calls: number; readonly packs: number }>
-  readonly seq: number
+const usageOf = (db: MemoryState, accountId: string, month: string) => {
+  const key = `${accountId}/${month}`
+  const found = db.usage.get(key)
+  if (found !== undefined) return found
+  const fresh = { calls: 0, packs: 0 }
+  db.usage.set(key, fresh)
+  return fresh
 }
 
-const base62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-
-/** An AccountStore kept in memory; secrets are deterministic per sequence number (tests only). */
-export const AccountStoreMemory = Layer.effect(
+/** AccountStore over the shared in-memory state: keys by secret, exact monthly counters. */
+export const AccountStoreOnMemory = Layer.effect(
   AccountStore,
   Effect.gen(function* () {
-    const state = yield* Ref.make<State>({ accounts: [], keys: [], usage: new Map(), seq: 0 })
-    const usageOf = (s: State, accountId: string, month: string) =>
-      s.usage.get(`${accountId}/${month}`) ?? { calls: 0, packs: 0 }
+    const db = yield* MemoryDb
+    const byEmail = (email: string) => [...db.accounts.values()].find((a) => a.account.email === email)?.account
     return AccountStore.of({
       authenticate: (secret, kind) =>
-        Effect.map(Ref.get(state), (s) => {
-          const key = s.keys.find((k) => k.secret === secret && k.kind === kind && k.revokedAt === null)
-          return Option.fromNullishOr(key && s.accounts.find((a) => a.id === key.accountId))
+        Effect.sync(() => {
+          const key = db.keys.find((k) => k.secret === secret && k.kind === kind && k.revokedAt === null)
+          return Option.fromNullishOr(key && db.accounts.get(key.accountId)?.account)
         }),
       consumeCall: (accountId, month, limit) =>
-        Ref.modify(state, (s): readonly [QuotaDecision, State] => {
-          const current = usageOf(s, accountId, month)
-          const effective = limit + current.packs * packSize
-          if (current.calls >= effective) return [{ allowed: false, used: current.calls, limit: effective }, s]
-          const usage = new Map(s.usage).set(`${accountId}/${month}`, { ...current, calls: current.calls + 1 })
-          return [
-            { allowed: true, used: current.calls + 1, limit: effective },
-            { ...s, usage }
-          ]
+        Effect.sync((): QuotaDecision => {
+          const usage = usageOf(db, accountId, month)
+          const effective = limit + usage.packs * packSize
+          if (usage.calls >= effective) return { allowed: false, used: usage.calls, limit: effective }
+          usage.calls++
+          return { allowed: true, used: usage.calls, limit: effective }
         }),
-      usage: (accountId, month) => Effect.map(Ref.get(state), (s) => usageOf(s, accountId, month)),
-      findAccount: (email) =>
-        Effect.map(Ref.get(state), (s) => Option.fromNullishOr(s.accounts.find((a) => a.email === email))),
+      usage: (accountId, month) => Effect.sync(() => ({ ...usageOf(db, accountId, month) })),
+      findAccount: (email) => Effect.sync(() => Option.fromNullishOr(byEmail(email))),
       saveAccount: ({ email, monthlyLimit, plan }) =>
-        Ref.modify(state, (s) => {
-          const existing = s.accounts.find((a) => a.email === email)
+        Effect.sync(() => {
+          const existing = byEmail(email)
           const account: Account = {
-            id: existing?.id ?? `acc-${s.seq + 1}`,
+            id: existing?.id ?? AccountId.make(memoryUuid(nextSeq(db))),
             email,
             plan: plan ?? existing?.plan ?? "free",
             monthlyLimit: monthlyLimit === undefined ? (existing?.monthlyLimit ?? null) : monthlyLimit
           }
-          return [
-            account,
-            { ...s, seq: s.seq + 1, accounts: [...s.accounts.filter((a) => a.email !== email), account] }
-          ]
+          db.accounts.set(account.id, { account, webhookSecret: db.accounts.get(account.id)?.webhookSecret ?? null })
+          return account
         }),
-      createKey: (accountId: string, kind: KeyKind) =>
-        Effect.gen(function* () {
-          const now = DateTime.formatIso(yield* DateTime.now)
-          return yield* Ref.modify(state, (s) => {
-            const account = s.accounts.find((a) => a.id === accountId)
-            const n = s.seq + 1
-            const secret =
-              keyPrefix[kind] + Array.from({ length: 32 }, (_, i) => base62[(n * 7 + i * 13) % 62]).join("")
-            const keyId = `key-${n}`
-            const info = {
-              keyId,
-              accountId,
-              email: account?.email ?? "",
-              plan: account?.plan ?? "free",
-              kind,
-              prefix: secret.slice(0, keyPrefix[kind].length + 4),
-              createdAt: now,
-              revokedAt: null,
-              secret
-            }
-            return [
-              { keyId, key: secret },
-              { ...s, seq: n, keys: [...s.keys, info] }
-            ]
+      createKey: (accountId: AccountId, kind: KeyKind) =>
+        Effect.map(DateTime.now, (now) => {
+          const account = db.accounts.get(accountId)?.account
+          const key = newSecret(kind)
+          const keyId = KeyId.make(memoryUuid(nextSeq(db)))
+          db.keys.push({
+            keyId,
+            accountId,
+            email: account?.email ?? "",
+            plan: account?.plan ?? "free",
+            kind,
+            prefix: displayPrefix(key, kind),
+            createdAt: formatUtc(now),
+            revokedAt: null,
+            secret: key
           })
+          return { keyId, key }
         }),
-      listKeys: Effect.map(Ref.get(state), (s) => s.keys.map(({ secret: _secret, ...info }) => info)),
+      listKeys: Effect.sync(() => db.keys.map(({ secret: _secret, ...info }) => info)),
       revokeKey: (keyId) =>
-        Effect.gen(function* () {
-          const now = DateTime.formatIso(yield* DateTime.now)
-          return yield* Ref.modify(state, (s) => {
-            const found = s.keys.some((k) => k.keyId === keyId)
-            return [
-              found,
-              {
-                ...s,
-                keys: s.keys.map((k) => (k.keyId === keyId && k.revokedAt === null ? { ...k, revokedAt: now } : k))
-              }
-            ]
-          })
+        Effect.map(DateTime.now, (now) => {
+          const index = db.keys.findIndex((k) => k.keyId === keyId)
+          const key = db.keys[index]
+          if (key === undefined) return false
+          if (key.revokedAt === null) db.keys[index] = { ...key, revokedAt: formatUtc(now) }
+          return true
         }),
-      webhookSecret: (accountId, rotate) => Effect.succeed(`whsec_${rotate ? "rotated" : "initial"}${accountId}`),
+      webhookSecret: (accountId, rotate) =>
+        Effect.sync(() => {
+          const entry = db.accounts.get(accountId)
+          const secret = rotate || entry?.webhookSecret == null ? newWebhookSecret() : entry.webhookSecret
+          if (entry !== undefined) entry.webhookSecret = secret
+          return secret
+        }),
       addPack: (accountId, month) =>
-        Ref.modify(state, (s) => {
-          const current = usageOf(s, accountId, month)
-          const next = { ...current, packs: current.packs + 1 }
-          return [next.packs, { ...s, usage: new Map(s.usage).set(`${accountId}/${month}`, next) }]
+        Effect.sync(() => {
+          const usage = usageOf(db, accountId, month)
+          usage.packs++
+          return usage.packs
         })
     })
   })
 )
+
+/** An AccountStore kept in memory, on its own state. */
+export const AccountStoreMemory = AccountStoreOnMemory.pipe(Layer.provide(MemoryDb.layer))
 
 /** Saves an account with `plan` (and an optional monthly limit) and makes it a key of `kind`: a test's caller. */
 export const accountWithKey = (email: string, plan: Plan, kind: KeyKind, monthlyLimit: number | null = null) =>

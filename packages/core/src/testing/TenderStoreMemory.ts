@@ -1,123 +1,75 @@
-import { BigDecimal, DateTime, Effect, Layer, Option, Ref } from "effect"
-import { cpvPrefixesOf } from "../Filters.ts"
-import { parseDecimal } from "../Money.ts"
+import { DateTime, Effect, Layer, Option } from "effect"
+import { matchesFilters } from "../FilterMatch.ts"
+import { sameRecord } from "../Lifecycle.ts"
+import { effectiveStatus } from "../Open.ts"
 import { TenderStore } from "../ports/TenderStore.ts"
 import type { SearchQuery } from "../Search.ts"
 import type { StoredTender, TenderRecord } from "../Tender.ts"
-import { effectiveStatus, isOpen, subjectOf } from "../TenderView.ts"
 import { formatUtc } from "../Time.ts"
+import { MemoryDb, type MemoryState, nextSeq } from "./MemoryDb.ts"
+import { memoryFacts, resolveWords, titleWords } from "./memoryText.ts"
 
-const words = (record: TenderRecord) =>
-  [record.title, subjectOf(record) ?? "", record.buyer ?? "", record.nativeId]
-    .join(" ")
-    .toLowerCase()
-    .match(/[\p{L}\p{N}]+/gu) ?? []
-
-const within = (amount: string | null, min: string | null, max: string | null) => {
-  const value = amount === null ? Option.none() : parseDecimal(amount)
-  if (Option.isNone(value)) return false
-  const lo = min === null ? Option.none() : parseDecimal(min)
-  const hi = max === null ? Option.none() : parseDecimal(max)
-  return (
-    (Option.isNone(lo) || BigDecimal.isGreaterThanOrEqualTo(value.value, lo.value)) &&
-    (Option.isNone(hi) || BigDecimal.isLessThanOrEqualTo(value.value, hi.value))
-  )
+const deadlineOrder = (a: TenderRecord, b: TenderRecord) => {
+  const da = a.deadline ?? "9999"
+  const db = b.deadline ?? "9999"
+  return da < db ? -1 : da > db ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0
 }
 
-/** In-memory semantics of the store's search, for tests of use cases and handlers (word-prefix text match). */
-export const matchesQuery = (record: TenderRecord, query: SearchQuery): boolean => {
-  if (!isOpen(record, query.now)) return false
-  const recordWords = words(record)
-  if (!query.tokens.every((token) => recordWords.some((w) => w.startsWith(token.text)))) return false
-  if (query.countries.length > 0 && (record.country === null || !query.countries.includes(record.country))) return false
-  if (query.cpvPrefixes.length > 0) {
-    const prefixes = new Set([...record.cpvCodes, ...record.lots.flatMap((l) => l.cpvCodes)].flatMap(cpvPrefixesOf))
-    if (!query.cpvPrefixes.some((p) => prefixes.has(p))) return false
+/** Open tenders matching a search, in the store's order: title matches first, then nearest deadline, then id. */
+const matching = (db: MemoryState, query: SearchQuery): ReadonlyArray<StoredTender> => {
+  const prepared = { id: "search", query, tokens: resolveWords(query.words) }
+  const inTitle = (record: TenderRecord) => {
+    const title = titleWords(record)
+    return prepared.tokens.every((t) => [...title].some((w) => t.prefix.some((p) => w.startsWith(p))))
   }
-  if (query.deadlineAfter !== undefined) {
-    if (record.deadline === null) return false
-    if (DateTime.toEpochMillis(DateTime.makeUnsafe(record.deadline)) <= DateTime.toEpochMillis(query.deadlineAfter))
-      return false
-  }
-  const budget = query.budget
-  if (budget?._tag === "Own" && !within(record.budget, budget.min, budget.max)) return false
-  if (budget?._tag === "Converted") {
-    const bound = budget.bounds.find((b) => b.currency === record.currency)
-    if (bound === undefined || record.budget === null) return false
-    if ((bound.min !== null || bound.max !== null) && !within(record.budget, bound.min, bound.max)) return false
-  }
-  return true
+  return [...db.tenders.values()]
+    .filter((record) => matchesFilters(prepared, memoryFacts(record), query.now))
+    .toSorted((a, b) => Number(!inTitle(a)) - Number(!inTitle(b)) || deadlineOrder(a, b))
 }
 
-const titleTier = (record: TenderRecord, query: SearchQuery) => {
-  const title = record.title.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []
-  return query.tokens.every((token) => title.some((w) => w.startsWith(token.text))) ? 0 : 1
+/** Writes records as the store does: changed ones get `updatedAt` and a `new` or `updated` event. */
+export const writeRecords = (db: MemoryState, records: ReadonlyArray<TenderRecord>, now: DateTime.Utc) => {
+  const counts = { new: 0, updated: 0, unchanged: 0 }
+  for (const record of new Map(records.map((r) => [r.id, r])).values()) {
+    const before = db.tenders.get(record.id)
+    if (before !== undefined && sameRecord(before, record)) {
+      counts.unchanged++
+      continue
+    }
+    db.tenders.set(record.id, { ...record, updatedAt: formatUtc(now) })
+    db.events.push({ id: nextSeq(db), tenderId: record.id, change: before ? "updated" : "new", createdAt: now })
+    counts[before ? "updated" : "new"]++
+  }
+  counts.unchanged += records.length - new Set(records.map((r) => r.id)).size
+  return counts
 }
 
-const byDeadline = (a: TenderRecord, b: TenderRecord) =>
-  (a.deadline ?? "9999") < (b.deadline ?? "9999")
-    ? -1
-    : (a.deadline ?? "9999") > (b.deadline ?? "9999")
-      ? 1
-      : a.id < b.id
-        ? -1
-        : 1
-
-/** A TenderStore kept in memory. */
-export const TenderStoreMemory = Layer.effect(
+/** TenderStore over the shared in-memory state (search semantics from core's matcher, no stemming). */
+export const TenderStoreOnMemory = Layer.effect(
   TenderStore,
   Effect.gen(function* () {
-    const rows = yield* Ref.make(new Map<string, StoredTender>())
-    const matching = (query: SearchQuery) =>
-      Effect.map(Ref.get(rows), (map) =>
-        [...map.values()]
-          .filter((r) => matchesQuery(r, query))
-          .toSorted((a, b) => titleTier(a, query) - titleTier(b, query) || byDeadline(a, b))
-      )
+    const db = yield* MemoryDb
     return TenderStore.of({
-      upsert: (records) =>
-        Effect.gen(function* () {
-          const now = formatUtc(yield* DateTime.now)
-          return yield* Ref.modify(rows, (map) => {
-            const next = new Map(map)
-            let created = 0
-            let updated = 0
-            let unchanged = 0
-            for (const record of records) {
-              const existing = next.get(record.id)
-              if (existing === undefined) created++
-              else if (
-                JSON.stringify({ ...existing, updatedAt: undefined }) ===
-                JSON.stringify({ ...record, updatedAt: undefined })
-              ) {
-                unchanged++
-                continue
-              } else updated++
-              next.set(record.id, { ...record, updatedAt: now })
-            }
-            return [{ new: created, updated, unchanged }, next]
-          })
-        }),
+      upsert: (records) => Effect.map(DateTime.now, (now) => writeRecords(db, records, now)),
       search: (query) =>
-        Effect.map(matching(query), (list) => ({ tenders: list.slice(0, query.limit), approximate: false })),
-      count: (query) => Effect.map(matching(query), (list) => list.length),
-      get: (id) => Effect.map(Ref.get(rows), (map) => Option.fromNullishOr(map.get(id))),
-      size: Effect.map(Ref.get(rows), (map) => map.size),
+        Effect.sync(() => ({ tenders: matching(db, query).slice(0, query.limit), approximate: false })),
+      count: (query) => Effect.sync(() => matching(db, query).length),
+      get: (id) => Effect.sync(() => Option.fromNullishOr(db.tenders.get(db.aliases.get(id) ?? id))),
+      size: Effect.sync(() => db.tenders.size),
       refreshStatistics: Effect.void,
-      closeExpired: Effect.gen(function* () {
-        const now = yield* DateTime.now
-        return yield* Ref.modify(rows, (map) => {
-          const next = new Map(map)
-          let closed = 0
-          for (const [id, record] of map) {
-            if (effectiveStatus(record, now) !== record.status) {
-              next.set(id, { ...record, status: "closed" })
-              closed++
-            }
-          }
-          return [closed, next]
-        })
+      closeExpired: Effect.map(DateTime.now, (now) => {
+        let closed = 0
+        for (const record of [...db.tenders.values()]) {
+          if (effectiveStatus(record, now) === record.status) continue
+          db.tenders.set(record.id, { ...record, status: "closed", updatedAt: formatUtc(now) })
+          db.events.push({ id: nextSeq(db), tenderId: record.id, change: "closed", createdAt: now })
+          closed++
+        }
+        return closed
       })
     })
   })
 )
+
+/** A TenderStore kept in memory, on its own state. */
+export const TenderStoreMemory = TenderStoreOnMemory.pipe(Layer.provide(MemoryDb.layer))

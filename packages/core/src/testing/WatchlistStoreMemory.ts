@@ -1,37 +1,37 @@
-import { DateTime, Effect, Layer, Ref } from "effect"
-import { type StoredWatchlist, WatchlistStore } from "../ports/WatchlistStore.ts"
+import { DateTime, Effect, Layer } from "effect"
+import { WatchlistId } from "../Ids.ts"
+import { WatchlistStore } from "../ports/WatchlistStore.ts"
+import { MemoryDb, nextSeq } from "./MemoryDb.ts"
+import { memoryUuid, resolveWords } from "./memoryText.ts"
 
-/** A WatchlistStore kept in memory (ids are sequential UUID-shaped strings). */
-export const WatchlistStoreMemory = Layer.effect(
+/** WatchlistStore over the shared in-memory state; the plan's limit is checked and the watchlist saved at once. */
+export const WatchlistStoreOnMemory = Layer.effect(
   WatchlistStore,
   Effect.gen(function* () {
-    const rows = yield* Ref.make<ReadonlyArray<StoredWatchlist>>([])
-    const seq = yield* Ref.make(0)
+    const db = yield* MemoryDb
     return WatchlistStore.of({
-      resolveTokens: (tokens) =>
-        Effect.succeed(
-          tokens.map((t) => ({
-            exact: [t.text],
-            prefix: t.script === "armenian" || t.script === "other" ? [t.text] : []
-          }))
-        ),
-      create: (accountId, input, _tokens, limit) =>
-        Effect.gen(function* () {
-          const createdAt = DateTime.formatIso(yield* DateTime.now)
-          const n = yield* Ref.updateAndGet(seq, (x) => x + 1)
-          const id = `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`
-          return yield* Ref.modify(rows, (all): readonly [string | undefined, ReadonlyArray<StoredWatchlist>] =>
-            all.filter((w) => w.accountId === accountId).length >= limit
-              ? [undefined, all]
-              : [id, [...all, { ...input, id, accountId, createdAt }]]
-          )
+      resolveTokens: (tokens) => Effect.succeed(resolveWords(tokens)),
+      create: (accountId, input, tokens, limit) =>
+        Effect.map(DateTime.now, (createdAt) => {
+          if (db.watchlists.filter((w) => w.stored.accountId === accountId).length >= limit) return undefined
+          const id = WatchlistId.make(memoryUuid(nextSeq(db)))
+          db.watchlists.push({ stored: { ...input, id, accountId, createdAt }, tokens, webhookDisabled: false })
+          db.watchlistsVersion++
+          return id
         }),
-      list: (accountId) => Effect.map(Ref.get(rows), (all) => all.filter((w) => w.accountId === accountId)),
+      list: (accountId) =>
+        Effect.sync(() => db.watchlists.filter((w) => w.stored.accountId === accountId).map((w) => w.stored)),
       remove: (accountId, watchlistId) =>
-        Ref.modify(rows, (all) => {
-          const kept = all.filter((w) => !(w.accountId === accountId && w.id === watchlistId))
-          return [kept.length < all.length, kept]
+        Effect.sync(() => {
+          const index = db.watchlists.findIndex((w) => w.stored.accountId === accountId && w.stored.id === watchlistId)
+          if (index === -1) return false
+          db.watchlists.splice(index, 1)
+          db.watchlistsVersion++
+          return true
         })
     })
   })
 )
+
+/** A WatchlistStore kept in memory, on its own state. */
+export const WatchlistStoreMemory = WatchlistStoreOnMemory.pipe(Layer.provide(MemoryDb.layer))

@@ -1,14 +1,14 @@
 import { DateTime, Duration, Effect, Ref } from "effect"
 import type { AlertsResponse } from "../Alert.ts"
+import { planDeliveries, toAlert } from "../Delivery.ts"
+import { indexFilters, type TenderFacts } from "../FilterMatch.ts"
+import { toFilterQuery } from "../FilterQuery.ts"
+import type { AccountId } from "../Ids.ts"
 import { AlertStore, type NewAlert, type WatchlistForMatching } from "../ports/AlertStore.ts"
 import { Rates } from "../ports/Rates.ts"
-import { toCard } from "../TenderView.ts"
-import { indexWatchlists, prepareWatchlist, type TenderFacts } from "../WatchlistMatch.ts"
 
 const batch = 2_000
 const day = Duration.hours(24)
-
-const millis = (iso: string) => DateTime.toEpochMillis(DateTime.makeUnsafe(iso))
 
 const within24h = (facts: TenderFacts, now: DateTime.Utc) => {
   const deadline = facts.record.deadline
@@ -21,7 +21,7 @@ const within24h = (facts: TenderFacts, now: DateTime.Utc) => {
 interface PreparedWatchlists {
   readonly version: string
   readonly byId: ReadonlyMap<string, WatchlistForMatching>
-  readonly index: ReturnType<typeof indexWatchlists>
+  readonly index: ReturnType<typeof indexFilters>
 }
 
 /** The watchlists' index: `cached` when the watchlists did not change since it was built, else a fresh one. */
@@ -35,7 +35,9 @@ const prepareWatchlists = Effect.fn("prepareWatchlists")(function* (cached: Prep
   const prepared: PreparedWatchlists = {
     version,
     byId: new Map(watchlists.map((w) => [w.id, w])),
-    index: indexWatchlists(watchlists.map((w) => prepareWatchlist(w.id, w.filters, w.tokens, rates.table)))
+    index: indexFilters(
+      watchlists.map((w) => ({ id: w.id, query: toFilterQuery(w.filters, rates.table), tokens: w.tokens }))
+    )
   }
   return prepared
 })
@@ -44,7 +46,8 @@ const prepareWatchlists = Effect.fn("prepareWatchlists")(function* (cached: Prep
  * Turns new tender events into alerts, incrementally from the last evaluated event, plus `deadline-24h` for
  * matching tenders entering their last day: `new` when a tender first matches a watchlist created before the
  * change, `amended` once per amendment, `deadline-24h` once per tender and watchlist. Alerts are unique on
- * (watchlist, tender, reason, version), so replicas and retries evaluating the same events create each once.
+ * (watchlist, tender, reason, version), so replicas and retries evaluating the same events create each once; their
+ * deliveries are planned here and queued in the alerts' transaction.
  * Reads and indexes every watchlist; a long-running process uses `makeAlertEvaluator`, which keeps the index.
  */
 export const evaluateAlerts = Effect.fn("evaluateAlerts")(function* () {
@@ -68,68 +71,64 @@ export const makeAlertEvaluator = Effect.gen(function* () {
 const evaluateWith = Effect.fn("evaluateWith")(function* ({ byId, index }: PreparedWatchlists) {
   const store = yield* AlertStore
   const now = yield* DateTime.now
+  const matches = (tender: TenderFacts) =>
+    index.matching(tender, now).flatMap((match) => {
+      const watchlist = byId.get(match.id)
+      return watchlist === undefined ? [] : [watchlist]
+    })
+  const alertOf = (watchlist: WatchlistForMatching, tender: TenderFacts) => ({
+    watchlistId: watchlist.id,
+    accountId: watchlist.accountId,
+    tenderId: tender.record.id
+  })
   let created = 0
   let cursor = yield* store.cursor
   while (true) {
     const events = yield* store.eventsAfter(cursor, batch)
     const last = events.at(-1)
     if (last === undefined) break
-    const facts = new Map<string, TenderFacts>(
-      (yield* store.facts([...new Set(events.map((e) => e.tenderId))])).map((f) => [f.record.id, f])
-    )
+    const tenderIds = [...new Set(events.map((e) => e.tenderId))]
+    const facts = new Map((yield* store.facts(tenderIds)).map((f) => [f.record.id, f]))
     const alerts: Array<NewAlert> = []
     for (const event of events) {
       const tender = facts.get(event.tenderId)
       if (tender === undefined || event.change === "cancelled" || event.change === "closed") continue
-      for (const match of index.matching(tender, now)) {
-        const w = byId.get(match.id)
-        if (w === undefined) continue
-        const base = { watchlistId: w.id, accountId: w.accountId, tenderId: tender.record.id }
+      for (const watchlist of matches(tender)) {
+        const base = alertOf(watchlist, tender)
         if (event.change === "amended") alerts.push({ ...base, reason: "amended", version: String(event.id) })
-        else if (millis(w.createdAt) <= millis(event.createdAt)) alerts.push({ ...base, reason: "new", version: "" })
+        else if (DateTime.isLessThanOrEqualTo(watchlist.createdAt, event.createdAt)) {
+          alerts.push({ ...base, reason: "new", version: "" })
+        }
         if (within24h(tender, now)) alerts.push({ ...base, reason: "deadline-24h", version: "" })
       }
     }
-    created += yield* store.insert(alerts, last.id)
+    created += yield* store.insert(alerts, last.id, planDeliveries)
     cursor = last.id
     if (events.length < batch) break
   }
   const expiring = yield* store.expiring(now, DateTime.addDuration(now, day))
-  const soon: Array<NewAlert> = []
-  for (const tender of expiring) {
-    for (const match of index.matching(tender, now)) {
-      const w = byId.get(match.id)
-      if (w !== undefined)
-        soon.push({
-          watchlistId: w.id,
-          accountId: w.accountId,
-          tenderId: tender.record.id,
-          reason: "deadline-24h",
-          version: ""
-        })
-    }
-  }
-  created += yield* store.insert(soon, null)
+  const soon: Array<NewAlert> = expiring.flatMap((tender) =>
+    matches(tender).map((watchlist): NewAlert => ({
+      ...alertOf(watchlist, tender),
+      reason: "deadline-24h",
+      version: ""
+    }))
+  )
+  created += yield* store.insert(soon, null, planDeliveries)
   return created
 })
 
+const noAlertsHint =
+  "No open alerts. Alerts appear when a tender newly matches one of your watchlists, is amended, or enters its " +
+  "last 24 hours."
+
 /** The caller's open alerts (spec: GET /v1/alerts). */
-export const listAlerts = Effect.fn("listAlerts")(function* (accountId: string) {
+export const listAlerts = Effect.fn("listAlerts")(function* (accountId: AccountId) {
   const store = yield* AlertStore
   const open = yield* store.open(accountId, yield* DateTime.now, 50)
   const response: AlertsResponse = {
-    alerts: open.map((a) => ({
-      watchlistId: a.watchlistId,
-      watchlistName: a.watchlistName,
-      reason: a.reason,
-      createdAt: a.createdAt,
-      tender: toCard(a.tender)
-    })),
-    ...(open.length === 0
-      ? {
-          hint: "No open alerts. Alerts appear when a tender newly matches one of your watchlists, is amended, or enters its last 24 hours."
-        }
-      : {})
+    alerts: open.map(toAlert),
+    ...(open.length === 0 ? { hint: noAlertsHint } : {})
   }
   return response
 })

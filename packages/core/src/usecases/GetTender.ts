@@ -3,7 +3,7 @@ import { InvalidInput, NotFound } from "../Errors.ts"
 import type { Plan } from "../Plan.ts"
 import { TenderStore } from "../ports/TenderStore.ts"
 import { TenderId } from "../Tender.ts"
-import { toFullTender } from "../TenderView.ts"
+import { toFullTender } from "../TenderRead.ts"
 
 const plausibleId = /^[A-Za-z0-9._-]{1,256}$/u
 

@@ -2,7 +2,7 @@ import { DateTime, Effect } from "effect"
 import { changeOf, resolveProcedure, type TenderChange } from "../Lifecycle.ts"
 import { type NoticeResolver, NoticeStore } from "../ports/NoticeStore.ts"
 import type { ParseResult } from "../SourceNotice.ts"
-import { effectiveStatus } from "../TenderView.ts"
+import { effectiveStatus } from "../Open.ts"
 
 /** What an ingestion run did, per kind of change. */
 export type IngestSummary = Record<Exclude<TenderChange, "updated">, number> & {

@@ -1,15 +1,13 @@
-import { DateTime, Effect, Option } from "effect"
+import { DateTime, Effect } from "effect"
 import { PlanRequired } from "../Errors.ts"
-import { type Filters, hasWord, normalizeCpvPrefix, type SearchRequest, usedStructuredFilters } from "../Filters.ts"
+import { type Filters, hasWord, type SearchRequest, usedStructuredFilters } from "../Filters.ts"
+import { toFilterQuery } from "../FilterQuery.ts"
 import { degradedSources } from "../Health.ts"
 import { type Plan, planRules } from "../Plan.ts"
 import { Rates } from "../ports/Rates.ts"
 import { TenderStore } from "../ports/TenderStore.ts"
-import { boundsPerCurrency } from "../Rates.ts"
 import { type SearchQuery, type SearchResponse, searchHint } from "../Search.ts"
-import { parseInstant } from "../Time.ts"
-import { toCard } from "../TenderView.ts"
-import { tokenize } from "../TextQuery.ts"
+import { toCard } from "../TenderRead.ts"
 import { sourceHealth } from "./SourceHealth.ts"
 
 /** Refuses structured filters on plans without them (403 plan_required). */
@@ -25,31 +23,7 @@ export const requireFilterPlan = Effect.fn("requireFilterPlan")(function* (filte
 /** Normalises validated filters into the store's query. */
 export const toSearchQuery = Effect.fn("toSearchQuery")(function* (filters: Filters, limit: number) {
   const rates = yield* Rates
-  const now = yield* DateTime.now
-  const budgetUsed = filters.minBudget !== undefined || filters.maxBudget !== undefined
-  const budget: SearchQuery["budget"] =
-    filters.budgetCurrency !== undefined
-      ? {
-          _tag: "Converted",
-          bounds: boundsPerCurrency(rates.table, filters.budgetCurrency, filters.minBudget, filters.maxBudget)
-        }
-      : budgetUsed
-        ? {
-            _tag: "Own",
-            min: filters.minBudget === undefined ? null : String(filters.minBudget),
-            max: filters.maxBudget === undefined ? null : String(filters.maxBudget)
-          }
-        : undefined
-  const query: SearchQuery = {
-    tokens: tokenize(filters.q ?? ""),
-    countries: [...new Set((filters.countries ?? []).map((c) => c.toUpperCase()))],
-    cpvPrefixes: [...new Set((filters.cpv ?? []).map(normalizeCpvPrefix))],
-    budget,
-    deadlineAfter:
-      filters.deadlineAfter === undefined ? undefined : Option.getOrUndefined(parseInstant(filters.deadlineAfter)),
-    limit,
-    now
-  }
+  const query: SearchQuery = { ...toFilterQuery(filters, rates.table), limit, now: yield* DateTime.now }
   return query
 })
 

@@ -1,6 +1,7 @@
-import { DateTime } from "effect"
+import type { DateTime } from "effect"
+import { effectiveStatus } from "./Open.ts"
 import { type Plan, planRules } from "./Plan.ts"
-import type { FullTender, StoredTender, TenderCard, TenderRecord, TenderStatus } from "./Tender.ts"
+import type { FullTender, StoredTender, TenderCard, TenderRecord } from "./Tender.ts"
 
 /** Lot names joined by `; `, omitted when unknown or equal to the title. */
 export const subjectOf = (record: Pick<TenderRecord, "title" | "lots">): string | undefined => {
@@ -8,20 +9,6 @@ export const subjectOf = (record: Pick<TenderRecord, "title" | "lots">): string 
   if (names.length === 0) return undefined
   const subject = names.join("; ")
   return subject === record.title ? undefined : subject
-}
-
-const deadlinePassed = (record: Pick<TenderRecord, "deadline">, now: DateTime.Utc): boolean =>
-  record.deadline !== null &&
-  DateTime.toEpochMillis(DateTime.makeUnsafe(record.deadline)) <= DateTime.toEpochMillis(now)
-
-/** The status a reader sees: an open or amended tender whose deadline has passed is closed. */
-export const effectiveStatus = (record: Pick<TenderRecord, "status" | "deadline">, now: DateTime.Utc): TenderStatus =>
-  (record.status === "open" || record.status === "amended") && deadlinePassed(record, now) ? "closed" : record.status
-
-/** "Open" for search, watchlists and alerts: open or amended, deadline null or in the future. */
-export const isOpen = (record: Pick<TenderRecord, "status" | "deadline">, now: DateTime.Utc): boolean => {
-  const status = effectiveStatus(record, now)
-  return status === "open" || status === "amended"
 }
 
 /** The card of search results and alerts. */

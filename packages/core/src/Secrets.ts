@@ -1,0 +1,27 @@
+import { type KeyKind, keyPrefix } from "./Account.ts"
+
+const base62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+/** `length` uniformly random base62 characters (rejection sampling over CSPRNG bytes). */
+const randomBase62 = (length: number): string => {
+  let out = ""
+  while (out.length < length) {
+    for (const byte of crypto.getRandomValues(new Uint8Array(length * 2))) {
+      if (byte < 248 && out.length < length) out += base62[byte % 62]
+    }
+  }
+  return out
+}
+
+/** A new key of the given kind: `sk_live_` / `mcp_live_` + 32 base62 characters (shown once, stored hashed). */
+export const newSecret = (kind: KeyKind): string => keyPrefix[kind] + randomBase62(32)
+
+/** The short display prefix kept next to a key's hash. */
+export const displayPrefix = (secret: string, kind: KeyKind): string => secret.slice(0, keyPrefix[kind].length + 4)
+
+/** A new Standard Webhooks signing secret: `whsec_` + base64 of 32 random bytes. */
+export const newWebhookSecret = (): string =>
+  `whsec_${btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))}`
+
+/** A new Standard Webhooks message id, kept by every retry of one delivery. */
+export const newWebhookId = (): string => `msg_${crypto.randomUUID()}`

@@ -1,0 +1,107 @@
+import { Context, type DateTime, Layer } from "effect"
+import type { Account, KeyInfo } from "../Account.ts"
+import type { AlertReason } from "../Alert.ts"
+import type { EmailDigest } from "../ports/Notifier.ts"
+import type { MatchToken } from "../FilterMatch.ts"
+import type { AccountId, AlertId, WatchlistId } from "../Ids.ts"
+import type { TenderEvent } from "../ports/AlertStore.ts"
+import type { StoredWatchlist } from "../ports/WatchlistStore.ts"
+import type { SourceCode } from "../Source.ts"
+import type { ParsedNotice } from "../SourceNotice.ts"
+import type { StoredTender, TenderId } from "../Tender.ts"
+
+/** A delivery row of the in-memory outbox. */
+export interface MemoryDelivery {
+  readonly id: number
+  readonly accountId: AccountId
+  readonly watchlistId: WatchlistId
+  readonly target: string
+  readonly payload:
+    | { readonly channel: "email"; readonly digest: EmailDigest }
+    | { readonly channel: "webhook"; readonly webhookId: string; readonly body: string }
+  status: "pending" | "delivered" | "failed"
+  attempts: number
+  nextAttemptAt: DateTime.Utc
+  leaseUntil: DateTime.Utc | null
+  lastError: string | null
+  readonly createdAt: DateTime.Utc
+}
+
+/** A fetch run of the in-memory run history. */
+export interface MemoryRun {
+  readonly id: number
+  readonly source: SourceCode
+  readonly owner: string
+  readonly startedAt: DateTime.Utc
+  finishedAt: DateTime.Utc | null
+  error: string | null
+  summary: Record<string, number>
+}
+
+/**
+ * The state of every in-memory port, shared so that they see each other's writes as the SQL store's ports do
+ * (ingestion writes events the alert store reads; alerts fill the outbox the delivery store works). Operations are
+ * synchronous, hence atomic. Tests only.
+ */
+export interface MemoryState {
+  readonly accounts: Map<AccountId, { account: Account; webhookSecret: string | null }>
+  readonly keys: Array<KeyInfo & { readonly secret: string }>
+  readonly usage: Map<string, { calls: number; packs: number }>
+  readonly tenders: Map<string, StoredTender>
+  readonly aliases: Map<string, TenderId>
+  /** The distinct notices of each procedure, by `source|procedureKey`, keyed by their canonical JSON. */
+  readonly procedures: Map<string, Map<string, ParsedNotice>>
+  /** The tender each procedure resolved to, by `source|procedureKey`. */
+  readonly procedureTenders: Map<string, TenderId>
+  readonly events: Array<TenderEvent>
+  readonly watchlists: Array<{
+    readonly stored: StoredWatchlist
+    readonly tokens: ReadonlyArray<MatchToken>
+    webhookDisabled: boolean
+  }>
+  readonly alerts: Array<{
+    readonly id: AlertId
+    readonly watchlistId: WatchlistId
+    readonly accountId: AccountId
+    tenderId: TenderId
+    readonly reason: AlertReason
+    readonly version: string
+    readonly createdAt: DateTime.Utc
+  }>
+  readonly deliveries: Array<MemoryDelivery>
+  readonly runs: Array<MemoryRun>
+  readonly cursors: Map<SourceCode, string>
+  readonly schedule: Map<SourceCode, { nextRunAt: DateTime.Utc; owner: string | null; leaseUntil: DateTime.Utc | null }>
+  watchlistsVersion: number
+  alertCursor: number
+  seq: number
+}
+
+const empty = (): MemoryState => ({
+  accounts: new Map(),
+  keys: [],
+  usage: new Map(),
+  tenders: new Map(),
+  aliases: new Map(),
+  procedures: new Map(),
+  procedureTenders: new Map(),
+  events: [],
+  watchlists: [],
+  alerts: [],
+  deliveries: [],
+  runs: [],
+  cursors: new Map(),
+  schedule: new Map(),
+  watchlistsVersion: 0,
+  alertCursor: 0,
+  seq: 0
+})
+
+/** The next number of the in-memory sequence (ids of accounts, keys, events, alerts, deliveries, runs). */
+export const nextSeq = (db: MemoryState): number => ++db.seq
+
+/** The shared state of the in-memory ports. */
+export class MemoryDb extends Context.Service<MemoryDb, MemoryState>()("@tenders/core/testing/MemoryDb") {
+  /** A fresh, empty state. */
+  static readonly layer = Layer.sync(MemoryDb, empty)
+}

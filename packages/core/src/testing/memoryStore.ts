@@ -1,0 +1,23 @@
+import { Layer } from "effect"
+import { AccountStoreOnMemory } from "./AccountStoreMemory.ts"
+import { AlertStoreOnMemory } from "./AlertStoreMemory.ts"
+import { DeliveryStoreOnMemory } from "./DeliveryStoreMemory.ts"
+import { MemoryDb } from "./MemoryDb.ts"
+import { NoticeStoreOnMemory } from "./NoticeStoreMemory.ts"
+import { SourceRunStoreOnMemory } from "./SourceRunStoreMemory.ts"
+import { TenderStoreOnMemory } from "./TenderStoreMemory.ts"
+import { WatchlistStoreOnMemory } from "./WatchlistStoreMemory.ts"
+
+/**
+ * Every store port in memory over one shared state (exposed as `MemoryDb` for assertions): the in-memory twin of
+ * store-postgres' `layerStore`, for unit tests of use cases that span ports.
+ */
+export const memoryStore = Layer.mergeAll(
+  TenderStoreOnMemory,
+  NoticeStoreOnMemory,
+  AccountStoreOnMemory,
+  WatchlistStoreOnMemory,
+  AlertStoreOnMemory,
+  DeliveryStoreOnMemory,
+  SourceRunStoreOnMemory
+).pipe(Layer.provideMerge(MemoryDb.layer))
