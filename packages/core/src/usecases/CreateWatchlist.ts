@@ -1,10 +1,12 @@
 import { Effect } from "effect"
 import type { Account } from "../Account.ts"
 import { InvalidInput, LimitReached, PlanRequired } from "../Errors.ts"
+import { hasWord } from "../Filters.ts"
 import { planRules } from "../Plan.ts"
 import { Rates } from "../ports/Rates.ts"
 import { TenderStore } from "../ports/TenderStore.ts"
 import { WatchlistStore } from "../ports/WatchlistStore.ts"
+import { tokenize } from "../TextQuery.ts"
 import {
   matchesEverything,
   WebhookAllowHosts,
@@ -12,59 +14,71 @@ import {
   type WatchlistInput,
   webhookProblem
 } from "../Watchlist.ts"
-import { hasWord } from "../Filters.ts"
-import { tokenize } from "../TextQuery.ts"
 import { requireFilterPlan, toSearchQuery } from "./SearchTenders.ts"
 
-/** Saves filters as a watchlist (spec: POST /v1/watchlists): 400, 403 plan_required / limit_reached, 201. */
-export const createWatchlist = Effect.fn("createWatchlist")(function* (input: WatchlistInput, account: Account) {
+const invalid = (problem: string) => new InvalidInput({ message: `Invalid request: ${problem}` })
+
+/**
+ * Everything that makes a watchlist invalid whatever the plan (400): filters that match every tender, a webhook
+ * target that is refused, a `q` of stop words only. Returns the query words resolved as matching uses them.
+ */
+const validate = Effect.fn("createWatchlist.validate")(function* (input: WatchlistInput) {
   if (matchesEverything(input.filters)) {
-    return yield* new InvalidInput({
-      message: "Invalid request: filters match every tender; give q at least one word or add a structured filter"
-    })
+    return yield* invalid("filters match every tender; give q at least one word or add a structured filter")
   }
   const webhook = input.channels?.webhook
   const problem = webhook === undefined ? undefined : webhookProblem(webhook, yield* WebhookAllowHosts)
-  if (problem !== undefined) return yield* new InvalidInput({ message: `Invalid request: ${problem}` })
-  const rules = planRules[account.plan]
+  if (problem !== undefined) return yield* invalid(problem)
+  const tokens = yield* (yield* WatchlistStore).resolveTokens(tokenize(input.filters.q ?? ""))
+  if (hasWord(input.filters.q) && tokens.length === 0) {
+    return yield* invalid(
+      'filters.q has only stop words (such as "the" or "and"), which search ignores; use a more specific word'
+    )
+  }
+  return tokens
+})
+
+/** What the caller's plan refuses (403 plan_required): structured filters and webhooks on Free. */
+const requirePlan = Effect.fn("createWatchlist.requirePlan")(function* (input: WatchlistInput, account: Account) {
   yield* requireFilterPlan(input.filters, account.plan)
-  if (webhook !== undefined && !rules.webhooks) {
+  if (input.channels?.webhook !== undefined && !planRules[account.plan].webhooks) {
     return yield* new PlanRequired({
       message: "Webhooks need the Pro or Business plan; on Free, alerts come by e-mail and GET /v1/alerts."
     })
   }
-  const store = yield* WatchlistStore
-  const tokens = yield* store.resolveTokens(tokenize(input.filters.q ?? ""))
-  if (hasWord(input.filters.q) && tokens.length === 0) {
-    return yield* new InvalidInput({
-      message:
-        'Invalid request: filters.q has only stop words (such as "the" or "and"), which search ignores; use a more specific word'
-    })
-  }
-  const id = yield* store.create(account.id, input, tokens, rules.watchlists)
-  if (id === undefined) {
-    return yield* new LimitReached({
-      message: `The ${account.plan} plan allows ${rules.watchlists} watchlists and all are in use; delete one or upgrade your plan.`
-    })
-  }
-  const tenders = yield* TenderStore
-  const estimatedMatches = yield* tenders.count(yield* toSearchQuery(input.filters, 1))
+})
+
+const hintOf = (input: WatchlistInput, estimatedMatches: number, ratesQuarter: string): string | undefined => {
   const parts: Array<string> = []
   if (estimatedMatches === 0)
     parts.push("No open tender matches these filters today; you will be alerted when one does.")
   if (input.filters.budgetCurrency !== undefined) {
-    parts.push(
-      `Budgets are compared in ${input.filters.budgetCurrency} at reference rates of ${(yield* Rates).table.quarter}.`
-    )
+    parts.push(`Budgets are compared in ${input.filters.budgetCurrency} at reference rates of ${ratesQuarter}.`)
   } else if (input.filters.minBudget !== undefined || input.filters.maxBudget !== undefined) {
     parts.push(
       "The budget range applies in each tender's own currency; set budgetCurrency to compare across currencies."
     )
   }
-  const created: WatchlistCreated = {
-    watchlistId: id,
-    estimatedMatches,
-    ...(parts.length > 0 ? { hint: parts.join(" ") } : {})
+  return parts.length > 0 ? parts.join(" ") : undefined
+}
+
+/**
+ * Saves filters as a watchlist (spec: POST /v1/watchlists). A request that is both invalid and beyond the plan is
+ * 400 (DESIGN §2): every 400 is decided before any 403, then the plan's watchlist limit (403 limit_reached) is
+ * checked atomically with the insert; 201 with the open tenders matching today.
+ */
+export const createWatchlist = Effect.fn("createWatchlist")(function* (input: WatchlistInput, account: Account) {
+  const tokens = yield* validate(input)
+  yield* requirePlan(input, account)
+  const rules = planRules[account.plan]
+  const id = yield* (yield* WatchlistStore).create(account.id, input, tokens, rules.watchlists)
+  if (id === undefined) {
+    return yield* new LimitReached({
+      message: `The ${account.plan} plan allows ${rules.watchlists} watchlists and all are in use; delete one or upgrade your plan.`
+    })
   }
+  const estimatedMatches = yield* (yield* TenderStore).count(yield* toSearchQuery(input.filters, 1))
+  const hint = hintOf(input, estimatedMatches, (yield* Rates).table.quarter)
+  const created: WatchlistCreated = { watchlistId: id, estimatedMatches, ...(hint === undefined ? {} : { hint }) }
   return created
 })

@@ -1,0 +1,69 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { createWatchlist, TenderStore, type WatchlistInput } from "../src/index.ts"
+import { makeRecord } from "../src/testing/index.ts"
+import { account, atStart, inDays, world } from "./support.ts"
+
+const tagOf = (input: WatchlistInput, plan: "free" | "pro") =>
+  Effect.gen(function* () {
+    const owner = yield* account(`${plan}@example.com`, plan)
+    const result = yield* Effect.result(createWatchlist(input, owner))
+    return result._tag === "Success" ? "Created" : result.failure._tag
+  })
+
+describe("createWatchlist", () => {
+  it.effect("answers 400 before 403: an invalid request beyond the plan is invalid_input", () =>
+    Effect.gen(function* () {
+      yield* atStart
+      const overPlanAndInvalid = {
+        name: "w",
+        filters: { q: "road", countries: ["EE"] },
+        channels: { webhook: "http://hooks.example.com/plain-http" }
+      }
+      assert.strictEqual(yield* tagOf(overPlanAndInvalid, "free"), "InvalidInput")
+      assert.strictEqual(yield* tagOf({ name: "w", filters: { countries: [] } }, "free"), "InvalidInput")
+      const overPlan = { name: "w", filters: { q: "road" }, channels: { webhook: "https://hooks.example.com/x" } }
+      assert.strictEqual(yield* tagOf(overPlan, "free"), "PlanRequired")
+      assert.strictEqual(yield* tagOf({ name: "w", filters: { q: "road", cpv: ["45"] } }, "free"), "PlanRequired")
+      assert.strictEqual(yield* tagOf(overPlan, "pro"), "Created")
+    }).pipe(Effect.provide(world()))
+  )
+
+  it.effect("refuses the plan's next watchlist with limit_reached, but an invalid one still with invalid_input", () =>
+    Effect.gen(function* () {
+      yield* atStart
+      const owner = yield* account("free@example.com", "free")
+      for (let i = 0; i < 3; i++) yield* createWatchlist({ name: `w${i}`, filters: { q: "road" } }, owner)
+      const next = yield* Effect.flip(createWatchlist({ name: "w3", filters: { q: "road" } }, owner))
+      assert.strictEqual(next._tag, "LimitReached")
+      assert.include(next.message, "allows 3 watchlists")
+      const invalid = yield* Effect.flip(createWatchlist({ name: "w3", filters: {} }, owner))
+      assert.strictEqual(invalid._tag, "InvalidInput")
+    }).pipe(Effect.provide(world()))
+  )
+
+  it.effect("counts the open tenders matching today and says which currency a budget range uses", () =>
+    Effect.gen(function* () {
+      yield* atStart
+      const owner = yield* account("pro@example.com", "pro")
+      yield* (yield* TenderStore).upsert([
+        makeRecord({ id: "ted-1-2026", title: "Road works", deadline: inDays(5) }),
+        makeRecord({ id: "ted-2-2026", title: "Road salt", deadline: inDays(-1) }),
+        makeRecord({ id: "ted-3-2026", title: "Road lighting", status: "cancelled", deadline: inDays(5) })
+      ])
+      const own = yield* createWatchlist({ name: "Roads", filters: { q: "road", minBudget: 10 } }, owner)
+      assert.strictEqual(own.estimatedMatches, 1)
+      assert.include(own.hint, "each tender's own currency")
+      const converted = yield* createWatchlist(
+        { name: "Roads in EUR", filters: { q: "road", minBudget: 10, budgetCurrency: "EUR" } },
+        owner
+      )
+      assert.include(converted.hint, "compared in EUR at reference rates of")
+      const none = yield* createWatchlist({ name: "Kayaks", filters: { q: "kayak" } }, owner)
+      assert.deepStrictEqual(
+        [none.estimatedMatches, none.hint],
+        [0, "No open tender matches these filters today; you will be alerted when one does."]
+      )
+    }).pipe(Effect.provide(world()))
+  )
+})

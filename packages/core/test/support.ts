@@ -1,0 +1,22 @@
+import { Effect, Layer } from "effect"
+import { TestClock } from "effect/testing"
+import { AccountStore, type Plan, Rates } from "../src/index.ts"
+import { isoFromNow, memoryStore, notifierRecorder, type NotifierScript } from "../src/testing/index.ts"
+
+/** The instant every use-case test starts at, on the TestClock. */
+export const start = Date.parse("2026-11-23T09:00:00Z")
+
+/** An ISO instant `days` after `start` (fractional days allowed). */
+export const inDays = (days: number): string => isoFromNow(days, start)
+
+/** Every store port in memory over one state, the bundled rates, and a recording notifier. */
+export const world = (script: NotifierScript = {}) =>
+  Layer.mergeAll(memoryStore, Rates.bundled, notifierRecorder(script))
+
+/** Sets the TestClock to `start`. */
+export const atStart = TestClock.setTime(start)
+
+/** An account on `plan`. */
+export const account = Effect.fn("test.account")(function* (email: string, plan: Plan) {
+  return yield* (yield* AccountStore).saveAccount({ email, plan, monthlyLimit: null })
+})
