@@ -1,66 +1,82 @@
-import { BlockList, isIP } from "node:net"
+import { addressProblem, type DeliveryOutcome, parseWebhookTarget, type WebhookTarget } from "@tenders/core"
+import { Effect, Result } from "effect"
+import { lookup } from "node:dns/promises"
+import type { LookupFunction } from "node:net"
 
-const blocked = new BlockList()
-for (const [network, prefix] of [
-  ["0.0.0.0", 8], // "this" network, unspecified
-  ["10.0.0.0", 8], // private
-  ["100.64.0.0", 10], // carrier-grade NAT
-  ["127.0.0.0", 8], // loopback
-  ["169.254.0.0", 16], // link-local, cloud metadata 169.254.169.254
-  ["172.16.0.0", 12], // private
-  ["192.0.0.0", 24], // IETF protocol assignments
-  ["192.0.2.0", 24], // documentation
-  ["192.168.0.0", 16], // private
-  ["198.18.0.0", 15], // benchmarking
-  ["198.51.100.0", 24], // documentation
-  ["203.0.113.0", 24], // documentation
-  ["224.0.0.0", 4], // multicast
-  ["240.0.0.0", 4] // reserved, broadcast
-] as const) {
-  blocked.addSubnet(network, prefix, "ipv4")
-}
-for (const [network, prefix] of [
-  ["::", 96], // unspecified, loopback, IPv4-compatible (deprecated)
-  ["100::", 64], // discard
-  ["2001:db8::", 32], // documentation
-  ["fc00::", 7], // unique-local, incl. metadata fd00:ec2::254
-  ["fe80::", 10], // link-local
-  ["fec0::", 10], // site-local (deprecated)
-  ["ff00::", 8] // multicast
-] as const) {
-  blocked.addSubnet(network, prefix, "ipv6")
+/** One address a webhook host resolved to. */
+export interface ResolvedAddress {
+  readonly address: string
+  readonly family: 4 | 6
 }
 
-/** Canonical (compressed, lower-case) form of an IPv6 literal, e.g. `::ffff:127.0.0.1` -> `::ffff:7f00:1`. */
-const canonicalIpv6 = (address: string): string => new URL(`http://[${address}]/`).hostname.slice(1, -1)
-
-const hextetsToIpv4 = (high: string, low: string): string => {
-  const h = Number.parseInt(high, 16)
-  const l = Number.parseInt(low, 16)
-  return [h >> 8, h & 0xff, l >> 8, l & 0xff].join(".")
+/** A webhook target and every address its host resolved to, all checked; never empty. */
+export interface ResolvedTarget extends WebhookTarget {
+  readonly addresses: readonly [ResolvedAddress, ...Array<ResolvedAddress>]
 }
 
-/** The IPv4 address embedded in an IPv4-mapped (`::ffff:0:0/96`) or NAT64 (`64:ff9b::/96`) address. */
-const embeddedIpv4 = (canonical: string): string | null => {
-  const match = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/u.exec(canonical)
-  if (match !== null) return hextetsToIpv4(match[1] ?? "0", match[2] ?? "0")
-  const short = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4})$/u.exec(canonical)
-  return short === null ? null : hextetsToIpv4("0", short[1] ?? "0")
-}
+const refused = (reason: string): DeliveryOutcome => ({ _tag: "Failed", reason, disable: false })
+
+/** Every address of a host name, as `dns.lookup` answers (the system resolver, hosts file included). */
+export type HostLookup = (host: string) => Promise<ReadonlyArray<{ readonly address: string; readonly family: number }>>
+
+/** The system resolver. */
+export const systemLookup: HostLookup = (host) => lookup(host, { all: true, verbatim: true })
+
+const resolve = (host: string, lookupHost: HostLookup) =>
+  Effect.tryPromise({
+    try: () => lookupHost(host),
+    catch: (error): DeliveryOutcome => ({
+      _tag: "Retry",
+      reason: `DNS lookup of ${host} failed: ${error instanceof Error ? error.message : String(error)}`
+    })
+  })
 
 /**
- * Why an address must not be connected to (private, loopback, link-local, unique-local, multicast,
- * unspecified, CGNAT, metadata, and the IPv4-mapped forms of those), or null when it is public.
+ * Core's URL check, then DNS, then core's address policy on every address the host resolved to (SSRF guard);
+ * the failure is the outcome to record.
  */
-export const refusedAddressReason = (rawAddress: string): string | null => {
-  const address = rawAddress.split("%")[0] ?? rawAddress
-  const family = isIP(address)
-  if (family === 4) return blocked.check(address, "ipv4") ? `address ${address} is not public` : null
-  if (family !== 6) return `"${rawAddress}" is not an IP address`
-  const canonical = canonicalIpv6(address)
-  const mapped = embeddedIpv4(canonical)
-  if (mapped !== null) {
-    return blocked.check(mapped, "ipv4") ? `address ${address} maps to non-public ${mapped}` : null
+export const resolveTarget = Effect.fn("resolveTarget")(function* (
+  rawUrl: string,
+  allowHosts: ReadonlyArray<string>,
+  lookupHost: HostLookup
+) {
+  const checked = parseWebhookTarget(rawUrl, allowHosts)
+  if (Result.isFailure(checked)) return yield* Effect.fail(refused(`refused webhook URL: ${checked.failure}`))
+  const target = checked.success
+  const found = target.isAddress
+    ? [{ address: target.host, family: target.host.includes(":") ? 6 : 4 }]
+    : yield* resolve(target.host, lookupHost)
+  const addresses = found.map(({ address, family }): ResolvedAddress => ({ address, family: family === 6 ? 6 : 4 }))
+  const [first, ...rest] = addresses
+  if (first === undefined)
+    return yield* Effect.fail<DeliveryOutcome>({ _tag: "Retry", reason: `${target.host} has no address` })
+  if (!target.allowListed) {
+    for (const { address } of addresses) {
+      const problem = addressProblem(address)
+      if (problem !== undefined) {
+        return yield* Effect.fail(refused(`refused webhook target ${target.host}:${target.port}: ${problem}`))
+      }
+    }
   }
-  return blocked.check(canonical, "ipv6") ? `address ${address} is not public` : null
-}
+  const resolved: ResolvedTarget = { ...target, addresses: [first, ...rest] }
+  return resolved
+})
+
+/** A lookup that answers every query with the already checked addresses only (DNS pinning). */
+export const pinnedLookup =
+  (addresses: ResolvedTarget["addresses"]): LookupFunction =>
+  (_hostname, options, callback) => {
+    const wanted =
+      options.family === 4 || options.family === 6
+        ? addresses.filter((resolved) => resolved.family === options.family)
+        : addresses
+    const first = wanted[0]
+    if (first === undefined)
+      callback(Object.assign(new Error("no checked address of that family"), { code: "ENOTFOUND" }), [])
+    else if (options.all === true)
+      callback(
+        null,
+        wanted.map(({ address, family }) => ({ address, family }))
+      )
+    else callback(null, first.address, first.family)
+  }

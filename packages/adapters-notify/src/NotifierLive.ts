@@ -1,52 +1,33 @@
-import { Notifier } from "@tenders/core"
-import { Config, ConfigProvider, Duration, Effect, Layer, Option } from "effect"
+import {
+  Notifier,
+  optionalSetting,
+  WebhookAllowHosts,
+  webhookAllowHostsLayer,
+  webhookTimeoutConfig
+} from "@tenders/core"
+import { Config, ConfigProvider, Effect, Layer } from "effect"
 import { join } from "node:path"
 import { makeEmailSender } from "./EmailNotifier.ts"
 import { makeWebhookSender } from "./WebhookNotifier.ts"
 
-const optionalString = (name: string) =>
-  Config.option(Config.String(name)).pipe(
-    Effect.map(Option.filter((value: string) => value.trim() !== "")),
-    Effect.map(Option.getOrNull)
-  )
-
-/** `TENDERS_WEBHOOK_TIMEOUT`: how long one webhook attempt may take, from 1 ms to 10 seconds (the default). */
-export const webhookTimeout = Config.Duration("TENDERS_WEBHOOK_TIMEOUT").pipe(
-  Config.withDefault(Duration.seconds(10)),
-  Config.mapEffect((timeout) =>
-    Duration.isGreaterThan(timeout, Duration.zero) && Duration.isLessThanOrEqualTo(timeout, Duration.seconds(10))
-      ? Effect.succeed(timeout)
-      : Effect.fail(
-          new Config.ConfigError(
-            new ConfigProvider.SourceError({
-              message: "TENDERS_WEBHOOK_TIMEOUT must be more than 0 and at most 10 seconds"
-            })
-          )
-        )
-  )
-)
-
 /**
  * The `Notifier` from the environment: `SMTP_URL` (else `.eml` files in `<data dir>/outbox`, the data dir given
- * or `TENDERS_DATA_DIR`), `TENDERS_MAIL_FROM`, `TENDERS_WEBHOOK_ALLOW_HOSTS`, `TENDERS_WEBHOOK_CA_FILE`,
- * `TENDERS_WEBHOOK_TIMEOUT` (10 seconds at most).
+ * or `TENDERS_DATA_DIR`), `TENDERS_MAIL_FROM`, `TENDERS_WEBHOOK_CA_FILE`, `TENDERS_WEBHOOK_TIMEOUT`; the allow-list
+ * is the `WebhookAllowHosts` in context (core's `webhookAllowHostsLayer` parses `TENDERS_WEBHOOK_ALLOW_HOSTS`).
  */
 export const notifierLayer = (options: { readonly dataDir?: string | undefined } = {}) =>
   Layer.effect(
     Notifier,
     Effect.gen(function* () {
-      const smtpUrl = yield* optionalString("SMTP_URL")
-      const from = (yield* optionalString("TENDERS_MAIL_FROM")) ?? "Tenders <alerts@localhost>"
-      const dataDir = options.dataDir ?? (yield* optionalString("TENDERS_DATA_DIR")) ?? "./.data"
-      const allowHosts = ((yield* optionalString("TENDERS_WEBHOOK_ALLOW_HOSTS")) ?? "")
-        .split(",")
-        .map((entry) => entry.trim())
-        .filter((entry) => entry !== "")
-      const caFile = yield* optionalString("TENDERS_WEBHOOK_CA_FILE")
-      const timeout = yield* webhookTimeout
+      const smtpUrl = (yield* optionalSetting("SMTP_URL")) ?? null
+      const from = (yield* optionalSetting("TENDERS_MAIL_FROM")) ?? "Tenders <alerts@localhost>"
+      const dataDir = options.dataDir ?? (yield* optionalSetting("TENDERS_DATA_DIR")) ?? "./.data"
+      const allowHosts = yield* WebhookAllowHosts
+      const caFile = (yield* optionalSetting("TENDERS_WEBHOOK_CA_FILE")) ?? null
+      const timeout = yield* webhookTimeoutConfig
       const sendEmail = makeEmailSender({ smtpUrl, from, outboxDir: join(dataDir, "outbox") })
       const sendWebhook = yield* Effect.try({
-        try: () => makeWebhookSender({ allowHosts, caFile, timeoutMs: Duration.toMillis(timeout) }),
+        try: () => makeWebhookSender({ allowHosts, caFile, timeout }),
         catch: (cause) =>
           new Config.ConfigError(
             new ConfigProvider.SourceError({ message: `cannot read TENDERS_WEBHOOK_CA_FILE: ${String(cause)}`, cause })
@@ -56,5 +37,5 @@ export const notifierLayer = (options: { readonly dataDir?: string | undefined }
     })
   )
 
-/** The `Notifier` configured from the environment alone. */
-export const NotifierLive = notifierLayer()
+/** The `Notifier` configured from the environment alone (`WebhookAllowHosts` included). */
+export const NotifierLive = notifierLayer().pipe(Layer.provide(webhookAllowHostsLayer))

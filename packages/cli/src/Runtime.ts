@@ -1,4 +1,4 @@
-import { AccountStore, Rates, RatesTable, SourceIntervals, WebhookAllowHosts } from "@tenders/core"
+import { AccountStore, Rates, RatesTable, SourceIntervals, webhookAllowHostsLayer } from "@tenders/core"
 import { layerStore } from "@tenders/store-postgres"
 import { Cause, Config, Effect, Exit, Layer, Option, Schema } from "effect"
 import { readFileSync } from "node:fs"
@@ -41,15 +41,7 @@ export const appLayer = (options: GlobalOptions) =>
     layerStore({ databaseUrl: options.databaseUrl, dataDir: options.dataDir }),
     ratesLayer,
     Layer.effect(SourceIntervals, sourceIntervals),
-    Layer.effect(
-      WebhookAllowHosts,
-      Effect.map(Config.option(Config.String("TENDERS_WEBHOOK_ALLOW_HOSTS")), (hosts) =>
-        Option.getOrElse(hosts, () => "")
-          .split(",")
-          .map((h) => h.trim())
-          .filter((h) => h.length > 0)
-      )
-    )
+    webhookAllowHostsLayer
   )
 
 /** A failure the user caused: printed as one line, exit code 1. */

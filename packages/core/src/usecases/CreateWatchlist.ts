@@ -7,13 +7,8 @@ import { Rates } from "../ports/Rates.ts"
 import { TenderStore } from "../ports/TenderStore.ts"
 import { WatchlistStore } from "../ports/WatchlistStore.ts"
 import { tokenize } from "../TextQuery.ts"
-import {
-  matchesEverything,
-  WebhookAllowHosts,
-  type WatchlistCreated,
-  type WatchlistInput,
-  webhookProblem
-} from "../Watchlist.ts"
+import { matchesEverything, type WatchlistCreated, type WatchlistInput } from "../Watchlist.ts"
+import { WebhookAllowHosts, webhookProblem } from "../WebhookTarget.ts"
 import { requireFilterPlan, toSearchQuery } from "./SearchTenders.ts"
 
 const invalid = (problem: string) => new InvalidInput({ message: `Invalid request: ${problem}` })
