@@ -1,24 +1,24 @@
 // The server of `tenders serve`, loaded only by that command (it brings the HTTP, MCP and notifier stacks).
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import { notifierLayer, webhookTimeout } from "@tenders/adapters-notify"
+import { notifierLayer } from "@tenders/adapters-notify"
 import {
-  deliverDue,
+  backgroundSettingsConfig,
+  commaList,
   ingestRecords,
-  makeAlertEvaluator,
-  runIfDue,
-  type SourceCode,
   sourceCodes,
+  sourceIntervalsConfig,
+  startBackgroundWork,
   TenderStore
 } from "@tenders/core"
 import { HttpApp } from "@tenders/http"
 import { McpAllowedOrigins, McpApp } from "@tenders/mcp"
-import { Cause, Config, DateTime, Duration, Effect, Exit, Layer, Option, Runtime, Schedule } from "effect"
+import { Cause, DateTime, Effect, Exit, Layer, Runtime } from "effect"
 import { HttpRouter } from "effect/http"
 import { randomUUID } from "node:crypto"
 import { createServer } from "node:http"
 import { hostname } from "node:os"
-import { feedFor, sourceIntervals } from "./Feeds.ts"
+import { feedFor } from "./Feeds.ts"
 import { appLayer, type GlobalOptions } from "./Runtime.ts"
 import { loadSample } from "./SampleData.ts"
 
@@ -30,56 +30,15 @@ export interface ServerOptions {
   readonly schedule: boolean
 }
 
-/**
- * Scheduled ingestion: every source on its own fiber, checking each tick whether its slot is due; the lease
- * in the database makes each scheduled run happen once across every replica sharing it.
- */
-const scheduler = Effect.gen(function* () {
-  const intervals = yield* sourceIntervals
-  const tick = yield* Config.Duration("TENDERS_SCHEDULER_TICK").pipe(Config.withDefault(Duration.seconds(15)))
-  const lease = yield* Config.Duration("TENDERS_DELIVERY_LEASE").pipe(Config.withDefault(Duration.minutes(2)))
-  const timeout = yield* webhookTimeout
-  if (!Duration.isGreaterThan(lease, Duration.sum(timeout, Duration.seconds(1)))) {
-    // A lease shorter than an attempt would let a second worker send a delivery that is still in flight.
-    return yield* Effect.die(
-      new Error(
-        `TENDERS_DELIVERY_LEASE (${Duration.format(lease)}) must be longer than TENDERS_WEBHOOK_TIMEOUT (${Duration.format(timeout)}) plus 1 second`
-      )
-    )
-  }
-  const owner = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`
-  const loop = (source: SourceCode) =>
-    Effect.gen(function* () {
-      const feed = yield* feedFor(source)
-      const once = runIfDue(feed, owner, intervals[source]).pipe(
-        Effect.tap((outcome) =>
-          outcome === null
-            ? Effect.void
-            : outcome.error === null
-              ? Effect.logInfo(`${source}: ${JSON.stringify(outcome.summary)}`)
-              : Effect.logWarning(`${source} failed: ${outcome.error}`)
-        ),
-        Effect.catchCause((cause) => Effect.logError(`${source}: scheduled run crashed`, cause))
-      )
-      yield* once.pipe(Effect.repeat(Schedule.spaced(tick)))
-    })
-  yield* Effect.logInfo(
-    `Scheduled ingestion on (${sourceCodes.map((s) => `${s} every ${Duration.format(intervals[s])}`).join(", ")}); --no-schedule turns it off.`
-  )
-  yield* Effect.forEach(sourceCodes, (source) => Effect.forkScoped(loop(source)), { discard: true })
-  const store = yield* TenderStore
-  const evaluateAlerts = yield* makeAlertEvaluator
-  const sweep = store.closeExpired.pipe(
-    Effect.tap((n) => (n > 0 ? Effect.logInfo(`closed ${n} tender(s) whose deadline passed`) : Effect.void)),
-    Effect.andThen(evaluateAlerts),
-    Effect.tap((n) => (n > 0 ? Effect.logInfo(`raised ${n} alert(s)`) : Effect.void)),
-    Effect.andThen(deliverDue({ lease })),
-    Effect.tap((d) =>
-      d.attempted > 0 ? Effect.logInfo(`deliveries: ${d.delivered} of ${d.attempted} sent`) : Effect.void
-    ),
-    Effect.catchCause((cause) => Effect.logError("deadline sweep or alert evaluation failed", cause))
-  )
-  yield* Effect.forkScoped(sweep.pipe(Effect.repeat(Schedule.spaced(tick))))
+/** This replica's name in leases: unique across the fleet, readable in `tenders sources`. */
+const owner = () => `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`
+
+/** Core's background work (scheduled ingestion, deadline sweep, alerts, deliveries) with this server's feeds. */
+const backgroundWork = Effect.gen(function* () {
+  const settings = yield* backgroundSettingsConfig
+  const intervals = yield* sourceIntervalsConfig
+  const feeds = yield* Effect.forEach(sourceCodes, feedFor)
+  yield* startBackgroundWork({ feeds, owner: owner(), intervals, settings })
 })
 
 /** Ingests the bundled sample into an empty store. */
@@ -94,12 +53,9 @@ const seedIfEmpty = Effect.gen(function* () {
 /** Browser origins allowed on /mcp besides loopback ones: TENDERS_MCP_ALLOWED_ORIGINS, comma-separated. */
 const allowedOrigins = Layer.effect(
   McpAllowedOrigins,
-  Effect.map(Config.option(Config.String("TENDERS_MCP_ALLOWED_ORIGINS")), (origins) =>
-    Option.getOrElse(origins, () => "")
-      .split(",")
-      .map((o) => o.trim())
-      .filter((o) => o.length > 0)
-  )
+  Effect.gen(function* () {
+    return yield* commaList("TENDERS_MCP_ALLOWED_ORIGINS")
+  })
 )
 
 /** The MCP endpoint `tenders serve` mounts at /mcp next to the REST routes. */
@@ -111,10 +67,11 @@ const stopCleanly: Runtime.Teardown = (exit, onExit) =>
 
 /** Runs the REST API, /docs and /mcp on the configured store until SIGINT / SIGTERM. */
 export const runServer = (options: ServerOptions, globals: GlobalOptions) => {
-  const ports = Layer.mergeAll(appLayer(globals), notifierLayer({ dataDir: globals.dataDir }))
+  // The notifier reads the webhook allow-list the app layer parses.
+  const ports = notifierLayer({ dataDir: globals.dataDir }).pipe(Layer.provideMerge(appLayer(globals)))
   const startup = Effect.gen(function* () {
     if (options.seed) yield* seedIfEmpty
-    if (options.schedule) yield* scheduler
+    if (options.schedule) yield* backgroundWork
   })
   const server = HttpRouter.serve(Layer.mergeAll(HttpApp, McpHttp)).pipe(
     // Idle keep-alive sockets outlive any client's own idle timeout (undici: 4 s), so a client never reuses a
