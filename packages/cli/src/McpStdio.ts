@@ -2,21 +2,14 @@
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { serveMcpStdio } from "@tenders/mcp"
 import { Cause, Effect, Exit, Logger, type Runtime } from "effect"
-import { appLayer, type GlobalOptions } from "./Runtime.ts"
-
-const messageOf = (error: unknown): string =>
-  error instanceof Error
-    ? error.message
-    : typeof error === "object" && error !== null && "message" in error
-      ? String(error.message)
-      : String(error)
+import { appLayer, type GlobalOptions, messageOf } from "./Runtime.ts"
 
 /** A failure is one line on stderr (stdout belongs to the protocol); an interruption (stdin closed, SIGINT) is not one. */
 const reportFailure = (cause: Cause.Cause<unknown>) =>
   Cause.hasInterruptsOnly(cause)
     ? Effect.failCause(cause)
     : Effect.andThen(
-        Effect.sync(() => process.stderr.write(`tenders: ${messageOf(Cause.squash(cause)).split("\n")[0]}\n`)),
+        Effect.sync(() => process.stderr.write(`tenders: ${messageOf(Cause.squash(cause))}\n`)),
         Effect.failCause(cause)
       )
 

@@ -1,6 +1,6 @@
-import { AccountStore, Rates, RatesTable, SourceIntervals, webhookAllowHostsLayer } from "@tenders/core"
+import { Rates, SourceIntervals, webhookAllowHostsLayer } from "@tenders/core"
 import { layerStore } from "@tenders/store-postgres"
-import { Cause, Config, Effect, Exit, Layer, Option, Schema } from "effect"
+import { Cause, Config, Effect, Exit, Layer, Option, Predicate, Schema } from "effect"
 import { readFileSync } from "node:fs"
 import { sourceIntervals } from "./Feeds.ts"
 
@@ -17,21 +17,19 @@ export const ratesLayer = Layer.unwrap(
     if (Option.isNone(file)) return Rates.bundled
     const text = yield* Effect.try({
       try: () => readFileSync(file.value, "utf8"),
-      catch: (cause) =>
-        new UsageError(
-          `TENDERS_RATES_FILE: cannot read ${file.value}: ${cause instanceof Error ? cause.message : String(cause)}`
+      catch: (cause) => new UsageError(`TENDERS_RATES_FILE: cannot read ${file.value}: ${messageOf(cause)}`)
+    })
+    const json = yield* Schema.decodeUnknownEffect(Schema.fromJsonString(Schema.Unknown))(text).pipe(
+      Effect.mapError(() => new UsageError(`TENDERS_RATES_FILE: ${file.value} is not JSON`))
+    )
+    return Rates.fromTable(json).pipe(
+      Layer.catchCause((cause) =>
+        Layer.effect(
+          Rates,
+          Effect.fail(new UsageError(`TENDERS_RATES_FILE: ${file.value}: ${messageOf(Cause.squash(cause))}`))
         )
-    })
-    const json = yield* Effect.try({
-      try: () => JSON.parse(text) as unknown,
-      catch: () => new UsageError(`TENDERS_RATES_FILE: ${file.value} is not JSON`)
-    })
-    const table = yield* Schema.decodeUnknownEffect(RatesTable)(json).pipe(
-      Effect.mapError(
-        (error) => new UsageError(`TENDERS_RATES_FILE: ${file.value}: ${error.message.split("\n").join(" ")}`)
       )
     )
-    return Layer.succeed(Rates, Rates.of({ table }))
   })
 )
 
@@ -47,17 +45,13 @@ export const appLayer = (options: GlobalOptions) =>
 /** A failure the user caused: printed as one line, exit code 1. */
 export class UsageError extends Error {}
 
+/** The one-line message of any failure: an Error's, a tagged error's `message`, or its text. */
+export const messageOf = (error: unknown): string =>
+  (Predicate.hasProperty(error, "message") ? String(error.message) : String(error)).split("\n").join(" ")
+
 /** Runs argument-parsing code that throws UsageError, as an Effect failing with it. */
 export const usage = <A>(parse: () => A) =>
   Effect.try({ try: parse, catch: (e) => (e instanceof UsageError ? e : new UsageError(String(e))) })
-
-/** The account with this e-mail, or a one-line usage error. */
-export const accountOf = (email: string) =>
-  Effect.gen(function* () {
-    const found = yield* (yield* AccountStore).findAccount(email)
-    if (Option.isNone(found)) return yield* Effect.fail(new UsageError(`no account for ${email}`))
-    return found.value
-  })
 
 /** Runs a command's effect over the store; prints a one-line message and sets a non-zero exit code on failure. */
 export const runCommand = async <A, E>(
@@ -66,14 +60,7 @@ export const runCommand = async <A, E>(
 ): Promise<void> => {
   const exit = await Effect.runPromiseExit(effect.pipe(Effect.provide(appLayer(options)), Effect.scoped))
   if (Exit.isFailure(exit)) {
-    const error = Cause.squash(exit.cause)
-    const message =
-      error instanceof Error
-        ? error.message
-        : typeof error === "object" && error !== null && "message" in error
-          ? String(error.message)
-          : String(error)
-    process.stderr.write(`tenders: ${message.split("\n")[0]}\n`)
+    process.stderr.write(`tenders: ${messageOf(Cause.squash(exit.cause))}\n`)
     process.exitCode = 1
   }
 }

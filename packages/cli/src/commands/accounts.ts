@@ -1,8 +1,8 @@
-import { AccountStore, monthOf, packSize, Plan, planRules } from "@tenders/core"
+import { addPack, packSize, Plan, planRules, saveAccount } from "@tenders/core"
 import type { Command } from "commander"
 import { Option as CliOption } from "commander"
-import { DateTime, Effect, Option } from "effect"
-import { accountOf, type GlobalOptions, runCommand, usage, UsageError } from "../Runtime.ts"
+import { Effect } from "effect"
+import { type GlobalOptions, runCommand, usage } from "../Runtime.ts"
 import { parseMonthlyLimit } from "./keys.ts"
 
 /** `tenders accounts set|add-pack`: plans, limit overrides and $5 packs. */
@@ -18,15 +18,8 @@ export const registerAccounts = (program: Command, globals: () => GlobalOptions)
       runCommand(
         globals(),
         Effect.gen(function* () {
-          const store = yield* AccountStore
           const monthlyLimit = yield* usage(() => parseMonthlyLimit(options.monthlyLimit))
-          const existing = yield* store.findAccount(options.email)
-          if (Option.isNone(existing) && options.plan === undefined) {
-            return yield* Effect.fail(
-              new UsageError(`${options.email} has no account yet: pass --plan free|pro|business`)
-            )
-          }
-          const account = yield* store.saveAccount({ email: options.email, plan: options.plan, monthlyLimit })
+          const account = yield* saveAccount({ email: options.email, plan: options.plan, monthlyLimit })
           const limit = account.monthlyLimit ?? planRules[account.plan].monthlyCalls
           process.stdout.write(
             `${account.email}: plan ${account.plan}, ${limit} calls a month${account.monthlyLimit === null ? "" : " (override)"}\n`
@@ -42,16 +35,7 @@ export const registerAccounts = (program: Command, globals: () => GlobalOptions)
       runCommand(
         globals(),
         Effect.gen(function* () {
-          const store = yield* AccountStore
-          const account = yield* accountOf(options.email)
-          if (!planRules[account.plan].packs) {
-            return yield* Effect.fail(
-              new UsageError(
-                `${options.email} is on the free plan: packs are for paid plans; upgrade with accounts set --plan pro`
-              )
-            )
-          }
-          const packs = yield* store.addPack(account.id, monthOf(yield* DateTime.now))
+          const { packs } = yield* addPack(options.email)
           process.stdout.write(`${options.email}: ${packs} pack(s) this month, +${packs * packSize} calls\n`)
         })
       )

@@ -1,7 +1,7 @@
-import { AccountStore, DeliveryStore, formatUtc, listAlerts } from "@tenders/core"
+import { AccountStore, DeliveryStore, formatUtc, listAlerts, accountByEmail } from "@tenders/core"
 import type { Command } from "commander"
 import { DateTime, Effect } from "effect"
-import { accountOf, type GlobalOptions, runCommand, UsageError } from "../Runtime.ts"
+import { type GlobalOptions, runCommand, UsageError } from "../Runtime.ts"
 import { table } from "../Table.ts"
 
 /** `tenders alerts`, `tenders deliveries [retry <id>]` and `tenders webhooks secret`. */
@@ -15,7 +15,7 @@ export const registerAlerts = (program: Command, globals: () => GlobalOptions) =
       runCommand(
         globals(),
         Effect.gen(function* () {
-          const response = yield* listAlerts((yield* accountOf(options.email)).id)
+          const response = yield* listAlerts((yield* accountByEmail(options.email)).id)
           if (options.json === true) return void process.stdout.write(`${JSON.stringify(response)}\n`)
           process.stdout.write(
             response.alerts.length === 0
@@ -95,7 +95,7 @@ export const registerAlerts = (program: Command, globals: () => GlobalOptions) =
       runCommand(
         globals(),
         Effect.gen(function* () {
-          const account = yield* accountOf(options.email)
+          const account = yield* accountByEmail(options.email)
           process.stdout.write(`${yield* (yield* AccountStore).webhookSecret(account.id, options.rotate === true)}\n`)
         })
       )

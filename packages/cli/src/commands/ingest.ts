@@ -2,6 +2,7 @@ import {
   evaluateAlerts,
   ingestNotices,
   ingestRecords,
+  instantExpectation,
   parseInstant,
   type ParseResult,
   runSource,
@@ -15,16 +16,22 @@ import { Option as CliOption } from "commander"
 import { Effect, Option, Schema } from "effect"
 import { createReadStream } from "node:fs"
 import { createInterface } from "node:readline"
-import { type GlobalOptions, runCommand, UsageError } from "../Runtime.ts"
+import { type GlobalOptions, messageOf, runCommand, UsageError } from "../Runtime.ts"
 import { feedFor } from "../Feeds.ts"
 import { parsePayloadFile, payloadFiles } from "../SourceFiles.ts"
 
 const decodeLine = Schema.decodeUnknownResult(Schema.fromJsonString(TenderRecord))
 
-const cannotRead = (path: string) => (cause: unknown) =>
-  new UsageError(`cannot read ${path}: ${cause instanceof Error ? cause.message : String(cause)}`)
+const cannotRead = (path: string) => (cause: unknown) => new UsageError(`cannot read ${path}: ${messageOf(cause)}`)
 
-/** Reads normalised JSON lines; bad lines are rejected with their line number, never fatal. */
+/** A rejection as one short line: a schema message can quote the whole offending value. */
+const rejection = (where: string, reason: string) =>
+  `${where}: ${reason.length > 300 ? `${reason.slice(0, 300)}…` : reason}`
+
+/**
+ * Reads normalised JSON lines; bad lines are rejected with their line number, never fatal. A UTF-8 byte-order mark
+ * at the start of the file (editors on Windows write one) is not part of the first record.
+ */
 const readRecords = (path: string) =>
   Effect.tryPromise({
     try: async () => {
@@ -33,10 +40,11 @@ const readRecords = (path: string) =>
       let lineNo = 0
       for await (const line of createInterface({ input: createReadStream(path, "utf8"), crlfDelay: Infinity })) {
         lineNo++
-        if (line.trim().length === 0) continue
-        const result = decodeLine(line)
+        const text = lineNo === 1 && line.startsWith("\uFEFF") ? line.slice(1) : line
+        if (text.trim().length === 0) continue
+        const result = decodeLine(text)
         if (result._tag === "Success") records.push(result.success)
-        else rejected.push(`line ${lineNo}: ${result.failure.message.split("\n").join(" ")}`)
+        else rejected.push(rejection(`line ${lineNo}`, messageOf(result.failure)))
       }
       return { records, rejected }
     },
@@ -54,6 +62,12 @@ const reportRejected = (lines: ReadonlyArray<string>) => {
   for (const line of lines.slice(0, 20)) process.stderr.write(`rejected ${line}\n`)
   if (lines.length > 20) process.stderr.write(`... and ${lines.length - 20} more rejected\n`)
 }
+
+/** An input that had something in it of which nothing could be read is a failed import, not an empty one. */
+const requireAccepted = (from: string, accepted: number, rejected: number) =>
+  accepted === 0 && rejected > 0
+    ? Effect.fail(new UsageError(`nothing imported: all ${rejected} record(s) of ${from} were rejected`))
+    : Effect.void
 
 const print = (summary: Record<string, number>, json: boolean) =>
   process.stdout.write(
@@ -77,9 +91,7 @@ const live = (sources: ReadonlyArray<SourceCode>, sinceText: string | undefined,
   Effect.gen(function* () {
     const since = sinceText === undefined ? null : Option.getOrNull(parseInstant(sinceText))
     if (sinceText !== undefined && since === null) {
-      return yield* Effect.fail(
-        new UsageError(`--since must be a date (YYYY-MM-DD) or a date-time with Z or an offset, got "${sinceText}"`)
-      )
+      return yield* Effect.fail(new UsageError(`--since must be ${instantExpectation}, got "${sinceText}"`))
     }
     let failed = false
     for (const source of sources) {
@@ -107,6 +119,7 @@ const normalised = (from: string, json: boolean) =>
     const counts = yield* ingestRecords(records, (done) => Effect.sync(() => bar?.update(done)))
     bar?.stop()
     print({ ...counts, rejected: rejected.length }, json)
+    yield* requireAccepted(from, records.length, rejected.length)
   })
 
 const recorded = (source: SourceCode, from: string, section: string | undefined, json: boolean) =>
@@ -122,8 +135,10 @@ const recorded = (source: SourceCode, from: string, section: string | undefined,
       bar?.update(i + 1)
     }
     bar?.stop()
-    reportRejected(results.flatMap((r) => r.rejected.map((x) => `${x.where}: ${x.reason}`)))
-    print({ files: files.length, ...(yield* ingestNotices(results)) }, json)
+    reportRejected(results.flatMap((r) => r.rejected.map((x) => rejection(x.where, x.reason))))
+    const summary = yield* ingestNotices(results)
+    print({ files: files.length, ...summary }, json)
+    yield* requireAccepted(from, results.flatMap((r) => r.notices).length, summary.rejected)
   })
 
 /** `tenders ingest`: normalised JSON lines, or recorded payloads in a source's own format. */

@@ -1,7 +1,7 @@
-import { createWatchlist, formatUtc, WatchlistId, WatchlistInput, WatchlistStore } from "@tenders/core"
+import { createWatchlist, formatUtc, WatchlistId, WatchlistInput, WatchlistStore, accountByEmail } from "@tenders/core"
 import type { Command } from "commander"
 import { Effect, Schema } from "effect"
-import { accountOf, type GlobalOptions, runCommand, usage, UsageError } from "../Runtime.ts"
+import { type GlobalOptions, runCommand, usage, UsageError } from "../Runtime.ts"
 import { table } from "../Table.ts"
 import { searchFlags, type SearchFlags, toFilters } from "./search.ts"
 
@@ -26,7 +26,7 @@ export const registerWatchlists = (program: Command, globals: () => GlobalOption
       runCommand(
         globals(),
         Effect.gen(function* () {
-          const account = yield* accountOf(options.email)
+          const account = yield* accountByEmail(options.email)
           const list = (yield* (yield* WatchlistStore).list(account.id)).map((w) => ({
             ...w,
             createdAt: formatUtc(w.createdAt)
@@ -69,7 +69,7 @@ export const registerWatchlists = (program: Command, globals: () => GlobalOption
       runCommand(
         globals(),
         Effect.gen(function* () {
-          const account = yield* accountOf(options.email)
+          const account = yield* accountByEmail(options.email)
           const filters = yield* usage(() => toFilters(options.q ?? "", options))
           const { q: _q, ...rest } = filters
           const body = {
@@ -102,7 +102,7 @@ export const registerWatchlists = (program: Command, globals: () => GlobalOption
       runCommand(
         globals(),
         Effect.gen(function* () {
-          const account = yield* accountOf(options.email)
+          const account = yield* accountByEmail(options.email)
           const id = Schema.decodeUnknownOption(WatchlistId)(watchlistId)
           if (id._tag === "None" || !(yield* (yield* WatchlistStore).remove(account.id, id.value))) {
             return yield* Effect.fail(new UsageError(`${options.email} has no watchlist ${watchlistId}`))

@@ -4,7 +4,7 @@ import { RatesTable } from "../Rates.ts"
 
 /** The reference-rate table in force. */
 export class Rates extends Context.Service<Rates, { readonly table: RatesTable }>()("@tenders/core/Rates") {
-  /** A layer over a given table (operators' replacement, or tests). */
+  /** A layer over a table decoded from `input` (an operator's replacement, or tests); fails on an invalid table. */
   static readonly fromTable = (input: unknown) =>
     Layer.effect(
       Rates,
