@@ -12,13 +12,13 @@ import {
   packSize
 } from "@tenders/core"
 import { PgClient } from "@effect/sql-pg"
-import { DateTime, Effect, Layer, Option, Schema } from "effect"
+import { DateTime, Effect, Layer, Schema } from "effect"
+import { SqlSchema } from "effect/sql"
 import { hashSecret } from "./Secrets.ts"
 import { utc, UtcText } from "./Sql.ts"
 
 const decodeAccounts = Schema.decodeUnknownEffect(Schema.Array(Account))
 const KeyRow = Schema.Struct({ ...KeyInfo.fields, createdAt: UtcText, revokedAt: Schema.NullOr(UtcText) })
-const decodeKeys = Schema.decodeUnknownEffect(Schema.Array(KeyRow))
 const accountColumns = `a.id::text AS id, a.email, a.plan, a.monthly_limit AS "monthlyLimit"`
 
 /** AccountStore on PostgreSQL: hashed secrets, exact monthly counters. */
@@ -27,12 +27,17 @@ export const PgAccountStore = Layer.effect(
   Effect.gen(function* () {
     const sql = yield* PgClient.PgClient
 
-    const authenticate = Effect.fn("PgAccountStore.authenticate")(function* (secret: string, kind: KeyKind) {
-      const rows =
-        yield* sql`SELECT ${sql.literal(accountColumns)} FROM api_keys k JOIN accounts a ON a.id = k.account_id
-        WHERE k.secret_hash = ${hashSecret(secret)} AND k.kind = ${kind} AND k.revoked_at IS NULL`
-      return Option.fromNullishOr((yield* decodeAccounts(rows))[0])
-    }, Effect.orDie)
+    const byKey = SqlSchema.findOneOption({
+      Request: Schema.Struct({ hash: Schema.String, kind: Schema.String }),
+      Result: Account,
+      execute: ({ hash, kind }) => sql`SELECT ${sql.literal(accountColumns)}
+        FROM api_keys k JOIN accounts a ON a.id = k.account_id
+        WHERE k.secret_hash = ${hash} AND k.kind = ${kind} AND k.revoked_at IS NULL`
+    })
+    const authenticate = Effect.fn("PgAccountStore.authenticate")(
+      (secret: string, kind: KeyKind) => byKey({ hash: hashSecret(secret), kind }),
+      Effect.orDie
+    )
 
     const usage = Effect.fn("PgAccountStore.usage")(function* (accountId: AccountId, month: string) {
       const rows = yield* sql<{ calls: number; packs: number }>`SELECT calls, packs FROM usage_months
@@ -56,10 +61,12 @@ export const PgAccountStore = Layer.effect(
       return { allowed: false, used: current.calls, limit: limit + current.packs * packSize }
     }, Effect.orDie)
 
-    const findAccount = Effect.fn("PgAccountStore.findAccount")(function* (email: string) {
-      const rows = yield* sql`SELECT ${sql.literal(accountColumns)} FROM accounts a WHERE a.email = ${email}`
-      return Option.fromNullishOr((yield* decodeAccounts(rows))[0])
-    }, Effect.orDie)
+    const byEmail = SqlSchema.findOneOption({
+      Request: Schema.String,
+      Result: Account,
+      execute: (email) => sql`SELECT ${sql.literal(accountColumns)} FROM accounts a WHERE a.email = ${email}`
+    })
+    const findAccount = Effect.fn("PgAccountStore.findAccount")((email: string) => byEmail(email), Effect.orDie)
 
     const saveAccount = Effect.fn("PgAccountStore.saveAccount")(function* (input: {
       readonly email: string
@@ -87,13 +94,13 @@ export const PgAccountStore = Layer.effect(
       return { keyId, key }
     }, Effect.orDie)
 
-    const listKeys = Effect.gen(function* () {
-      const rows =
-        yield* sql`SELECT k.id::text AS "keyId", a.id::text AS "accountId", a.email, a.plan, k.kind, k.prefix,
+    const listKeys = SqlSchema.findAll({
+      Request: Schema.Void,
+      Result: KeyRow,
+      execute: () => sql`SELECT k.id::text AS "keyId", a.id::text AS "accountId", a.email, a.plan, k.kind, k.prefix,
           ${sql.literal(utc("k.created_at"))} AS "createdAt", ${sql.literal(utc("k.revoked_at"))} AS "revokedAt"
         FROM api_keys k JOIN accounts a ON a.id = k.account_id ORDER BY k.created_at, k.id`
-      return yield* decodeKeys(rows)
-    }).pipe(Effect.orDie)
+    })(undefined).pipe(Effect.orDie)
 
     const revokeKey = Effect.fn("PgAccountStore.revokeKey")(function* (keyId: KeyId) {
       const now = DateTime.formatIso(yield* DateTime.now)

@@ -1,7 +1,7 @@
-import { type SearchQuery, type StoredTender, type TenderRecord, TenderStore } from "@tenders/core"
+import { type SearchQuery, type TenderId, type TenderRecord, TenderStore } from "@tenders/core"
 import { PgClient } from "@effect/sql-pg"
-import { DateTime, Effect, Layer, Option, Schema } from "effect"
-import type { Statement } from "effect/sql"
+import { DateTime, Effect, Layer, Schema } from "effect"
+import { SqlSchema, type Statement } from "effect/sql"
 import { searchConditions, textQuery } from "./SearchSql.ts"
 import { lapsedTender } from "./Sql.ts"
 import { TenderRow, tenderColumns } from "./TenderRow.ts"
@@ -77,12 +77,13 @@ export const PgTenderStore = Layer.effect(
       return rows[0]?.n ?? 0
     }, Effect.orDie)
 
-    const get = Effect.fn("PgTenderStore.get")(function* (id: string) {
-      const rows = yield* sql`SELECT ${sql.literal(tenderColumns)} FROM tenders t
+    const byIdOrAlias = SqlSchema.findOneOption({
+      Request: Schema.String,
+      Result: TenderRow,
+      execute: (id) => sql`SELECT ${sql.literal(tenderColumns)} FROM tenders t
         WHERE t.id = COALESCE((SELECT a.tender_id FROM tender_aliases a WHERE a.alias = ${id}), ${id})`
-      const decoded: ReadonlyArray<StoredTender> = yield* decodeRows(rows)
-      return Option.fromNullishOr(decoded[0])
-    }, Effect.orDie)
+    })
+    const get = Effect.fn("PgTenderStore.get")((id: TenderId) => byIdOrAlias(id), Effect.orDie)
 
     const size = sql<{ n: number }>`SELECT count(*)::int AS n FROM tenders`.pipe(
       Effect.map((rows) => rows[0]?.n ?? 0),
