@@ -11,7 +11,7 @@ import {
   startBackgroundWork,
   TenderStore
 } from "@tenders/core"
-import { HttpApp } from "@tenders/http"
+import { HttpApp, routerConfig } from "@tenders/http"
 import { McpAllowedOrigins, McpApp } from "@tenders/mcp"
 import { Cause, DateTime, Effect, Exit, Layer, Runtime } from "effect"
 import { HttpRouter } from "effect/http"
@@ -73,7 +73,7 @@ export const runServer = (options: ServerOptions, globals: GlobalOptions) => {
     if (options.seed) yield* seedIfEmpty
     if (options.schedule) yield* backgroundWork
   })
-  const server = HttpRouter.serve(Layer.mergeAll(HttpApp, McpHttp)).pipe(
+  const server = HttpRouter.serve(Layer.mergeAll(HttpApp, McpHttp), { routerConfig }).pipe(
     // Idle keep-alive sockets outlive any client's own idle timeout (undici: 4 s), so a client never reuses a
     // socket the server is closing at that moment.
     Layer.provide(

@@ -1,5 +1,5 @@
 import { Authorization, issueMessage, TendersApi } from "@tenders/contract"
-import { InvalidInput, SearchRequest, WatchlistInput } from "@tenders/core"
+import { InvalidInput, SearchRequest, TenderId, WatchlistInput } from "@tenders/core"
 import { Effect, type Redacted, Schema } from "effect"
 import { HttpClient, type HttpClientError, HttpClientRequest, type HttpClientResponse } from "effect/http"
 import { HttpApiClient, HttpApiMiddleware } from "effect/http-api"
@@ -40,10 +40,7 @@ const validate = <S extends Schema.Decoder<unknown>>(schema: S) => {
 const validateSearch = validate(SearchRequest)
 const validateWatchlist = validate(WatchlistInput)
 
-const validateId = (id: string) =>
-  typeof id === "string" && id.length > 0 && id !== "." && id !== ".."
-    ? Effect.succeed(id)
-    : Effect.fail(failure(new InvalidInput({ message: "id must be a tender id such as ted-479730-2026" }), undefined))
+const validateId = validate(TenderId)
 
 const decoders = {
   search: HttpApiClient.decodeResponse(TendersApi, { group: "tenders", endpoint: "search" }),

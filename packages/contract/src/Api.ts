@@ -4,13 +4,23 @@ import {
   HealthReport,
   SearchRequest,
   SearchResponse,
+  TenderId,
   WatchlistCreated,
   WatchlistInput
 } from "@tenders/core"
 import { Schema } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import {
+  alertsDescription,
+  apiDescription,
+  createWatchlistDescription,
+  getTenderDescription,
+  openApiDescription,
+  searchDescription
+} from "./ApiDescriptions.ts"
 import { Authorization } from "./Authorization.ts"
 import { InternalError, InvalidInputError, LimitReachedError, NotFoundError, PlanRequiredError } from "./ErrorBody.ts"
+import { CountsAgainstQuota } from "./RateLimit.ts"
 
 const common = [InvalidInputError, PlanRequiredError, LimitReachedError, InternalError] as const
 
@@ -23,17 +33,14 @@ export class TendersGroup extends HttpApiGroup.make("tenders")
       error: common
     })
       .annotate(OpenApi.Summary, "Search open tenders")
-      .annotate(
-        OpenApi.Description,
-        "Free text in English, Russian or Armenian plus structured filters (paid plans). Returns open tenders only, best match first, then nearest deadline."
-      ),
+      .annotate(OpenApi.Description, searchDescription),
     HttpApiEndpoint.get("get", "/v1/tenders/:id", {
-      params: { id: Schema.String },
+      params: { id: TenderId },
       success: FullTender,
       error: [...common, NotFoundError]
     })
       .annotate(OpenApi.Summary, "Get the full card of one tender")
-      .annotate(OpenApi.Description, "Any status. On the Free plan cpvCodes, okpd2Codes, lots and docsUrl are omitted.")
+      .annotate(OpenApi.Description, getTenderDescription)
   )
   .middleware(Authorization)
   .annotateMerge(
@@ -52,27 +59,24 @@ export class WatchlistsGroup extends HttpApiGroup.make("watchlists")
       error: common
     })
       .annotate(OpenApi.Summary, "Save filters as a watchlist")
-      .annotate(
-        OpenApi.Description,
-        "Alerts (new, deadline-24h, amended) come by e-mail (default), signed webhook (paid plans) and GET /v1/alerts. A filter set that matches everything is refused; structured filters and webhooks need a paid plan; the plan limits the number of watchlists."
-      ),
+      .annotate(OpenApi.Description, createWatchlistDescription),
     HttpApiEndpoint.get("alerts", "/v1/alerts", { success: AlertsResponse, error: common })
       .annotate(OpenApi.Summary, "List open alerts from your watchlists, nearest deadline first")
-      .annotate(
-        OpenApi.Description,
-        "Alerts whose tender is still open: new matches, amendments, and deadlines within 24 hours; at most 50, nearest deadline first (none last), then newest."
-      )
+      .annotate(OpenApi.Description, alertsDescription)
   )
   .middleware(Authorization)
   .annotateMerge(OpenApi.annotations({ title: "Watchlists", description: "Saved filters and their alerts." })) {}
 
-/** The machine-readable description, behind a key like every endpoint but /health. */
+/** The machine-readable description, behind a key like every endpoint but /health, and not counted. */
 export class MetaGroup extends HttpApiGroup.make("meta")
   .add(
     HttpApiEndpoint.get("openapi", "/v1/openapi.json", {
       success: Schema.Record(Schema.String, Schema.Json),
       error: common
-    }).annotate(OpenApi.Summary, "This OpenAPI 3.1 document (needs a key, does not count against the quota)")
+    })
+      .annotate(OpenApi.Summary, "This OpenAPI 3.1 document (needs a key, does not count against the quota)")
+      .annotate(OpenApi.Description, openApiDescription)
+      .annotate(CountsAgainstQuota, false)
   )
   .middleware(Authorization)
   .annotateMerge(
@@ -96,11 +100,4 @@ export class TendersApi extends HttpApi.make("tenders")
   .add(MetaGroup)
   .add(SystemGroup)
   .annotate(HttpApi.PayloadParseOptions, { onExcessProperty: "error", errors: "all" })
-  .annotateMerge(
-    OpenApi.annotations({
-      title: "Tenders API",
-      version: "1.2.0",
-      description:
-        "Public procurement notices from TED (EU), gnumner/ARMEPS (Armenia) and zakupki.gov.ru (Russia/EAEU) in one schema."
-    })
-  ) {}
+  .annotateMerge(OpenApi.annotations({ title: "Tenders API", version: "1.2.0", description: apiDescription })) {}

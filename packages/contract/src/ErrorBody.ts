@@ -9,6 +9,7 @@ import {
 } from "@tenders/core"
 import { Schema, SchemaTransformation } from "effect"
 import { HttpApiSchema } from "effect/http-api"
+import { RefusalHeaders, refusalFigures, refusalHeaders } from "./RateLimit.ts"
 
 /** The seven error codes of the contract. */
 export const ErrorCode = Schema.Literals([
@@ -44,26 +45,28 @@ type ErrorClass<Tag extends ErrorTag> = Schema.Codec<
   { readonly _tag: Tag; readonly message: string }
 > & { new (props: { readonly message: string }): { readonly _tag: Tag; readonly message: string } }
 
+/** `{ "error": { code, message } }`: the wire body of an error code. */
+const wireBody = <Tag extends ErrorTag>(tag: Tag) =>
+  Schema.Struct({
+    error: Schema.Struct({ code: Schema.Literal(errorCodes[tag].code), message: Schema.String })
+  }).annotate({ identifier: `Error_${errorCodes[tag].code}` })
+
 /** `{ "error": { code, message } }` on the wire, the core error class in code, with the code's status. */
 const body = <Tag extends ErrorTag, C extends ErrorClass<Tag>>(errorClass: C, tag: Tag) => {
   const { code, status } = errorCodes[tag]
-  return Schema.Struct({
-    error: Schema.Struct({ code: Schema.Literal(code), message: Schema.String })
-  })
-    .annotate({ identifier: `Error_${code}` })
-    .pipe(
-      Schema.decodeTo(
-        errorClass,
-        SchemaTransformation.transform({
-          decode: (wire: { readonly error: { readonly message: string } }) => ({
-            _tag: tag,
-            message: wire.error.message
-          }),
-          encode: (error: { readonly message: string }) => ({ error: { code, message: error.message } })
-        })
-      ),
-      HttpApiSchema.status(status)
-    )
+  return wireBody(tag).pipe(
+    Schema.decodeTo(
+      errorClass,
+      SchemaTransformation.transform({
+        decode: (wire: { readonly error: { readonly message: string } }) => ({
+          _tag: tag,
+          message: wire.error.message
+        }),
+        encode: (error: { readonly message: string }) => ({ error: { code, message: error.message } })
+      })
+    ),
+    HttpApiSchema.status(status)
+  )
 }
 
 /** `{ "error": { "code": "invalid_input", "message" } }` with status 400. */
@@ -76,26 +79,36 @@ export const PlanRequiredError = body(PlanRequired, "PlanRequired")
 export const LimitReachedError = body(LimitReached, "LimitReached")
 /** 404 not_found. */
 export const NotFoundError = body(NotFound, "NotFound")
-/** 429 quota_exceeded. */
-export const QuotaExceededError = body(QuotaExceeded, "QuotaExceeded")
+/** 429 quota_exceeded, with `Retry-After` and the RateLimit fields built from the error's limit and reset. */
+export const QuotaExceededError = QuotaExceeded.pipe(
+  HttpApiSchema.encodeToWithHeaders(
+    {
+      body: wireBody("QuotaExceeded").pipe(HttpApiSchema.status(errorCodes.QuotaExceeded.status)),
+      headers: RefusalHeaders
+    },
+    {
+      decode: ({ body, headers }) => new QuotaExceeded({ message: body.error.message, ...refusalFigures(headers) }),
+      encode: (error) => ({
+        body: { error: { code: errorCodes.QuotaExceeded.code, message: error.message } },
+        headers: refusalHeaders(error)
+      })
+    }
+  )
+)
 /** 500 internal. */
 export const InternalError = body(Internal, "Internal")
 
-/** Any of the seven error bodies, decoding to its core error. */
-export const ContractError = Schema.Union([
-  InvalidInputError,
-  UnauthorizedError,
-  PlanRequiredError,
-  LimitReachedError,
-  NotFoundError,
-  QuotaExceededError,
-  InternalError
-])
 /** One of the core errors behind the seven error codes. */
-export type ContractFailure = typeof ContractError.Type
+export type ContractFailure =
+  InvalidInput | Unauthorized | PlanRequired | LimitReached | NotFound | QuotaExceeded | Internal
 
 /** The wire body of any error. */
 export const ErrorResponse = Schema.Struct({
   error: Schema.Struct({ code: ErrorCode, message: Schema.String })
 })
 export type ErrorResponse = typeof ErrorResponse.Type
+
+/** The wire body of a core error: its code from {@link errorCodes} and its message. */
+export const errorBodyOf = (failure: ContractFailure): ErrorResponse => ({
+  error: { code: errorCodes[failure._tag].code, message: failure.message }
+})

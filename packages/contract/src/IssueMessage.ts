@@ -1,16 +1,11 @@
 import type { Schema } from "effect"
-import { SchemaIssue } from "effect"
+import { SchemaAST, SchemaIssue } from "effect"
 
 const formatter = SchemaIssue.makeFormatterStandardSchemaV1()
 
-const knownFields = ["q", "countries", "cpv", "minBudget", "maxBudget", "deadlineAfter", "budgetCurrency", "limit"]
-
-const pathText = (path: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }>) =>
+const pathText = (path: ReadonlyArray<PropertyKey>) =>
   path
-    .map((segment) => {
-      const key = typeof segment === "object" ? segment.key : segment
-      return typeof key === "number" ? `[${key}]` : `.${String(key)}`
-    })
+    .map((key) => (typeof key === "number" ? `[${key}]` : `.${String(key)}`))
     .join("")
     .replace(/^\./u, "")
 
@@ -28,26 +23,53 @@ const distance = (a: string, b: string): number => {
   return row[b.length] ?? 0
 }
 
-const suggestion = (name: string) => {
-  const lower = name.toLowerCase()
-  const scored = knownFields
+/** The field names of the struct that refused a key: the schema being decoded is the list of known fields. */
+const fieldsOf = (ast: SchemaAST.AST): ReadonlyArray<string> =>
+  SchemaAST.isObjects(ast)
+    ? ast.propertySignatures.flatMap((field) => (typeof field.name === "string" ? [field.name] : []))
+    : []
+
+const suggestion = (key: PropertyKey | undefined, fields: ReadonlyArray<string>) => {
+  const lower = String(key).toLowerCase()
+  const [best] = fields
     .map((field) => ({ field, d: distance(lower, field.toLowerCase()) }))
     .filter(({ d, field }) => d <= Math.max(2, Math.floor(field.length / 3)))
     .toSorted((a, b) => a.d - b.d)
-  return scored[0] === undefined ? "" : ` (did you mean "${scored[0].field}"?)`
+  return best === undefined ? "" : ` (did you mean "${best.field}"?)`
+}
+
+const unknownProperty = (path: ReadonlyArray<PropertyKey>, fields: ReadonlyArray<string>) =>
+  `unknown property "${pathText(path)}"${suggestion(path.at(-1), fields)}`
+
+/** One human part per failing field; an excess key and a missing key are told by the issue's kind, not its text. */
+const parts = (issue: SchemaIssue.Issue, path: ReadonlyArray<PropertyKey>): ReadonlyArray<string> => {
+  switch (issue._tag) {
+    case "Pointer":
+      return parts(issue.issue, [...path, ...issue.path])
+    case "Composite":
+      return issue.issues.flatMap((inner) => parts(inner, path))
+    case "AnyOf":
+      if (issue.issues.length > 0) return issue.issues.flatMap((inner) => parts(inner, path))
+      break
+    case "Encoding":
+      return parts(issue.issue, path)
+    case "UnexpectedKey":
+      return [unknownProperty(path, fieldsOf(issue.ast))]
+    case "MissingKey":
+      return [`${pathText(path)} is required`]
+    case "InvalidType":
+      // A record whose values can be nothing (a body that takes no properties) refuses every key.
+      if (SchemaAST.isNever(issue.ast) && path.length > 0) return [unknownProperty(path, [])]
+  }
+  return formatter(issue).issues.map(({ path: inner, message }) => {
+    const keys = (inner ?? []).map((segment) => (typeof segment === "object" ? segment.key : segment))
+    const where = pathText([...path, ...keys])
+    return where.length > 0 ? `${where}: ${message}` : message
+  })
 }
 
 /** A one-line, human message for a schema failure, naming each offending field. */
 export const issueMessage = (error: Schema.SchemaError): string => {
-  const { issues } = formatter(error.issue)
-  const parts = issues.map((issue) => {
-    const where = pathText(issue.path ?? [])
-    if (issue.message === "Expected no excess property" || issue.message.startsWith("Unexpected key")) {
-      const name = where.split(".").pop() ?? where
-      return `unknown property "${where}"${suggestion(name)}`
-    }
-    if (issue.message === "Missing key") return `${where} is required`
-    return where.length > 0 ? `${where}: ${issue.message}` : issue.message
-  })
-  return parts.length > 0 ? `Invalid request: ${parts.join("; ")}` : "Invalid request"
+  const found = parts(error.issue, [])
+  return found.length > 0 ? `Invalid request: ${found.join("; ")}` : "Invalid request"
 }

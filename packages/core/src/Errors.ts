@@ -15,8 +15,15 @@ export class LimitReached extends Schema.TaggedError<LimitReached>()("LimitReach
 /** No tender with the given id (404 not_found). */
 export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", { message: Schema.String }) {}
 
-/** The monthly call limit is used up (429 quota_exceeded). */
-export class QuotaExceeded extends Schema.TaggedError<QuotaExceeded>()("QuotaExceeded", { message: Schema.String }) {}
+/**
+ * The monthly call limit is used up (429 quota_exceeded), with the limit and the seconds until it resets (the UTC
+ * month's end). The server always knows both; a client knows them when the response carried its RateLimit headers.
+ */
+export class QuotaExceeded extends Schema.TaggedError<QuotaExceeded>()("QuotaExceeded", {
+  message: Schema.String,
+  limit: Schema.optionalKey(Schema.Int),
+  resetSeconds: Schema.optionalKey(Schema.Int)
+}) {}
 
 /** A server-side fault (500 internal). */
 export class Internal extends Schema.TaggedError<Internal>()("Internal", { message: Schema.String }) {}

@@ -40,3 +40,12 @@ export type UtcTimestamp = typeof UtcTimestamp.Type
 
 /** Formats an instant as the wire's UTC ISO string, to the second (the one precision of every timestamp). */
 export const formatUtc = (instant: DateTime.Utc): UtcTimestamp => `${DateTime.formatIso(instant).slice(0, 19)}Z`
+
+/** `YYYY-MM` of an instant, in UTC. */
+export const monthOf = (now: DateTime.Utc): string => DateTime.formatIso(now).slice(0, 7)
+
+/** Whole seconds from `now` until the UTC calendar month ends (at least 1). */
+export const secondsUntilMonthEnd = (now: DateTime.Utc): number => {
+  const monthEnd = DateTime.add(DateTime.startOf(now, "month"), { months: 1 })
+  return Math.max(1, Math.ceil((DateTime.toEpochMillis(monthEnd) - DateTime.toEpochMillis(now)) / 1000))
+}

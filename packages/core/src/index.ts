@@ -1,6 +1,7 @@
 export * from "./Account.ts"
 export * from "./Alert.ts"
 export * from "./Currency.ts"
+export * from "./Defects.ts"
 export * from "./Delivery.ts"
 export * from "./Errors.ts"
 export * from "./Filters.ts"

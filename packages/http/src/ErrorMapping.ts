@@ -1,29 +1,32 @@
+import { issueMessage } from "@tenders/contract"
+import { InvalidInput, NotFound, reportDefect } from "@tenders/core"
 import { ByteSize, Cause, Effect, Predicate } from "effect"
 import { HttpIncomingMessage, HttpRouter, HttpServerError, type HttpServerResponse } from "effect/http"
 import { HttpApiError } from "effect/http-api"
-import { errorResponse } from "./ErrorResponse.ts"
-import { issueMessage } from "@tenders/contract"
+import { failureResponse } from "./ErrorResponse.ts"
 
 /** Request bodies above this size are refused with 400 (DESIGN §4, "The HTTP edge"). */
 export const maxBodyBytes = 64 * 1024
 
-const tooLarge = `Invalid request: the body is larger than ${maxBodyBytes / 1024} KiB`
+const tooLarge = () =>
+  failureResponse(new InvalidInput({ message: `Invalid request: the body is larger than ${maxBodyBytes / 1024} KiB` }))
 
+const notJson = () =>
+  failureResponse(
+    new InvalidInput({ message: "Invalid request: the body must be JSON (Content-Type: application/json)" })
+  )
+
+/** The framework's bare answers (no JSON body) in the contract's words; an answer with a JSON body is left alone. */
 const fromStatus = (response: HttpServerResponse.HttpServerResponse) => {
+  if (response.headers["content-type"]?.includes("json")) return response
   switch (response.status) {
     case 404:
     case 405:
-      return response.headers["content-type"]?.includes("json")
-        ? response
-        : errorResponse(404, "not_found", "No such route")
+      return failureResponse(new NotFound({ message: "No such route" }))
     case 413:
-      return errorResponse(400, "invalid_input", tooLarge)
+      return tooLarge()
     case 415:
-      return errorResponse(
-        400,
-        "invalid_input",
-        "Invalid request: the body must be JSON (Content-Type: application/json)"
-      )
+      return notJson()
     default:
       return response
   }
@@ -32,33 +35,27 @@ const fromStatus = (response: HttpServerResponse.HttpServerResponse) => {
 const reasonOf = (error: unknown) =>
   Predicate.isTagged(error, "HttpServerError") && Predicate.hasProperty(error, "reason") ? error.reason : undefined
 
-const fromCause = (cause: Cause.Cause<unknown>) =>
-  Effect.gen(function* () {
-    const error = Cause.squash(cause)
-    const reason = reasonOf(error)
-    if (HttpServerError.isHttpServerError(error) && reason !== undefined) {
-      if (Predicate.isTagged(reason, "RouteNotFound")) {
-        const request = error.request
-        return errorResponse(404, "not_found", `No route for ${request.method} ${request.url.split("?")[0]}`)
-      }
-      if (Predicate.isTagged(reason, "RequestParseError")) {
-        const bodyTooLarge = Predicate.hasProperty(reason, "reason") && reason.reason === "BodyTooLarge"
-        return errorResponse(
-          400,
-          "invalid_input",
-          bodyTooLarge ? tooLarge : "Invalid request: the body could not be read"
-        )
-      }
+const fromCause = Effect.fnUntraced(function* (cause: Cause.Cause<unknown>) {
+  const error = Cause.squash(cause)
+  const reason = reasonOf(error)
+  if (HttpServerError.isHttpServerError(error) && reason !== undefined) {
+    if (Predicate.isTagged(reason, "RouteNotFound")) {
+      const { method, url } = error.request
+      return failureResponse(new NotFound({ message: `No route for ${method} ${url.split("?")[0]}` }))
     }
-    if (HttpApiError.HttpApiSchemaError.is(error) && error.kind !== "Body" && error.kind !== "ResponseHeaders") {
-      return errorResponse(400, "invalid_input", issueMessage(error.cause))
+    if (Predicate.isTagged(reason, "RequestParseError")) {
+      const bodyTooLarge = Predicate.hasProperty(reason, "reason") && reason.reason === "BodyTooLarge"
+      return bodyTooLarge
+        ? tooLarge()
+        : failureResponse(new InvalidInput({ message: "Invalid request: the body could not be read" }))
     }
-    if (HttpApiError.HttpApiPayloadTooLarge.is(error)) return errorResponse(400, "invalid_input", tooLarge)
-    if (Cause.hasInterruptsOnly(cause)) return yield* Effect.failCause(cause)
-    const traceId = crypto.randomUUID()
-    yield* Effect.logError("request failed", { traceId }, cause)
-    return errorResponse(500, "internal", `Internal error; retry later (trace ${traceId})`)
-  })
+  }
+  if (HttpApiError.HttpApiSchemaError.is(error) && error.kind !== "Body" && error.kind !== "ResponseHeaders") {
+    return failureResponse(new InvalidInput({ message: issueMessage(error.cause) }))
+  }
+  if (HttpApiError.HttpApiPayloadTooLarge.is(error)) return tooLarge()
+  return failureResponse(yield* reportDefect(cause, "request failed"))
+})
 
 /**
  * Router-level mapping of everything outside the handlers' typed errors to the contract's error body:

@@ -1,9 +1,6 @@
-import type { ErrorCode } from "@tenders/contract"
+import { type ContractFailure, errorBodyOf, errorCodes } from "@tenders/contract"
 import { HttpServerResponse } from "effect/http"
 
-/** A response in the contract's error shape. */
-export const errorResponse = (
-  status: number,
-  code: ErrorCode,
-  message: string
-): HttpServerResponse.HttpServerResponse => HttpServerResponse.jsonUnsafe({ error: { code, message } }, { status })
+/** A core error as a response in the contract's shape, with the status the contract gives its code. */
+export const failureResponse = (failure: ContractFailure): HttpServerResponse.HttpServerResponse =>
+  HttpServerResponse.jsonUnsafe(errorBodyOf(failure), { status: errorCodes[failure._tag].status })

@@ -1,40 +1,38 @@
 import { CurrentCaller, TendersApi } from "@tenders/contract"
 import {
-  AlertStore,
+  type AlertStore,
   createWatchlist,
   getTender,
   listAlerts,
-  WebhookAllowHosts,
-  Rates,
+  type Rates,
   searchTenders,
-  SourceStatusStore,
+  type SourceStatusStore,
   sourceHealth,
-  TenderStore,
-  WatchlistStore
+  type TenderStore,
+  type WatchlistStore
 } from "@tenders/core"
 import { Effect } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder, OpenApi } from "effect/http-api"
 
-/** The ports the handlers use, captured when the routes are built. */
-const ports = Effect.context<TenderStore | Rates | SourceStatusStore>()
+/**
+ * The services a group's layer was built with (the ports `R`, and any reference such as `WebhookAllowHosts`), as a
+ * function that provides them to a handler: the use cases are functions over the ports.
+ */
+const withPorts = <R>() => Effect.map(Effect.context<R>(), (ports) => Effect.provideContext(ports))
 
 /** Search and get-tender: thin over the use cases. */
 export const TendersHandlers = HttpApiBuilder.group(
   TendersApi,
   "tenders",
   Effect.fn(function* (handlers) {
-    const context = yield* ports
+    const provide = yield* withPorts<TenderStore | Rates | SourceStatusStore>()
     return handlers
       .handle("search", ({ payload }) =>
-        Effect.flatMap(CurrentCaller, (caller) => searchTenders(payload, caller.account.plan)).pipe(
-          Effect.provideContext(context)
-        )
+        provide(Effect.flatMap(CurrentCaller, (caller) => searchTenders(payload, caller.account.plan)))
       )
       .handle("get", ({ params }) =>
-        Effect.flatMap(CurrentCaller, (caller) => getTender(params.id, caller.account.plan)).pipe(
-          Effect.provideContext(context)
-        )
+        provide(Effect.flatMap(CurrentCaller, (caller) => getTender(params.id, caller.account.plan)))
       )
   })
 )
@@ -44,18 +42,12 @@ export const WatchlistsHandlers = HttpApiBuilder.group(
   TendersApi,
   "watchlists",
   Effect.fn(function* (handlers) {
-    const context = yield* Effect.context<TenderStore | Rates | WatchlistStore | AlertStore>()
-    const allowHosts = yield* WebhookAllowHosts
+    const provide = yield* withPorts<TenderStore | Rates | WatchlistStore | AlertStore>()
     return handlers
       .handle("create", ({ payload }) =>
-        Effect.flatMap(CurrentCaller, (caller) => createWatchlist(payload, caller.account)).pipe(
-          Effect.provideContext(context),
-          Effect.provideService(WebhookAllowHosts, allowHosts)
-        )
+        provide(Effect.flatMap(CurrentCaller, (caller) => createWatchlist(payload, caller.account)))
       )
-      .handle("alerts", () =>
-        Effect.flatMap(CurrentCaller, (caller) => listAlerts(caller.account.id)).pipe(Effect.provideContext(context))
-      )
+      .handle("alerts", () => provide(Effect.flatMap(CurrentCaller, (caller) => listAlerts(caller.account.id))))
   })
 )
 
@@ -69,8 +61,8 @@ export const SystemHandlers = HttpApiBuilder.group(
   TendersApi,
   "system",
   Effect.fn(function* (handlers) {
-    const context = yield* ports
-    return handlers.handle("health", () => sourceHealth.pipe(Effect.provideContext(context)))
+    const provide = yield* withPorts<TenderStore | Rates | SourceStatusStore>()
+    return handlers.handle("health", () => provide(sourceHealth))
   })
 )
 

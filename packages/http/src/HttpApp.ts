@@ -7,7 +7,7 @@ import { MetaHandlers, SystemHandlers, TendersHandlers, WatchlistsHandlers } fro
 
 /**
  * Every route of the REST interface plus `/docs`, as router layers. Needs the core ports
- * (TenderStore, AccountStore, SourceStatusStore, Rates) from the composition root.
+ * (TenderStore, AccountStore, SourceStatusStore, Rates, WatchlistStore, AlertStore) from the composition root.
  */
 export const HttpApp = Layer.mergeAll(
   HttpApiBuilder.layer(TendersApi).pipe(
@@ -17,3 +17,10 @@ export const HttpApp = Layer.mergeAll(
   HttpApiScalar.layer(TendersApi, { path: "/docs" }),
   ErrorMapping
 )
+
+/**
+ * The router settings to serve `HttpApp` with (`HttpRouter.serve(app, { routerConfig })`): the router's default
+ * 100-character limit on a path parameter would answer "no route" for a valid tender id (up to 208 characters);
+ * with this one, ids up to 1 KiB reach the contract, which decodes them (400 for what is not a tender id).
+ */
+export const routerConfig = { maxParamLength: 1024 } as const

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { isoFromNow, makeRecord } from "@tenders/core/testing"
 import { Effect } from "effect"
-import { makeTestApi } from "./support.ts"
+import { errorOf, makeTestApi } from "./support.ts"
 
 const records = [
   makeRecord({
@@ -40,12 +40,10 @@ const records = [
   })
 ]
 
-const errorOf = (json: unknown) => (json as { error: { code: string; message: string } }).error
-
 describe("REST contract, in-process", () => {
   it.live("answers 401 in the contract's shape for a missing, malformed, wrong-kind, unknown and revoked key", () =>
     Effect.gen(function* () {
-      const api = yield* makeTestApi
+      const api = yield* makeTestApi()
       const mcp = yield* api.createKey("agent@example.com", "pro", "mcp")
       const search = { body: { q: "road" } }
       const cases = [undefined, "not-a-key", mcp.key, "sk_live_" + "A".repeat(32)]
@@ -61,7 +59,7 @@ describe("REST contract, in-process", () => {
 
   it.live("searches open tenders only, with cards carrying exactly the spec's fields", () =>
     Effect.gen(function* () {
-      const api = yield* makeTestApi
+      const api = yield* makeTestApi()
       yield* api.seed(records)
       const { key } = yield* api.createKey("bid@example.com", "pro")
       const res = yield* api.call("POST", "/v1/tenders/search", { key, body: { q: "road" } })
@@ -79,7 +77,7 @@ describe("REST contract, in-process", () => {
 
   it.live("refuses every out-of-contract input with 400 invalid_input naming the problem", () =>
     Effect.gen(function* () {
-      const api = yield* makeTestApi
+      const api = yield* makeTestApi()
       const { key } = yield* api.createKey("v@example.com", "pro")
       const bad: Array<[unknown, RegExp]> = [
         [{ q: "x", limit: 0 }, /limit/u],
@@ -135,7 +133,7 @@ describe("REST contract, in-process", () => {
 
   it.live("answers unknown routes and methods with 404 not_found", () =>
     Effect.gen(function* () {
-      const api = yield* makeTestApi
+      const api = yield* makeTestApi()
       for (const [method, path] of [
         ["GET", "/nope"],
         ["DELETE", "/v1/tenders/search"],
@@ -150,7 +148,7 @@ describe("REST contract, in-process", () => {
 
   it.live("refuses structured filters on Free with 403 plan_required, but 400 wins for malformed input", () =>
     Effect.gen(function* () {
-      const api = yield* makeTestApi
+      const api = yield* makeTestApi()
       const { key } = yield* api.createKey("free@example.com", "free")
       const plain = yield* api.call("POST", "/v1/tenders/search", { key, body: { q: "road" } })
       assert.strictEqual(plain.status, 200)
@@ -167,7 +165,7 @@ describe("REST contract, in-process", () => {
 
   it.live("returns the full tender with plan-dependent fields, and 404 for an unknown id", () =>
     Effect.gen(function* () {
-      const api = yield* makeTestApi
+      const api = yield* makeTestApi()
       yield* api.seed(records)
       const pro = yield* api.createKey("pro@example.com", "pro")
       const free = yield* api.createKey("free@example.com", "free")
@@ -197,7 +195,7 @@ describe("REST contract, in-process", () => {
 
   it.live("stops at the monthly limit with 429 quota_exceeded, Retry-After and an exact count under concurrency", () =>
     Effect.gen(function* () {
-      const api = yield* makeTestApi
+      const api = yield* makeTestApi()
       const { key } = yield* api.createKey("small@example.com", "pro", "rest", 5)
       const results = yield* Effect.forEach(
         Array.from({ length: 20 }),
@@ -215,7 +213,7 @@ describe("REST contract, in-process", () => {
 
   it.live("serves health without a key and OpenAPI only with one", () =>
     Effect.gen(function* () {
-      const api = yield* makeTestApi
+      const api = yield* makeTestApi()
       const health = yield* api.call("GET", "/health")
       assert.strictEqual(health.status, 200)
       assert.deepStrictEqual(

@@ -9,7 +9,7 @@ import {
 } from "@tenders/core/testing"
 import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
-import { HttpApp } from "../src/index.ts"
+import { HttpApp, routerConfig } from "../src/index.ts"
 
 export interface CallOptions {
   readonly key?: string | undefined
@@ -18,25 +18,46 @@ export interface CallOptions {
   readonly headers?: Record<string, string>
 }
 
-/** The real router over in-memory ports, driven through web Requests. */
-export const makeTestApi = Effect.gen(function* () {
-  const ports = yield* Layer.build(
-    Layer.mergeAll(
-      TenderStoreMemory,
-      AccountStoreMemory,
-      SourceStatusStoreEmpty,
-      WatchlistStoreMemory,
-      AlertStoreEmpty,
-      Rates.bundled
+/** What a call answered: status, headers, the body as text and as JSON (undefined when it is not JSON). */
+export interface CallResult {
+  readonly status: number
+  readonly headers: Headers
+  readonly json: unknown
+  readonly text: string
+}
+
+const parseJson = (text: string): unknown => {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The real router over in-memory ports, driven through web Requests. `overrides` replaces ports or adds services
+ * (e.g. a failing store, `WebhookAllowHosts`) the way the composition root provides them.
+ */
+export const makeTestApi = <A = never>(overrides?: Layer.Layer<A>) =>
+  Effect.gen(function* () {
+    const ports = yield* Layer.build(
+      Layer.mergeAll(
+        TenderStoreMemory,
+        AccountStoreMemory,
+        SourceStatusStoreEmpty,
+        WatchlistStoreMemory,
+        AlertStoreEmpty,
+        Rates.bundled,
+        overrides ?? Layer.empty
+      )
     )
-  )
-  const { handler, dispose } = HttpRouter.toWebHandler(
-    HttpApp.pipe(Layer.provide(Layer.succeedContext(ports)), Layer.provide(HttpServer.layerServices)),
-    { disableLogger: true }
-  )
-  yield* Effect.addFinalizer(() => Effect.promise(dispose))
-  const call = (method: string, path: string, options: CallOptions = {}) =>
-    Effect.promise(async () => {
+    const { handler, dispose } = HttpRouter.toWebHandler(
+      HttpApp.pipe(Layer.provide(Layer.succeedContext(ports)), Layer.provide(HttpServer.layerServices)),
+      { disableLogger: true, routerConfig }
+    )
+    yield* Effect.addFinalizer(() => Effect.promise(dispose))
+    /** The call as a Promise, for property tests that drive it from fast-check. */
+    const fetchCall = async (method: string, path: string, options: CallOptions = {}): Promise<CallResult> => {
       const headers: Record<string, string> = { ...options.headers }
       if (options.key !== undefined) headers["authorization"] = `Bearer ${options.key}`
       let body: string | undefined = options.rawBody
@@ -48,20 +69,19 @@ export const makeTestApi = Effect.gen(function* () {
         new Request(`http://localhost${path}`, { method, headers, ...(body === undefined ? {} : { body }) })
       )
       const text = await response.text()
-      let json: unknown = undefined
-      try {
-        json = JSON.parse(text)
-      } catch {
-        json = undefined
-      }
-      return { status: response.status, headers: response.headers, json, text }
-    })
-  const createKey = (email: string, plan: Plan, kind: "rest" | "mcp" = "rest", monthlyLimit: number | null = null) =>
-    accountWithKey(email, plan, kind, monthlyLimit).pipe(Effect.provide(ports))
-  const seed = (records: ReadonlyArray<TenderRecord>) =>
-    Effect.gen(function* () {
-      const store = yield* TenderStore
-      return yield* store.upsert(records)
-    }).pipe(Effect.provide(ports))
-  return { call, createKey, seed, ports }
-})
+      return { status: response.status, headers: response.headers, json: parseJson(text), text }
+    }
+    const call = (method: string, path: string, options: CallOptions = {}) =>
+      Effect.promise(() => fetchCall(method, path, options))
+    const createKey = (email: string, plan: Plan, kind: "rest" | "mcp" = "rest", monthlyLimit: number | null = null) =>
+      accountWithKey(email, plan, kind, monthlyLimit).pipe(Effect.provide(ports))
+    const seed = (records: ReadonlyArray<TenderRecord>) =>
+      Effect.gen(function* () {
+        const store = yield* TenderStore
+        return yield* store.upsert(records)
+      }).pipe(Effect.provide(ports))
+    return { call, fetchCall, createKey, seed, ports }
+  })
+
+/** The `{ error: { code, message } }` of an error body. */
+export const errorOf = (json: unknown) => (json as { error: { code: string; message: string } }).error

@@ -1,24 +1,37 @@
-import { AccountStore, authenticateCaller, Internal, Unauthorized } from "@tenders/core"
-import { Cause, Effect, type Layer } from "effect"
-import { HttpEffect, HttpRouter, type HttpServerRequest, HttpServerResponse } from "effect/http"
+import { errorBodyOf, rateLimitHeaders } from "@tenders/contract"
+import { AccountStore, authenticateCaller, reportDefect, Unauthorized } from "@tenders/core"
+import { Effect, type Layer, Option } from "effect"
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { authInfoWith, CallQuota } from "./CallQuota.ts"
+import { admitMessage, JsonRpcCode, jsonRpcError } from "./JsonRpc.ts"
 import { makeMcpFetchHandler } from "./McpHandler.ts"
 import { corsHeaders, McpAllowedOrigins, originAllowed, preflightHeaders } from "./Origin.ts"
 import { makeRunner, type McpPorts } from "./Server.ts"
-import { type ContractFailure, errorBody } from "./ToolResult.ts"
 
 /** The path of the MCP endpoint. */
 export const mcpPath = "/mcp"
 
 const bearer = (header: string | undefined): string | undefined => /^Bearer\s+(\S+)\s*$/iu.exec(header ?? "")?.[1]
 
-const failure = (status: number, error: ContractFailure, headers: Record<string, string>) =>
-  HttpServerResponse.jsonUnsafe(errorBody(error), { status, headers })
+/** The HTTP answer before the protocol starts (a refused origin or token): the contract's error body. */
+const refusal = (status: number, error: Unauthorized, headers: Record<string, string>) =>
+  HttpServerResponse.jsonUnsafe(errorBodyOf(error), { status, headers })
+
+/** The request as the SDK takes it: a web Request, with the body already read (and admitted) by us. */
+const webRequest = (request: HttpServerRequest.HttpServerRequest, body: string | undefined) => {
+  const url = Option.getOrElse(HttpServerRequest.toURL(request), () => new URL(mcpPath, "http://localhost"))
+  const headers = new Headers(request.headers)
+  headers.delete("content-length")
+  return new Request(url, { method: request.method, headers, ...(body === undefined ? {} : { body }) })
+}
 
 /**
  * The MCP endpoint (Streamable HTTP, stateless, JSON responses) at `/mcp`, as a router layer to serve
- * next to the REST routes. Per request: Origin check (403), MCP token check (401, not counted), then the
- * SDK; each `tools/call` counts against the quota and reports failures as `isError` tool results.
- * Needs the core ports (TenderStore, AccountStore, WatchlistStore, AlertStore, SourceStatusStore, Rates).
+ * next to the REST routes. Per request: Origin check (403), MCP token check (401, not counted), the JSON-RPC
+ * gate (malformed, oversized, batched or badly typed messages answered in JSON-RPC), then the SDK; each
+ * `tools/call` counts against the quota, reports failures as `isError` tool results, and its HTTP response
+ * carries the RateLimit fields. Needs the core ports (TenderStore, AccountStore, WatchlistStore, AlertStore,
+ * SourceStatusStore, Rates).
  */
 export const McpApp: Layer.Layer<never, never, HttpRouter.HttpRouter | McpPorts> = HttpRouter.use(
   Effect.fnUntraced(function* (router) {
@@ -32,8 +45,11 @@ export const McpApp: Layer.Layer<never, never, HttpRouter.HttpRouter | McpPorts>
     const handle = Effect.fnUntraced(function* (request: HttpServerRequest.HttpServerRequest) {
       const origin = request.headers["origin"]
       if (!originAllowed(origin, allowed)) {
-        const message = `Origin ${origin ?? ""} may not call ${mcpPath}: only loopback origins and those in TENDERS_MCP_ALLOWED_ORIGINS are allowed.`
-        return failure(403, new Unauthorized({ message }), {})
+        const message = [
+          `Origin ${origin ?? ""} may not call ${mcpPath}:`,
+          "only loopback origins and those in TENDERS_MCP_ALLOWED_ORIGINS are allowed."
+        ].join(" ")
+        return refusal(403, new Unauthorized({ message }), {})
       }
       const cors = corsHeaders(origin)
       if (request.method === "OPTIONS")
@@ -43,21 +59,24 @@ export const McpApp: Layer.Layer<never, never, HttpRouter.HttpRouter | McpPorts>
         Effect.provideService(AccountStore, accounts),
         Effect.result
       )
-      if (caller._tag === "Failure") return failure(401, caller.failure, { ...cors, "www-authenticate": "Bearer" })
-      const authInfo = { token: secret ?? "", clientId: caller.success.id, scopes: [] }
-      const response = yield* HttpEffect.fromWebHandler((webRequest) => mcp.fetch(webRequest, authInfo))
-      return HttpServerResponse.setHeaders(response, cors)
+      if (caller._tag === "Failure") return refusal(401, caller.failure, { ...cors, "www-authenticate": "Bearer" })
+      const admitted = yield* (request.method === "POST" ? admitMessage(request) : Effect.succeed(undefined)).pipe(
+        Effect.result
+      )
+      if (admitted._tag === "Failure") return HttpServerResponse.setHeaders(admitted.failure.response, cors)
+      const callQuota = new CallQuota()
+      const authInfo = authInfoWith(secret ?? "", caller.success.id, callQuota)
+      const answer = yield* Effect.promise(() => mcp.fetch(webRequest(request, admitted.success), authInfo))
+      const quota = callQuota.quota === undefined ? {} : rateLimitHeaders(callQuota.quota)
+      return HttpServerResponse.setHeaders(HttpServerResponse.fromWeb(answer), { ...cors, ...quota })
     })
 
     yield* router.add("*", mcpPath, (request) =>
       handle(request).pipe(
         Effect.catchCause((cause) =>
-          Effect.gen(function* () {
-            if (Cause.hasInterruptsOnly(cause)) return yield* Effect.interrupt
-            const traceId = crypto.randomUUID()
-            yield* Effect.logError("MCP request failed", { traceId }, cause)
-            return failure(500, new Internal({ message: `Internal error; retry later (trace ${traceId})` }), {})
-          })
+          Effect.map(reportDefect(cause, "MCP request failed"), (internal) =>
+            jsonRpcError(500, JsonRpcCode.internal, internal.message)
+          )
         )
       )
     )

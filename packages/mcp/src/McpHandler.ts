@@ -4,10 +4,9 @@ import {
   isLegacyRequest,
   WebStandardStreamableHTTPServerTransport
 } from "@modelcontextprotocol/server"
+import { callQuotaOf } from "./CallQuota.ts"
+import { maxMcpBodyBytes } from "./JsonRpc.ts"
 import { type McpRunner, makeMcpServer } from "./Server.ts"
-
-/** Request bodies above this size are refused (413), as REST refuses bodies above 64 KiB. */
-export const maxMcpBodyBytes = 64 * 1024
 
 /** A web-standard MCP endpoint: one fresh server and transport per HTTP request, no sessions. */
 export interface McpFetchHandler {
@@ -29,17 +28,17 @@ const methodNotAllowed = () =>
  * Serves both protocol eras statelessly with JSON responses: 2026-07-28 requests (per-request `_meta`
  * envelope) through the SDK's `createMcpHandler`, 2025-era requests (the `initialize` handshake, versions
  * 2025-11-25 back to 2024-10-07) through a stateless Streamable HTTP transport built per request, as the
- * SDK documents for hand-wired compositions. `authInfo.token` is the caller's already verified token.
+ * SDK documents for hand-wired compositions. `authInfo.token` is the caller's already verified token, and
+ * `authInfo` carries where a tool call records the quota it left ({@link callQuotaOf}).
  */
 export const makeMcpFetchHandler = (run: McpRunner, onError: (error: Error) => void): McpFetchHandler => {
-  const modern = createMcpHandler((context) => makeMcpServer(run, context.authInfo?.token), {
-    legacy: "reject",
-    maxRequestBodySize: maxMcpBodyBytes,
-    onerror: onError
-  })
+  const modern = createMcpHandler(
+    (context) => makeMcpServer(run, context.authInfo?.token, callQuotaOf(context.authInfo)),
+    { legacy: "reject", maxRequestBodySize: maxMcpBodyBytes, onerror: onError }
+  )
   const legacy = async (request: Request, authInfo: AuthInfo): Promise<Response> => {
     if (request.method !== "POST") return methodNotAllowed()
-    const server = makeMcpServer(run, authInfo.token)
+    const server = makeMcpServer(run, authInfo.token, callQuotaOf(authInfo))
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,

@@ -3,7 +3,9 @@ import { TendersApi } from "@tenders/contract"
 import type { AccountStore, AlertStore, Rates, SourceStatusStore, TenderStore, WatchlistStore } from "@tenders/core"
 import { Context, Effect, FiberSet } from "effect"
 import { OpenApi } from "effect/http-api"
+import type { CallQuota } from "./CallQuota.ts"
 import type { McpTool } from "./Tool.ts"
+import { serverInstructions } from "./ToolDescriptions.ts"
 import { advertise } from "./ToolSchema.ts"
 import { tools } from "./Tools.ts"
 
@@ -15,17 +17,13 @@ export type McpRunner = <A>(effect: Effect.Effect<A, never, McpPorts>) => Promis
 
 const version = Context.getOrUndefined(TendersApi.annotations, OpenApi.Version) ?? "1.2.0"
 
-const instructions = [
-  "Tenders: search open public procurement tenders from TED (EU), gnumner/ARMEPS (Armenia) and zakupki.gov.ru (Russia/EAEU),",
-  "read one in full, save filters as watchlists and list the alerts they raise.",
-  "Every tools/call counts against the account's monthly quota; listing tools does not.",
-  "A failed call is a tool result with isError and structuredContent { error: { code, message } }, code one of",
-  "invalid_input (fix the arguments as the message says), plan_required (needs the Pro or Business plan),",
-  "limit_reached (watchlist limit of the plan), not_found, quota_exceeded (monthly calls used up: buy a $5 pack on a paid plan or upgrade),",
-  "unauthorized (token revoked) and internal (retry later)."
-].join(" ")
-
-const register = (server: McpServer, tool: McpTool<McpPorts>, run: McpRunner, secret: string | undefined) =>
+const register = (
+  server: McpServer,
+  tool: McpTool<McpPorts>,
+  run: McpRunner,
+  secret: string | undefined,
+  callQuota: CallQuota | undefined
+) =>
   server.registerTool(
     tool.name,
     {
@@ -35,16 +33,16 @@ const register = (server: McpServer, tool: McpTool<McpPorts>, run: McpRunner, se
       outputSchema: advertise(tool.outputSchema),
       annotations: tool.annotations
     },
-    (args) => run(tool.call(secret, args))
+    (args) => run(tool.call(secret, args, callQuota))
   )
 
 /**
  * A fresh MCP server with the four tools, acting for the caller whose bearer secret is `secret`
- * (each `tools/call` authenticates it again and counts against its quota).
+ * (each `tools/call` authenticates it again and counts against its quota, which it tells `callQuota`).
  */
-export const makeMcpServer = (run: McpRunner, secret: string | undefined): McpServer => {
-  const server = new McpServer({ name: "tenders", title: "Tenders", version }, { instructions })
-  for (const tool of tools) register(server, tool, run, secret)
+export const makeMcpServer = (run: McpRunner, secret: string | undefined, callQuota?: CallQuota): McpServer => {
+  const server = new McpServer({ name: "tenders", title: "Tenders", version }, { instructions: serverInstructions })
+  for (const tool of tools) register(server, tool, run, secret, callQuota)
   return server
 }
 

@@ -1,9 +1,17 @@
 import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/server"
-import { issueMessage, TendersApi } from "@tenders/contract"
-import { type AccountStore, authorizeCall, type CallContext, InvalidInput } from "@tenders/core"
-import { Context, Effect, Predicate, Schema } from "effect"
+import { type ContractFailure, issueMessage, TendersApi } from "@tenders/contract"
+import {
+  type AccountStore,
+  authorizeCall,
+  type CallContext,
+  InvalidInput,
+  type Quota,
+  quotaOfRefusal
+} from "@tenders/core"
+import { Context, Effect, Option, Predicate, Schema } from "effect"
 import { HttpApi } from "effect/http-api"
-import { type ContractFailure, toolDefect, toolFailure, toolSuccess } from "./ToolResult.ts"
+import type { CallQuota } from "./CallQuota.ts"
+import { toolDefect, toolFailure, toolSuccess } from "./ToolResult.ts"
 import { contractJsonSchema, type JsonSchemaObject } from "./ToolSchema.ts"
 
 /** A tool as the server registers it: advertised schemas and a call over the core ports `R`. */
@@ -14,8 +22,15 @@ export interface McpTool<R> {
   readonly annotations: ToolAnnotations
   readonly inputSchema: JsonSchemaObject
   readonly outputSchema: JsonSchemaObject
-  /** Counts the call, decodes `args`, runs the use case; every failure is an `isError` result. */
-  readonly call: (secret: string | undefined, args: unknown) => Effect.Effect<CallToolResult, never, R | AccountStore>
+  /**
+   * Counts the call, decodes `args`, runs the use case; every failure is an `isError` result. The quota the call
+   * left (or its refusal) goes to `callQuota` when there is one.
+   */
+  readonly call: (
+    secret: string | undefined,
+    args: unknown,
+    callQuota?: CallQuota
+  ) => Effect.Effect<CallToolResult, never, R | AccountStore>
 }
 
 /** A schema whose codec needs no services (the contract's request and response bodies). */
@@ -23,6 +38,17 @@ type PlainSchema = Schema.Top & { readonly DecodingServices: never; readonly Enc
 
 /** REST decodes bodies with these options (excess properties refused, every issue reported). */
 const parseOptions = Context.getOrUndefined(TendersApi.annotations, HttpApi.PayloadParseOptions)
+
+/** Authorizes and counts a tool call, telling `callQuota` what the call left. */
+const countCall = (secret: string | undefined, callQuota: CallQuota | undefined) => {
+  const report = (quota: Quota) => Effect.sync(() => callQuota?.record(quota))
+  return authorizeCall(secret, "mcp").pipe(
+    Effect.tap(report),
+    Effect.tapErrorTag("QuotaExceeded", (error) =>
+      Option.match(quotaOfRefusal(error), { onNone: () => Effect.void, onSome: report })
+    )
+  )
+}
 
 /**
  * Binds a tool to the contract: its JSON Schemas are generated from `input` and `output`, the very
@@ -41,8 +67,8 @@ export const defineTool = <I extends PlainSchema, O extends PlainSchema, R>(spec
   const decode = Schema.decodeUnknownEffect(Schema.toCodecJson(spec.input))
   const encode = Schema.encodeEffect(Schema.toCodecJson(spec.output))
   const call = Effect.fn(`mcp.${spec.name}`)(
-    function* (secret: string | undefined, args: unknown) {
-      const caller = yield* authorizeCall(secret, "mcp")
+    function* (secret: string | undefined, args: unknown, callQuota?: CallQuota) {
+      const caller = yield* countCall(secret, callQuota)
       const input = yield* decode(args, parseOptions).pipe(
         Effect.mapError((error) => new InvalidInput({ message: issueMessage(error) }))
       )

@@ -1,9 +1,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/server"
-import { ContractError, type ContractFailure, type ErrorResponse } from "@tenders/contract"
-import { Internal } from "@tenders/core"
-import { Cause, Effect, Schema } from "effect"
-
-export type { ContractFailure }
+import { type ContractFailure, errorBodyOf } from "@tenders/contract"
+import { reportDefect } from "@tenders/core"
+import { type Cause, Effect } from "effect"
 
 const text = (value: unknown) => [{ type: "text" as const, text: JSON.stringify(value) }]
 
@@ -13,22 +11,12 @@ export const toolSuccess = (structured: Record<string, unknown>): CallToolResult
   structuredContent: structured
 })
 
-/** The `{ error: { code, message } }` body of a failure, the same body REST answers with. */
-export const errorBody = (failure: ContractFailure): ErrorResponse => {
-  const encoded = Schema.encodeSync(ContractError)(failure)
-  return { error: { code: encoded.error.code, message: encoded.error.message } }
-}
-
-/** A failed tool result: `isError` with the contract's error body as `structuredContent` and as JSON text. */
+/** A failed tool result: `isError` with the contract's error body (as REST answers) as `structuredContent` and text. */
 export const toolFailure = (failure: ContractFailure): CallToolResult => {
-  const body = errorBody(failure)
+  const body = errorBodyOf(failure)
   return { content: text(body), structuredContent: body, isError: true }
 }
 
 /** A defect, logged with a trace id and reported to the agent as `internal`; an interruption stays one. */
-export const toolDefect = Effect.fnUntraced(function* (cause: Cause.Cause<never>) {
-  if (Cause.hasInterruptsOnly(cause)) return yield* Effect.failCause(cause)
-  const traceId = crypto.randomUUID()
-  yield* Effect.logError("MCP tool call failed", { traceId }, cause)
-  return toolFailure(new Internal({ message: `Internal error; retry later (trace ${traceId})` }))
-})
+export const toolDefect = (cause: Cause.Cause<never>) =>
+  Effect.map(reportDefect(cause, "MCP tool call failed"), toolFailure)

@@ -1,6 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
+import { type OpenAlert, SourceStatusStore, WatchlistId } from "@tenders/core"
 import { isoFromNow, makeRecord } from "@tenders/core/testing"
-import { Effect } from "effect"
+import { DateTime, Effect, Layer } from "effect"
 import { endpoint, makeTestMcp, textJson, toolError } from "./support.ts"
 
 const records = [
@@ -29,11 +30,11 @@ const records = [
   })
 ]
 
-const alert = {
-  watchlistId: "0b7c3f2e-6a7d-4f6e-9a51-2f3c0d7e8a11",
+const alert: OpenAlert = {
+  watchlistId: WatchlistId.make("0b7c3f2e-6a7d-4f6e-9a51-2f3c0d7e8a11"),
   watchlistName: "Roads",
-  reason: "new" as const,
-  createdAt: isoFromNow(-1),
+  reason: "new",
+  createdAt: DateTime.makeUnsafe(isoFromNow(-1)),
   tender: {
     ...makeRecord({ id: "ted-100001-2026", title: "Road resurfacing works in Köln" }),
     updatedAt: isoFromNow(-1)
@@ -176,6 +177,7 @@ describe("MCP endpoint, in-process", () => {
         ["search_tenders", { q: 5 }, /q/u],
         ["get_tender", {}, /id is required/u],
         ["get_tender", { id: "../etc/passwd" }, /id/u],
+        ["get_tender", { id: "nope-1" }, /^Invalid request: id/u],
         ["add_to_watchlist", { name: "All", filters: {} }, /match every tender/u],
         ["add_to_watchlist", { name: "", filters: { q: "road" } }, /name/u],
         [
@@ -192,6 +194,35 @@ describe("MCP endpoint, in-process", () => {
         assert.match(error.message, pattern, `${name} ${JSON.stringify(args)}`)
         assert.deepStrictEqual(textJson(result), { error })
       }
+    }).pipe(Effect.scoped)
+  )
+
+  it.live("counts q's 500 characters as the published JSON Schema does: 500 emoji pass, 501 are invalid_input", () =>
+    Effect.gen(function* () {
+      const mcp = yield* makeTestMcp()
+      const { key } = yield* mcp.createKey("emoji@example.com", "pro")
+      const client = yield* mcp.connect(key)
+      const emoji = "\u{1F6A7}"
+      const fits = yield* mcp.call(client, "search_tenders", { q: emoji.repeat(500) })
+      assert.notStrictEqual(fits.isError, true, JSON.stringify(fits))
+      const over = toolError(yield* mcp.call(client, "search_tenders", { q: emoji.repeat(501) }))
+      assert.strictEqual(over.code, "invalid_input")
+      assert.match(over.message, /^Invalid request: q: .*500 characters/u)
+    }).pipe(Effect.scoped)
+  )
+
+  it.live("reports a server fault as an internal result naming a trace id and nothing else", () =>
+    Effect.gen(function* () {
+      const broken = Layer.succeed(
+        SourceStatusStore,
+        SourceStatusStore.of({ summaries: Effect.die(new Error("connection reset")) })
+      )
+      const mcp = yield* makeTestMcp({ overrides: broken })
+      const { key } = yield* mcp.createKey("fault@example.com", "pro")
+      const client = yield* mcp.connect(key)
+      const error = toolError(yield* mcp.call(client, "search_tenders", { q: "road" }))
+      assert.strictEqual(error.code, "internal")
+      assert.match(error.message, /^Internal error; retry later \(trace [0-9a-f-]{16,}\)$/u)
     }).pipe(Effect.scoped)
   )
 

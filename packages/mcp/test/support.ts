@@ -1,5 +1,14 @@
 import { Client, StreamableHTTPClientTransport, type VersionNegotiationOptions } from "@modelcontextprotocol/client"
-import { AccountStore, type OpenAlert, type Plan, Rates, TenderStore, type TenderRecord } from "@tenders/core"
+import {
+  AccountStore,
+  type KeyId,
+  type OpenAlert,
+  type Plan,
+  Rates,
+  type SourceStatusStore,
+  TenderStore,
+  type TenderRecord
+} from "@tenders/core"
 import {
   AccountStoreMemory,
   accountWithKey,
@@ -10,9 +19,17 @@ import {
 } from "@tenders/core/testing"
 import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
+import { HttpApp, routerConfig } from "@tenders/http"
 import { McpAllowedOrigins, McpApp } from "../src/index.ts"
 
 export const endpoint = "http://localhost/mcp"
+
+/** What `/mcp` answered a raw post: status, headers and the JSON body (null when empty). */
+export interface RawAnswer {
+  readonly status: number
+  readonly headers: Headers
+  readonly json: unknown
+}
 
 /** The result of a `tools/call`, as the client returns it. */
 export type ToolResult = Awaited<ReturnType<Client["callTool"]>>
@@ -37,9 +54,14 @@ export const textJson = (result: ToolResult): unknown => {
   return JSON.parse(first.text)
 }
 
-/** The real `/mcp` route over in-memory ports, driven through web Requests by the official client. */
+/** The real `/mcp` route over in-memory ports, driven through web Requests (and by the official client). */
 export const makeTestMcp = (
-  options: { readonly alerts?: ReadonlyArray<OpenAlert>; readonly allowedOrigins?: ReadonlyArray<string> } = {}
+  options: {
+    readonly alerts?: ReadonlyArray<OpenAlert>
+    readonly allowedOrigins?: ReadonlyArray<string>
+    /** Replaces ports, e.g. with a failing store. */
+    readonly overrides?: Layer.Layer<SourceStatusStore> | Layer.Layer<AccountStore>
+  } = {}
 ) =>
   Effect.gen(function* () {
     const ports = yield* Layer.build(
@@ -49,16 +71,17 @@ export const makeTestMcp = (
         SourceStatusStoreEmpty,
         WatchlistStoreMemory,
         alertStoreWith(options.alerts ?? []),
-        Rates.bundled
+        Rates.bundled,
+        options.overrides ?? Layer.empty
       )
     )
+    // Served as `tenders serve` serves it: next to the REST routes, whose router-level error mapping sees /mcp too.
     const { handler, dispose } = HttpRouter.toWebHandler(
-      McpApp.pipe(
-        Layer.provide(Layer.succeedContext(ports)),
-        Layer.provide(Layer.succeed(McpAllowedOrigins, options.allowedOrigins ?? [])),
-        Layer.provide(HttpServer.layerServices)
-      ),
-      { disableLogger: true }
+      Layer.mergeAll(
+        HttpApp,
+        McpApp.pipe(Layer.provide(Layer.succeed(McpAllowedOrigins, options.allowedOrigins ?? [])))
+      ).pipe(Layer.provide(Layer.succeedContext(ports)), Layer.provide(HttpServer.layerServices)),
+      { disableLogger: true, routerConfig }
     )
     yield* Effect.addFinalizer(() => Effect.promise(dispose))
     const fetch = (input: string | URL | Request, init?: RequestInit) => handler(new Request(input, init))
@@ -91,7 +114,7 @@ export const makeTestMcp = (
       })
     const createKey = (email: string, plan: Plan, kind: "rest" | "mcp" = "mcp", monthlyLimit: number | null = null) =>
       accountWithKey(email, plan, kind, monthlyLimit).pipe(Effect.provide(ports))
-    const revoke = (keyId: string) =>
+    const revoke = (keyId: KeyId) =>
       Effect.gen(function* () {
         const store = yield* AccountStore
         return yield* store.revokeKey(keyId)
@@ -103,5 +126,21 @@ export const makeTestMcp = (
       }).pipe(Effect.provide(ports))
     const call = (client: Client, name: string, args: Record<string, unknown>) =>
       Effect.promise(() => client.callTool({ name, arguments: args }))
-    return { fetch, connect, connectError, createKey, revoke, seed, call }
+    /** Posts one raw body to /mcp as a 2025-06-18 client would (JSON unless `contentType` says otherwise). */
+    const post = (key: string | undefined, body: unknown, contentType = "application/json") =>
+      Effect.promise(async (): Promise<RawAnswer> => {
+        const response = await fetch(endpoint, {
+          method: "POST",
+          headers: {
+            "content-type": contentType,
+            accept: "application/json, text/event-stream",
+            "mcp-protocol-version": "2025-06-18",
+            ...(key === undefined ? {} : { authorization: `Bearer ${key}` })
+          },
+          body: typeof body === "string" ? body : JSON.stringify(body)
+        })
+        const text = await response.text()
+        return { status: response.status, headers: response.headers, json: text.length > 0 ? JSON.parse(text) : null }
+      })
+    return { fetch, connect, connectError, createKey, revoke, seed, call, post }
   })

@@ -4,7 +4,7 @@ import { InvalidInput, NotFound, PlanRequired } from "../Errors.ts"
 import { type Plan, planRules } from "../Plan.ts"
 import { AccountStore } from "../ports/AccountStore.ts"
 import { textProblem } from "../Text.ts"
-import { monthOf } from "./AuthorizeCall.ts"
+import { monthOf } from "../Time.ts"
 
 /** The largest monthly call limit an account may be given (the usage counter's range). */
 export const maxMonthlyLimit = 2_147_483_647

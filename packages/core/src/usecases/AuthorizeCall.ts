@@ -3,28 +3,27 @@ import { type Account, type KeyKind, keyPattern } from "../Account.ts"
 import { QuotaExceeded, Unauthorized } from "../Errors.ts"
 import { packSize, planRules } from "../Plan.ts"
 import { AccountStore } from "../ports/AccountStore.ts"
+import { monthOf, secondsUntilMonthEnd } from "../Time.ts"
 
-/** The caller of an authenticated call, with the quota figures for the RateLimit headers. */
-export interface CallContext {
-  readonly account: Account
+/** Where a caller stands against the monthly quota: what the RateLimit fields of a response say. */
+export interface Quota {
+  /** Calls allowed this month: the plan's (or the account's own) limit plus 10,000 per pack. */
   readonly limit: number
   readonly remaining: number
+  /** Whole seconds until the UTC calendar month ends and the count starts again. */
   readonly resetSeconds: number
 }
 
-/** `YYYY-MM` of an instant, in UTC. */
-export const monthOf = (now: DateTime.Utc): string => DateTime.formatIso(now).slice(0, 7)
-
-/** Whole seconds from `now` until the UTC calendar month ends. */
-export const secondsUntilMonthEnd = (now: DateTime.Utc): number => {
-  const parts = DateTime.toParts(now)
-  const nextMonth = DateTime.makeUnsafe({
-    year: parts.month === 12 ? parts.year + 1 : parts.year,
-    month: parts.month === 12 ? 1 : parts.month + 1,
-    day: 1
-  })
-  return Math.max(1, Math.ceil((DateTime.toEpochMillis(nextMonth) - DateTime.toEpochMillis(now)) / 1000))
+/** The caller of an authenticated call, with its quota after the call. */
+export interface CallContext extends Quota {
+  readonly account: Account
 }
+
+/** The quota of a refused call: nothing remains until the reset. */
+export const quotaOfRefusal = (error: QuotaExceeded): Option.Option<Quota> =>
+  error.limit === undefined || error.resetSeconds === undefined
+    ? Option.none()
+    : Option.some({ limit: error.limit, remaining: 0, resetSeconds: error.resetSeconds })
 
 const describeKind: Record<KeyKind, string> = { rest: "a REST key (sk_live_...)", mcp: "an MCP token (mcp_live_...)" }
 
@@ -52,15 +51,15 @@ export const authenticateCaller = Effect.fn("authenticateCaller")(function* (
 })
 
 /**
- * Authenticates a bearer secret for one surface and counts the call against the month.
- * 401 for a missing, malformed, wrong-kind, unknown or revoked secret; 429 past the limit (not counted).
+ * Authenticates a bearer secret for one surface and, when `count` (the default), counts the call against the UTC
+ * month. 401 for a missing, malformed, wrong-kind, unknown or revoked secret; 429 past the limit (not counted).
  */
 export const authorizeCall = Effect.fn("authorizeCall")(function* (
   secret: string | undefined,
   kind: KeyKind,
   options: { readonly count: boolean } = { count: true }
 ) {
-  const account: Account = yield* authenticateCaller(secret, kind)
+  const account = yield* authenticateCaller(secret, kind)
   const accounts = yield* AccountStore
   const now = yield* DateTime.now
   const resetSeconds = secondsUntilMonthEnd(now)
@@ -69,22 +68,26 @@ export const authorizeCall = Effect.fn("authorizeCall")(function* (
   const baseLimit = account.monthlyLimit ?? rules.monthlyCalls
   const decision = options.count
     ? yield* accounts.consumeCall(account.id, month, baseLimit)
-    : yield* Effect.map(accounts.usage(account.id, month), (u) => {
-        const limit = baseLimit + u.packs * packSize
-        return { allowed: true, used: u.calls, limit }
-      })
+    : yield* Effect.map(accounts.usage(account.id, month), (usage) => ({
+        allowed: true,
+        used: usage.calls,
+        limit: baseLimit + usage.packs * packSize
+      }))
   if (!decision.allowed) {
     const remedy = rules.packs
       ? `buy a $5 pack of ${packSize.toLocaleString("en")} calls (tenders accounts add-pack) or upgrade your plan`
       : "upgrade to the Pro or Business plan"
     return yield* new QuotaExceeded({
-      message: `Monthly call limit of ${decision.limit} reached; ${remedy}. The quota resets when the UTC month ends.`
+      message: `Monthly call limit of ${decision.limit} reached; ${remedy}. The quota resets when the UTC month ends.`,
+      limit: decision.limit,
+      resetSeconds
     })
   }
-  return {
+  const context: CallContext = {
     account,
     limit: decision.limit,
     remaining: Math.max(0, decision.limit - decision.used),
     resetSeconds
-  } satisfies CallContext
+  }
+  return context
 })

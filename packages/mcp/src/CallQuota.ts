@@ -1,0 +1,34 @@
+import type { AuthInfo } from "@modelcontextprotocol/server"
+import type { Quota } from "@tenders/core"
+
+/**
+ * Where a counted `tools/call` leaves its caller's quota, so the HTTP response that carries the call's result can
+ * carry the RateLimit fields as REST responses do. One per HTTP request (which holds one JSON-RPC message).
+ */
+export class CallQuota {
+  #quota: Quota | undefined = undefined
+  /** Notes the quota after the call (or after its refusal). */
+  readonly record = (quota: Quota): void => {
+    this.#quota = quota
+  }
+  /** The quota the request's call left, if it made one. */
+  get quota(): Quota | undefined {
+    return this.#quota
+  }
+}
+
+const key = "tenders.callQuota"
+
+/** The SDK's auth info for a verified token, carrying the request's {@link CallQuota}. */
+export const authInfoWith = (token: string, clientId: string, callQuota: CallQuota): AuthInfo => ({
+  token,
+  clientId,
+  scopes: [],
+  extra: { [key]: callQuota }
+})
+
+/** The {@link CallQuota} of a request, from the auth info the SDK hands back to the server factory. */
+export const callQuotaOf = (authInfo: AuthInfo | undefined): CallQuota | undefined => {
+  const found = authInfo?.extra?.[key]
+  return found instanceof CallQuota ? found : undefined
+}
