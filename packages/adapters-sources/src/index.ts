@@ -5,3 +5,4 @@ export { normalizePublicationNumber, parseTedSearchResponse, tedNextToken } from
 export { defaultEisFeedConfig, type EisFeedConfig, makeEisFeed } from "./eaeu/Feed.ts"
 export { gnumnerHttpClientLayer, type GnumnerFeedConfig, makeGnumnerFeed } from "./gnumner/Feed.ts"
 export { defaultTedFeedConfig, makeTedFeed, type TedFeedConfig } from "./ted/Feed.ts"
+export { defaultFeedHttpPolicy, type FeedHttpPolicy } from "./http/FeedHttpPolicy.ts"

@@ -1,14 +1,15 @@
 import { readFileSync } from "node:fs"
 import { assert, describe, it } from "@effect/vitest"
-import type { FeedPage, FeedStart, SourceUnavailable } from "@tenders/core"
-import { DateTime, Effect, Result, Stream } from "effect"
-import { FetchHttpClient } from "effect/http"
-import { delay, http, HttpResponse } from "msw"
+import type { FeedPage, FeedStart } from "@tenders/core"
+import { DateTime, Effect, Result } from "effect"
+import { TestClock } from "effect/testing"
+import { http, HttpResponse } from "msw"
 import { setupServer } from "msw/node"
 import { afterAll, afterEach, beforeAll } from "vitest"
 import { makeEisFeed } from "../src/eaeu/Feed.ts"
 import type { EisFeedConfig } from "../src/eaeu/Feed.ts"
 import { readZip } from "../src/eaeu/feedZip.ts"
+import { eventually, finished, runToEnd, settle, startRun } from "./feedHarness.ts"
 import { zip } from "./fixtures/eaeu/feed/zipWriter.ts"
 
 // Recorded EIS documents are shared with the parser tests; the invented SOAP replies live in feed/.
@@ -51,28 +52,26 @@ beforeAll(() => server.listen({ onUnhandledFrame: "error" }))
 afterEach(() => server.resetHandlers())
 afterAll(() => server.close())
 
-const FAST: Partial<EisFeedConfig> = {
-  minIntervalMs: 1,
+/** No pacing and no backoff, so a run only waits on the clock where a test says so. */
+const INSTANT: Partial<EisFeedConfig> = {
+  minIntervalMs: 0,
+  backoffBaseMs: 0,
+  maxBackoffMs: 0,
   maxAttempts: 3,
   maxRetryAfterSeconds: 5,
-  requestTimeoutMs: 2000
+  requestTimeoutMs: 60_000
 }
-const today = (): string => new Date(Date.now() + 3 * 3_600_000).toISOString().slice(0, 10)
+/** The TestClock's "now" of every run (the feed's "today"): noon in Moscow. */
+const NOW = "2024-03-14T09:00:00Z"
+const feed = (config: Partial<EisFeedConfig> = {}) =>
+  Effect.andThen(TestClock.setTime(Date.parse(NOW)), makeEisFeed({ ...INSTANT, ...config }))
+const TODAY = "2024-03-14"
+const YESTERDAY = "2024-03-13"
 const at = (day: string): DateTime.Utc => DateTime.makeUnsafe(`${day}T12:00:00Z`)
 const SINCE_2019: FeedStart = { cursor: null, since: at("2019-07-01") }
 
-/** Runs the feed, collecting the pages emitted before an eventual failure. */
-const run = (config: Partial<EisFeedConfig>, start: FeedStart) =>
-  Effect.gen(function* () {
-    const feed = yield* makeEisFeed({ ...FAST, ...config })
-    const pages: Array<FeedPage> = []
-    const error = yield* feed.pages(start).pipe(
-      Stream.runForEach((page) => Effect.sync(() => pages.push(page))),
-      Effect.as(undefined),
-      Effect.catch((e: SourceUnavailable) => Effect.succeed(e))
-    )
-    return { pages, error, cursors: pages.map((p) => (p.cursor === null ? null : JSON.parse(p.cursor))) }
-  }).pipe(Effect.provide(FetchHttpClient.layer))
+const cursorsOf = (pages: ReadonlyArray<FeedPage>) =>
+  pages.map((p) => (p.cursor === null ? null : JSON.parse(p.cursor)))
 
 /** RSS pages by number (1-based); past the end: an empty feed. Records the query of every request. */
 const rssServer = (pages: ReadonlyArray<string>) => {
@@ -90,12 +89,12 @@ const PAGE_1 = rss(item("0373100034920000012", "04.07.2019"), item("011120000462
 const PAGE_2 = rss(item("206520000011900119", "06.07.2019"))
 
 describe("EIS feed, public RSS (no token)", () => {
-  it.live("reads pages until an empty one, with the latest update date as cursor", () =>
+  it.effect("reads pages until an empty one, with the latest update date as cursor", () =>
     Effect.gen(function* () {
       const queries = rssServer([PAGE_1, PAGE_2])
-      const { pages, error, cursors } = yield* run({}, SINCE_2019)
-      assert.isUndefined(error)
-      assert.deepStrictEqual(cursors, [
+      const { pages, error } = yield* runToEnd(feed(), SINCE_2019)
+      assert.isNull(error)
+      assert.deepStrictEqual(cursorsOf(pages), [
         { mode: "rss", updatedFrom: "2019-07-05" },
         { mode: "rss", updatedFrom: "2019-07-06" }
       ])
@@ -115,15 +114,19 @@ describe("EIS feed, public RSS (no token)", () => {
     })
   )
 
-  it.live("resumes from its cursor, stops at rssPages and spaces requests by minIntervalMs", () =>
+  it.effect("resumes from its cursor, stops at rssPages and starts requests minIntervalMs apart", () =>
     Effect.gen(function* () {
       const queries = rssServer([PAGE_2, PAGE_2, PAGE_2])
-      const started = Date.now()
-      const { cursors } = yield* run(
-        { rssPages: 2, minIntervalMs: 150 },
-        { cursor: JSON.stringify({ mode: "rss", updatedFrom: "2019-07-06" }), since: null }
-      )
-      assert.isAtLeast(Date.now() - started, 140)
+      const run = yield* startRun(feed({ rssPages: 2, minIntervalMs: 150 }), {
+        cursor: JSON.stringify({ mode: "rss", updatedFrom: "2019-07-06" }),
+        since: null
+      })
+      yield* eventually(() => run.pages.length === 1, "the first page is emitted")
+      yield* TestClock.adjust("149 millis")
+      yield* settle
+      assert.strictEqual(queries.length, 1)
+      yield* TestClock.adjust("1 millis")
+      const { pages } = yield* finished(run)
       assert.deepStrictEqual(
         queries.map((q) => [q.get("pageNumber"), q.get("updateDateFrom")]),
         [
@@ -131,14 +134,14 @@ describe("EIS feed, public RSS (no token)", () => {
           ["2", "06.07.2019"]
         ]
       )
-      assert.deepStrictEqual(cursors, [
+      assert.deepStrictEqual(cursorsOf(pages), [
         { mode: "rss", updatedFrom: "2019-07-06" },
         { mode: "rss", updatedFrom: "2019-07-06" }
       ])
     })
   )
 
-  it.live("honours Retry-After on 429, and retries 503", () =>
+  it.effect("waits out a 429's Retry-After on the clock, and retries 503", () =>
     Effect.gen(function* () {
       const statuses = [429, 503]
       let calls = 0
@@ -150,51 +153,65 @@ describe("EIS feed, public RSS (no token)", () => {
           return xmlReply(new URL(request.url).searchParams.get("pageNumber") === "1" ? PAGE_2 : rss())
         })
       )
-      const started = Date.now()
-      const { pages, error } = yield* run({}, SINCE_2019)
-      assert.isAtLeast(Date.now() - started, 950)
-      assert.isUndefined(error)
+      const run = yield* startRun(feed(), SINCE_2019)
+      yield* eventually(() => calls === 1, "the first request")
+      yield* settle
+      yield* TestClock.adjust("999 millis")
+      yield* settle
+      assert.strictEqual(calls, 1)
+      yield* TestClock.adjust("1 millis")
+      const { pages, error } = yield* finished(run)
+      assert.isNull(error)
       assert.strictEqual(pages.length, 1)
       assert.strictEqual(calls, 4)
     })
   )
 
-  it.live("fails at once when Retry-After exceeds maxRetryAfterSeconds", () =>
+  it.effect("fails at once when Retry-After exceeds maxRetryAfterSeconds", () =>
     Effect.gen(function* () {
       let calls = 0
       server.use(http.get(RSS, () => (calls++, xmlReply("slow down", 429, { "Retry-After": "3600" }))))
-      const { pages, error } = yield* run({}, SINCE_2019)
+      const { pages, error } = yield* runToEnd(feed(), SINCE_2019)
       assert.strictEqual(calls, 1)
       assert.strictEqual(pages.length, 0)
       assert.strictEqual(error?._tag, "SourceUnavailable")
-      assert.include(error?.message, "Retry-After 3600 s")
+      assert.include(error?.message, "RSS page 1: HTTP 429, Retry-After 3600 s: more than the 5 s the feed waits")
     })
   )
 
-  it.live("retries a timed-out request, and gives up after maxAttempts timeouts", () =>
+  it.effect("retries a request that times out, and gives up after maxAttempts timeouts", () =>
     Effect.gen(function* () {
       let calls = 0
       server.use(
-        http.get(RSS, async () => {
+        http.get(RSS, () => {
           calls++
-          if (calls === 1 || calls >= 3) await delay(1000)
-          return xmlReply(calls === 2 ? PAGE_2 : rss())
+          return calls === 1 || calls >= 3 ? new Promise<Response>(() => undefined) : xmlReply(PAGE_2)
         })
       )
-      const { pages, error } = yield* run({ requestTimeoutMs: 150, maxAttempts: 2 }, SINCE_2019)
+      const run = yield* startRun(feed({ requestTimeoutMs: 150, maxAttempts: 2 }), SINCE_2019)
+      yield* eventually(() => calls === 1, "the first request")
+      yield* TestClock.adjust("149 millis")
+      yield* settle
+      assert.strictEqual(calls, 1)
+      yield* TestClock.adjust("1 millis")
+      yield* eventually(() => calls === 3, "the request of page 2")
+      yield* TestClock.adjust("150 millis")
+      yield* eventually(() => calls === 4, "the retry of page 2")
+      yield* TestClock.adjust("150 millis")
+      const { pages, error } = yield* finished(run)
       assert.strictEqual(pages.length, 1)
-      assert.include(error?.message, "RSS page 2: gave up after 2 attempts: timed out after 150 ms")
+      assert.strictEqual(error?.message, "RSS page 2: no complete answer within 150 ms (gave up after 2 attempts)")
     })
   )
 
-  it.live("retries garbage XML, then fails after emitting the good pages", () =>
+  it.effect("retries garbage XML, then fails after emitting the good pages", () =>
     Effect.gen(function* () {
       const queries = rssServer([PAGE_1, "<rss><channel><item><title>cut"])
-      const { pages, error, cursors } = yield* run({}, SINCE_2019)
+      const { pages, error } = yield* runToEnd(feed(), SINCE_2019)
       assert.strictEqual(pages.length, 1)
-      assert.deepStrictEqual(cursors, [{ mode: "rss", updatedFrom: "2019-07-05" }])
+      assert.deepStrictEqual(cursorsOf(pages), [{ mode: "rss", updatedFrom: "2019-07-05" }])
       assert.strictEqual(queries.length, 4)
-      assert.match(error?.message ?? "", /^RSS page 2: gave up after 3 attempts: unreadable RSS/u)
+      assert.match(error?.message ?? "", /^RSS page 2: unreadable RSS: .*\(gave up after 3 attempts\)$/u)
     })
   )
 })
@@ -223,15 +240,14 @@ describe("EIS feed, getDocsIP token service", () => {
     documentTypes: ["epNotificationEF2020", "epNotificationCancel"]
   }
 
-  it.live("posts one SOAP request per region × type × day and parses every XML of the archives", () =>
+  it.effect("posts one SOAP request per region × type × day and parses every XML of the archives", () =>
     Effect.gen(function* () {
       const { soapBodies, tokens } = tokenServer([SOAP_TWO, SOAP_EMPTY])
-      const day = today()
-      const { pages, error, cursors } = yield* run(TWO_TYPES, { cursor: null, since: at(day) })
-      assert.isUndefined(error)
-      assert.deepStrictEqual(cursors, [
-        { mode: "token", day, region: "77", documentType: "epNotificationEF2020" },
-        { mode: "token", day, region: null, documentType: null }
+      const { pages, error } = yield* runToEnd(feed(TWO_TYPES), { cursor: null, since: at(TODAY) })
+      assert.isNull(error)
+      assert.deepStrictEqual(cursorsOf(pages), [
+        { mode: "token", day: TODAY, region: "77", documentType: "epNotificationEF2020" },
+        { mode: "token", day: TODAY, region: null, documentType: null }
       ])
       assert.deepStrictEqual(
         pages[0]?.results.map((r) => [r.notices.map((n) => `${n.kind}:${n.procedureKey}`), r.rejected]),
@@ -246,12 +262,12 @@ describe("EIS feed, getDocsIP token service", () => {
       assert.include(body, `<individualPerson_token>${TOKEN}</individualPerson_token>`)
       assert.match(
         body,
-        /<ws:getDocsByOrgRegionRequest>\s*<index>\s*<id>[0-9a-f-]{36}<\/id>\s*<createDateTime>\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d<\/createDateTime>\s*<mode>PROD<\/mode>/u
+        /<ws:getDocsByOrgRegionRequest>\s*<index>\s*<id>[0-9a-f-]{36}<\/id>\s*<createDateTime>2024-03-14T12:00:00<\/createDateTime>\s*<mode>PROD<\/mode>/u
       )
       assert.match(
         body,
         new RegExp(
-          `<selectionParams>\\s*<orgRegion>77</orgRegion>\\s*<subsystemType>PRIZ</subsystemType>\\s*<documentType44>epNotificationEF2020</documentType44>\\s*<periodInfo>\\s*<exactDate>${day}</exactDate>`,
+          `<selectionParams>\\s*<orgRegion>77</orgRegion>\\s*<subsystemType>PRIZ</subsystemType>\\s*<documentType44>epNotificationEF2020</documentType44>\\s*<periodInfo>\\s*<exactDate>${TODAY}</exactDate>`,
           "u"
         )
       )
@@ -259,52 +275,50 @@ describe("EIS feed, getDocsIP token service", () => {
     })
   )
 
-  it.live("resumes after the last completed unit; a finished past day moves the cursor to the next day", () =>
+  it.effect("resumes after the last completed unit; a finished past day moves the cursor to the next day", () =>
     Effect.gen(function* () {
       const { soapBodies } = tokenServer([])
-      const day = today()
-      const yesterday = new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10)
       const cursor = JSON.stringify({
         mode: "token",
-        day: yesterday,
+        day: YESTERDAY,
         region: "77",
         documentType: "epNotificationEF2020"
       })
-      const { cursors } = yield* run(TWO_TYPES, { cursor, since: null })
+      const { pages } = yield* runToEnd(feed(TWO_TYPES), { cursor, since: null })
       assert.deepStrictEqual(
         soapBodies.map(
           (b) => /<exactDate>(.*)<\/exactDate>.*/su.exec(b)?.[1] + ":" + /<documentType44>(\w+)/u.exec(b)?.[1]
         ),
-        [`${yesterday}:epNotificationCancel`, `${day}:epNotificationEF2020`, `${day}:epNotificationCancel`]
+        [`${YESTERDAY}:epNotificationCancel`, `${TODAY}:epNotificationEF2020`, `${TODAY}:epNotificationCancel`]
       )
       assert.deepStrictEqual(
-        cursors.map((c) => [c.day, c.documentType]),
+        cursorsOf(pages).map((c) => [c.day, c.documentType]),
         [
-          [day, null],
-          [day, "epNotificationEF2020"],
-          [day, null]
+          [TODAY, null],
+          [TODAY, "epNotificationEF2020"],
+          [TODAY, null]
         ]
       )
     })
   )
 
-  it.live("retries a truncated ZIP, then fails after emitting the good pages", () =>
+  it.effect("retries a truncated ZIP, then fails after emitting the good pages", () =>
     Effect.gen(function* () {
       tokenServer([SOAP_EMPTY, SOAP_TWO], new Uint8Array(ZIP.subarray(0, ZIP.length - 40)))
-      const { pages, error } = yield* run(TWO_TYPES, { cursor: null, since: at(today()) })
+      const { pages, error } = yield* runToEnd(feed(TWO_TYPES), { cursor: null, since: at(TODAY) })
       assert.strictEqual(pages.length, 1)
       assert.match(
         error?.message ?? "",
-        /^archive https:\/\/int44.*77_notices_1\.zip.*: gave up after 3 attempts: .*(truncated|ZIP)/u
+        /^archive https:\/\/int44.*77_notices_1\.zip\S*: .*(truncated|ZIP).*\(gave up after 3 attempts\)$/u
       )
     })
   )
 
-  it.live("fails at once with the SOAP fault message", () =>
+  it.effect("fails at once with the SOAP fault message", () =>
     Effect.gen(function* () {
       let calls = 0
       server.use(http.post(SOAP, () => (calls++, xmlReply(SOAP_FAULT, 500))))
-      const { pages, error } = yield* run(TWO_TYPES, { cursor: null, since: at(today()) })
+      const { pages, error } = yield* runToEnd(feed(TWO_TYPES), { cursor: null, since: at(TODAY) })
       assert.strictEqual(calls, 1)
       assert.strictEqual(pages.length, 0)
       assert.include(error?.message, "SOAP fault: 28: Ошибка валидации запроса по схеме интеграции")

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs"
-import { ParsedNotice } from "@tenders/core"
+import { characterCount, ParsedNotice, recordLimits } from "@tenders/core"
 import type { ParseResult } from "@tenders/core"
 import { Predicate, Result, Schema } from "effect"
 import { describe, expect, it } from "vitest"
@@ -273,6 +273,14 @@ describe("parseEisXml — edge cases", () => {
     expect(rejectedOnly(parseEisXml(bad))).toMatch(/not an EIS registration number/u)
   })
 
+  it("keeps a notice with a 3,000-character purchase name (shortened) and a NUL and tabs in it (cleaned)", () => {
+    const long = Array.from({ length: 400 }, () => "бумаги").join(" ")
+    const xml = ef2020().replace("Поставка бумаги", `Поставка\u0000\t\tофисной ${long}`)
+    const notice = only(parseEisXml(xml))
+    expect(notice.record.title).toMatch(/^Поставка офисной бумаги бумаги .*бумаги…$/u)
+    expect(characterCount(notice.record.title)).toBeLessThanOrEqual(recordLimits.title)
+  })
+
   it("falls back to a placeholder title and RUB when purchaseObjectInfo is absent and the currency is not ISO", () => {
     const xml = ef2020({
       maxPrice: "<ns8:maxPrice>1</ns8:maxPrice><ns8:currency><ns4:code>rubles</ns4:code></ns8:currency>"
@@ -283,7 +291,6 @@ describe("parseEisXml — edge cases", () => {
   it("turns a schema failure into a readable rejected entry instead of throwing", () => {
     const draft: NoticeDraft = {
       kind: "original",
-      status: "open",
       purchaseNumber: "0123456789012345678",
       version: 1,
       reason: null,

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
-import type { FeedPage, FeedStart, SourceUnavailable } from "@tenders/core"
-import { DateTime, Effect, Result, Stream } from "effect"
+import type { FeedPage, FeedStart } from "@tenders/core"
+import { DateTime, Effect } from "effect"
 import type { Layer } from "effect"
-import { FetchHttpClient } from "effect/http"
 import type { HttpClient } from "effect/http"
-import { delay, http, HttpResponse } from "msw"
+import { TestClock } from "effect/testing"
+import { http, HttpResponse } from "msw"
 import { setupServer } from "msw/node"
 import { execFileSync } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
@@ -16,6 +16,7 @@ import { join } from "node:path"
 import { afterAll, afterEach, beforeAll } from "vitest"
 import { gnumnerHttpClientLayer, makeGnumnerFeed } from "../src/gnumner/Feed.ts"
 import type { GnumnerFeedConfig } from "../src/gnumner/Feed.ts"
+import { eventually, finished, runToEnd, settle, startRun } from "./feedHarness.ts"
 import { docx, invitationFixture } from "./fixtures/gnumner/invitation/docx.ts"
 
 const fixture = (name: string): string => readFileSync(new URL(`./fixtures/gnumner/${name}`, import.meta.url), "utf8")
@@ -64,6 +65,8 @@ const status =
   (code: number, headers: Record<string, string> = {}): Reply =>
   () =>
     new HttpResponse(null, { status: code, headers })
+/** A server that never answers. */
+const silence: Reply = () => new Promise<Response>(() => undefined)
 
 const hits: Array<string> = []
 const server = setupServer()
@@ -82,31 +85,25 @@ const route = (url: string, ...replies: ReadonlyArray<Reply>) => {
 
 const since = DateTime.makeUnsafe("2026-01-01T00:00:00Z")
 const fromScratch: FeedStart = { cursor: null, since }
-const fast = (config: Partial<GnumnerFeedConfig>): Partial<GnumnerFeedConfig> => ({
-  sections: [AUCTION],
-  fetchDetails: false,
-  minIntervalMs: 1,
-  maxAttempts: 3,
-  requestTimeoutMs: 2000,
-  ...config
-})
+/** No pacing and no backoff, so a run only waits on the clock where a test says so. */
+const feed = (config: Partial<GnumnerFeedConfig>) =>
+  makeGnumnerFeed({
+    sections: [AUCTION],
+    fetchDetails: false,
+    minIntervalMs: 0,
+    backoffBaseMs: 0,
+    maxBackoffMs: 0,
+    maxAttempts: 3,
+    requestTimeoutMs: 60_000,
+    ...config
+  })
 
-/** Runs the feed, keeping every page emitted before a failure. */
+/** Runs the feed to its end, keeping every page emitted before a failure. */
 const run = (
   config: Partial<GnumnerFeedConfig>,
   start: FeedStart = fromScratch,
-  client: Layer.Layer<HttpClient.HttpClient> = FetchHttpClient.layer
-) =>
-  Effect.gen(function* () {
-    const feed = yield* makeGnumnerFeed(fast(config))
-    const pages: Array<FeedPage> = []
-    const exit = yield* feed.pages(start).pipe(
-      Stream.runForEach((p) => Effect.sync(() => pages.push(p))),
-      Effect.result
-    )
-    const error: SourceUnavailable | null = Result.isFailure(exit) ? exit.failure : null
-    return { pages, error }
-  }).pipe(Effect.provide(client))
+  client?: Layer.Layer<HttpClient.HttpClient>
+) => runToEnd(feed(config), start, client)
 
 const codes = (page: FeedPage | undefined) =>
   page?.results.flatMap((r) => r.notices.map((n) => n.record.nativeId)) ?? []
@@ -119,7 +116,7 @@ describe("gnumner feed over HTTP (msw)", () => {
   })
   afterAll(() => server.close())
 
-  it.live("reads two sections of two pages, stopping at an empty page and at a 404", () =>
+  it.effect("reads two sections of two pages, stopping at an empty page and at a 404", () =>
     Effect.gen(function* () {
       server.use(
         route(pageUrl(AUCTION, 1), html(AUCTION_P1)),
@@ -154,7 +151,7 @@ describe("gnumner feed over HTTP (msw)", () => {
     })
   )
 
-  it.live("stops at the cursor's time, keeps other sections of the cursor, and reads a bad cursor as none", () =>
+  it.effect("stops at the cursor's time, keeps other sections of the cursor, and reads a bad cursor as none", () =>
     Effect.gen(function* () {
       server.use(route(pageUrl(AUCTION, 1), html(AUCTION_P1)), route(pageUrl(AUCTION, 2), html(AUCTION_P2)))
       const cursor = JSON.stringify({ sections: { [AUCTION]: "2026-09-25T13:00:00Z", other: "2026-05-01T00:00:00Z" } })
@@ -172,7 +169,7 @@ describe("gnumner feed over HTTP (msw)", () => {
     })
   )
 
-  it.live("follows ARMEPS / eAuction links of new items; a failing detail page is a rejection", () =>
+  it.effect("follows ARMEPS / eAuction links of new items; a failing detail page is a rejection", () =>
     Effect.gen(function* () {
       server.use(
         route(pageUrl(AUCTION, 1), html(AUCTION_P1)),
@@ -197,7 +194,7 @@ describe("gnumner feed over HTTP (msw)", () => {
     })
   )
 
-  it.live("follows an eAuction detail page", () =>
+  it.effect("follows an eAuction detail page", () =>
     Effect.gen(function* () {
       server.use(
         route(pageUrl(AUCTION, 1), html(AUCTION_P1)),
@@ -215,7 +212,7 @@ describe("gnumner feed over HTTP (msw)", () => {
     })
   )
 
-  it.live(
+  it.effect(
     "reads the lots of a new item's invitation DOCX; a missing or broken DOCX is a rejection, the notice stays",
     () =>
       Effect.gen(function* () {
@@ -271,22 +268,27 @@ describe("gnumner feed over HTTP (msw)", () => {
       })
   )
 
-  it.live("waits out a 429 Retry-After, then reads the page", () =>
+  it.effect("waits out a 429's Retry-After on the clock, then reads the page", () =>
     Effect.gen(function* () {
       server.use(
         route(pageUrl(AUCTION, 1), status(429, { "retry-after": "1" }), html(AUCTION_P1)),
         route(pageUrl(AUCTION, 2), status(404))
       )
-      const started = Date.now()
-      const { pages, error } = yield* run({})
+      const started = yield* startRun(feed({}), fromScratch)
+      yield* eventually(() => hits.length === 1, "the first request")
+      yield* settle
+      yield* TestClock.adjust("999 millis")
+      yield* settle
+      expect(hits).toHaveLength(1)
+      yield* TestClock.adjust("1 millis")
+      const { pages, error } = yield* finished(started)
       expect(error).toBeNull()
-      expect(Date.now() - started).toBeGreaterThanOrEqual(950)
       expect(hits.slice(0, 2)).toEqual([pageUrl(AUCTION, 1), pageUrl(AUCTION, 1)])
       expect(codes(pages[0])).toHaveLength(3)
     })
   )
 
-  it.live("fails at once on a Retry-After above the limit, after the good pages", () =>
+  it.effect("fails at once on a Retry-After above the limit, after the good pages", () =>
     Effect.gen(function* () {
       server.use(
         route(pageUrl(AUCTION, 1), html(AUCTION_P1)),
@@ -301,7 +303,7 @@ describe("gnumner feed over HTTP (msw)", () => {
     })
   )
 
-  it.live("retries a 503, then reads the page; a lasting 503 fails after maxAttempts", () =>
+  it.effect("retries a 503, then reads the page; a lasting 503 fails after maxAttempts", () =>
     Effect.gen(function* () {
       server.use(route(pageUrl(AUCTION, 1), status(503), html(AUCTION_P1)), route(pageUrl(AUCTION, 2), status(503)))
       const { pages, error } = yield* run({ maxAttempts: 3 })
@@ -312,41 +314,57 @@ describe("gnumner feed over HTTP (msw)", () => {
     })
   )
 
-  it.live("retries a request that times out", () =>
+  it.effect("retries a request that does not answer within requestTimeoutMs", () =>
     Effect.gen(function* () {
-      const slow: Reply = async () => {
-        await delay(1500)
-        return HttpResponse.html(AUCTION_P1)
-      }
-      server.use(route(pageUrl(AUCTION, 1), slow, html(AUCTION_P1)), route(pageUrl(AUCTION, 2), slow))
-      const { pages, error } = yield* run({ requestTimeoutMs: 150, maxAttempts: 2 })
+      server.use(route(pageUrl(AUCTION, 1), silence, html(AUCTION_P1)), route(pageUrl(AUCTION, 2), silence))
+      const started = yield* startRun(feed({ requestTimeoutMs: 150, maxAttempts: 2 }), fromScratch)
+      yield* eventually(() => hits.length === 1, "the first request")
+      yield* TestClock.adjust("149 millis")
+      yield* settle
+      expect(hits).toHaveLength(1)
+      yield* TestClock.adjust("1 millis")
+      yield* eventually(() => hits.length === 3, "the request of page 2")
+      yield* TestClock.adjust("150 millis")
+      yield* eventually(() => hits.length === 4, "the retry of page 2")
+      yield* TestClock.adjust("150 millis")
+      const { pages, error } = yield* finished(started)
       expect(codes(pages[0])).toHaveLength(3)
-      expect(error?.message).toMatch(/timed out after 150 ms \(gave up after 2 attempts\)/u)
+      expect(error?.message).toBe(
+        `GET ${pageUrl(AUCTION, 2)}: no complete answer within 150 ms (gave up after 2 attempts)`
+      )
     })
   )
 
-  it.live("spaces requests by minIntervalMs; skips clarification sections and rejects unknown ones unread", () =>
+  it.effect("starts requests minIntervalMs apart; skips clarification sections and rejects unknown ones unread", () =>
     Effect.gen(function* () {
       server.use(
         route(pageUrl(AUCTION, 1), html(AUCTION_P1)),
         route(pageUrl(AUCTION, 2), html(AUCTION_P2)),
         route(pageUrl(AUCTION, 3), status(404))
       )
-      const started = Date.now()
       const sections = [
         "hraveri_veraberyal_tramadrvats_parzabanumneri_masin_haytararutyun_1",
         AUCTION,
         "no_such_section"
       ]
-      const { pages, error } = yield* run({ minIntervalMs: 150, sections })
+      const started = yield* startRun(feed({ minIntervalMs: 150, sections }), fromScratch)
+      yield* eventually(() => hits.length === 1, "the first request")
+      for (const next of [2, 3]) {
+        yield* settle
+        yield* TestClock.adjust("149 millis")
+        yield* settle
+        expect(hits).toHaveLength(next - 1)
+        yield* TestClock.adjust("1 millis")
+        yield* eventually(() => hits.length === next, `request ${next}`)
+      }
+      const { pages, error } = yield* finished(started)
       expect(error).toBeNull()
-      expect(Date.now() - started).toBeGreaterThanOrEqual(290)
       expect(hits).toHaveLength(3)
       expect(pages.at(-1)?.results[0]?.rejected[0]?.reason).toBe('unknown gnumner section "no_such_section"')
     })
   )
 
-  it.live("reads garbage HTML as a page without items", () =>
+  it.effect("reads garbage HTML as a page without items", () =>
     Effect.gen(function* () {
       server.use(route(pageUrl(AUCTION, 1), html("\u0000\u0001<<<>>> %PDF-1.4 <p></b>></html><table><tr><td>")))
       const { pages, error } = yield* run({})
@@ -369,7 +387,9 @@ describe("gnumner feed TLS switch (real HTTPS server, no msw)", () => {
         "req",
         "-x509",
         "-newkey",
-        "rsa:2048",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:prime256v1",
         "-nodes",
         "-subj",
         "/CN=localhost",
@@ -398,7 +418,7 @@ describe("gnumner feed TLS switch (real HTTPS server, no msw)", () => {
     rmSync(dir, { recursive: true, force: true })
   })
 
-  it.live("fails with SourceUnavailable naming the switch when the certificate is refused", () =>
+  it.effect("fails with SourceUnavailable naming the switch when the certificate is refused", () =>
     Effect.gen(function* () {
       const { pages, error } = yield* run({ baseUrl: origin, maxAttempts: 2 }, fromScratch, gnumnerHttpClientLayer([]))
       expect(pages).toEqual([])
@@ -407,7 +427,7 @@ describe("gnumner feed TLS switch (real HTTPS server, no msw)", () => {
     })
   )
 
-  it.live("reads the page when the host is in insecureTlsHosts", () =>
+  it.effect("reads the page when the host is in insecureTlsHosts", () =>
     Effect.gen(function* () {
       const { pages, error } = yield* run(
         { baseUrl: origin, insecureTlsHosts: ["127.0.0.1"] },

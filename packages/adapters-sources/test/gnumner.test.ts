@@ -1,4 +1,4 @@
-import { ParsedNotice } from "@tenders/core"
+import { characterCount, ParsedNotice, recordLimits } from "@tenders/core"
 import { Predicate, Result, Schema } from "effect"
 import { readFileSync } from "node:fs"
 import { describe, expect, it } from "vitest"
@@ -192,6 +192,16 @@ describe("gnumner listing pages", () => {
     expect(gnumnerId("ՀՏԶՀ-ԲՄԱՇՁԲ-26/10")).toBe("gnumner-htzh-bmashdzb-26-10")
     expect(gnumnerId("ՀՀ ՍՄՊ-ԲՄԱՇՁԲ-26/14")).toBe("gnumner-hh-smp-bmashdzb-26-14")
     expect(gnumnerId("ՀՀ ՖՆ ԷԱՃԾՁԲ-26/47")).toBe("gnumner-hh-fn-eachtsdzb-26-47")
+  })
+
+  it("keeps an item with a 3,000-character title (shortened) and a NUL in it (dropped)", () => {
+    const options = { section: "elektronayin_achurdi_haytararutyun_ev_hraver", pageUrl: AUCTION_PAGE }
+    const long = Array.from({ length: 500 }, () => "Գնում").join(" ")
+    const result = parseGnumnerListing(onePage(`[ԵՔ-ԷԱՃԾՁԲ-26/1] Նոր\u0000 ${long}`, ""), options)
+    expect(result.rejected).toEqual([])
+    const title = result.notices[0]?.record.title ?? ""
+    expect(title).toMatch(/^Նոր Գնում Գնում .*Գնում…$/u)
+    expect(characterCount(title)).toBeLessThanOrEqual(recordLimits.title)
   })
 
   it("never throws on garbage, empty pages or pages without div.tender", () => {

@@ -1,4 +1,4 @@
-import type { ParsedNotice } from "@tenders/core"
+import { characterCount, type ParsedNotice, recordLimits } from "@tenders/core"
 import { Predicate } from "effect"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
@@ -265,6 +265,14 @@ describe("parseTedSearchResponse: value shapes and edge cases", () => {
     ).toBe("2026-03-01T09:00:00Z")
     expect(one({ "publication-date": "2026-01-05Z" }).record.publishedAt).toBe("2026-01-05T00:00:00Z")
     expect(one({ "publication-date": "not a date" }).record.publishedAt).toBeNull()
+  })
+
+  it("keeps a notice with a 3,000-character title (shortened at a word boundary) and a NUL in its buyer (dropped)", () => {
+    const title = Array.from({ length: 600 }, (_, i) => `word${i % 10}`).join(" ")
+    const parsed = one({ "notice-title": { eng: title }, "buyer-name": { eng: "Ville\u0000 de\tLyon" } })
+    expect(characterCount(parsed.record.title)).toBeLessThanOrEqual(recordLimits.title)
+    expect(parsed.record.title).toMatch(/^word0 word1 .* word\d…$/u)
+    expect(parsed.record.buyer).toBe("Ville de Lyon")
   })
 
   it("maps countries alpha-3 -> alpha-2, unknown -> null", () => {

@@ -9,6 +9,7 @@ import type { ParseResult, SourceCode } from "@tenders/core"
 import { readdirSync, readFileSync, statSync } from "node:fs"
 import { basename, extname, join, resolve } from "node:path"
 import { pathToFileURL } from "node:url"
+import { Option, Schema } from "effect"
 
 const extensions: Record<SourceCode, ReadonlyArray<string>> = {
   ted: [".json"],
@@ -29,13 +30,7 @@ export const payloadFiles = (path: string, source: SourceCode): ReadonlyArray<st
     })
 }
 
-const parseJson = (text: string): unknown => {
-  try {
-    return JSON.parse(text)
-  } catch {
-    return undefined
-  }
-}
+const parseJson = Schema.decodeUnknownOption(Schema.fromJsonString(Schema.Unknown))
 
 /** Parses one recorded payload in the source's own format: the same bytes the live feed would have read. */
 export const parsePayloadFile = (
@@ -55,10 +50,10 @@ export const parsePayloadFile = (
   const result = ((): ParseResult => {
     switch (source) {
       case "ted": {
-        const body = parseJson(text)
-        return body === undefined
-          ? { notices: [], rejected: [{ where, reason: "not JSON" }] }
-          : parseTedSearchResponse(body)
+        return Option.match(parseJson(text), {
+          onNone: () => ({ notices: [], rejected: [{ where, reason: "not JSON" }] }),
+          onSome: parseTedSearchResponse
+        })
       }
       case "eaeu":
         return /<rss[\s>]/u.test(text.slice(0, 2000)) ? parseEisRss(text) : parseEisXml(text)

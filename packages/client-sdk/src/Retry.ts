@@ -1,5 +1,5 @@
-import { Clock, Duration, Effect, Random } from "effect"
-import { HttpClient, HttpClientError, type HttpClientRequest, type HttpClientResponse } from "effect/http"
+import { Duration, Effect, Result, Schedule } from "effect"
+import { Headers, HttpClient, HttpClientError, type HttpClientRequest } from "effect/http"
 
 /** How a client retries: 5xx and network errors with backoff, 429 only when `Retry-After` is short. */
 export interface RetryOptions {
@@ -13,41 +13,57 @@ export interface RetryOptions {
   readonly attemptTimeout?: Duration.Input | undefined
 }
 
-const maxBackoffMillis = 30_000
+const maxBackoff = Duration.seconds(30)
+
+/** How long a `Retry-After` value asks to wait from `nowMillis` (Effect's `Headers.parseRetryAfter`); undefined when absent or unreadable. */
+const retryAfterDelay = (value: string | undefined, nowMillis: number): Duration.Duration | undefined => {
+  const parsed = value === undefined ? undefined : Headers.parseRetryAfter(value)
+  return parsed === undefined || Result.isFailure(parsed)
+    ? undefined
+    : Headers.retryAfterDelay(parsed.success, nowMillis)
+}
 
 /**
  * Seconds to wait from a `Retry-After` value (delta-seconds or an HTTP date), or undefined when absent or
  * unreadable. `nowMillis` is the current time, for the HTTP-date form.
  */
 export const parseRetryAfter = (value: string | undefined, nowMillis: number): number | undefined => {
-  if (value === undefined) return undefined
-  const text = value.trim()
-  if (/^\d+$/u.test(text)) return Number(text)
-  // HTTP dates (IMF-fixdate, RFC 850, asctime) all begin with the day's name.
-  if (!/^[A-Za-z]{3}/u.test(text)) return undefined
-  const date = Date.parse(text)
-  if (Number.isNaN(date)) return undefined
-  return Math.max(0, Math.ceil((date - nowMillis) / 1000))
+  const delay = retryAfterDelay(value, nowMillis)
+  return delay === undefined ? undefined : Math.ceil(Duration.toSeconds(delay))
 }
 
 /** A request the server may already have acted on is not replayed after a 500 or a lost connection. */
 const replayable = (request: HttpClientRequest.HttpClientRequest): boolean =>
   !(request.method === "POST" && /\/v1\/watchlists\/?$/u.test(new URL(request.url).pathname))
 
-/** Releases the connection of a response that is not handed to the caller. */
-const discard = (response: HttpClientResponse.HttpClientResponse) => Effect.ignore(response.arrayBuffer)
+const isStatusCodeError = (
+  error: unknown
+): error is HttpClientError.HttpClientError & { readonly reason: HttpClientError.StatusCodeError } =>
+  HttpClientError.isHttpClientError(error) && error.reason._tag === "StatusCodeError"
 
-const backoff = Effect.fnUntraced(function* (baseMillis: number, retry: number) {
-  const ceiling = Math.min(maxBackoffMillis, baseMillis * 2 ** retry)
-  const jitter = yield* Random.next
-  return Duration.millis(Math.round(ceiling / 2 + (ceiling / 2) * jitter))
-})
+/**
+ * Whether the policy retries a failed attempt: a lost connection or timeout when the request is replayable;
+ * a 5xx when replayable (a 503 always: the server did not act), unless its `Retry-After` is too long; a 429
+ * only with a `Retry-After` of at most `maxRetryAfter`.
+ */
+const mayRetry = (failure: unknown, nowMillis: number, maxRetryAfter: Duration.Duration): boolean => {
+  if (!HttpClientError.isHttpClientError(failure)) return false
+  const reason = failure.reason
+  if (reason._tag === "TransportError") return replayable(reason.request)
+  if (reason._tag !== "StatusCodeError") return false
+  const wait = retryAfterDelay(reason.response.headers["retry-after"], nowMillis)
+  if (wait !== undefined && Duration.isGreaterThan(wait, maxRetryAfter)) return false
+  const status = reason.response.status
+  if (status === 429) return wait !== undefined
+  return status >= 500 && (status === 503 || replayable(reason.request))
+}
 
 /**
  * Wraps an `HttpClient` with the Tenders retry policy: network errors, timeouts and 5xx answers are retried
  * with exponential backoff; 429 is retried only when `Retry-After` is at most `maxRetryAfter` (a monthly quota
  * does not come back in a minute), else the answer is returned at once. `POST /v1/watchlists` is replayed only
- * after a 429 or a 503, never after a 500 or a lost connection, so a watchlist is not created twice.
+ * after a 429 or a 503, never after a 500 or a lost connection, so a watchlist is not created twice. Built on
+ * `HttpClient.retryTransient`, which waits at least a response's `Retry-After`.
  */
 export const withRetries =
   (options: RetryOptions = {}) =>
@@ -55,55 +71,41 @@ export const withRetries =
     client: HttpClient.HttpClient.With<E, R>
   ): HttpClient.HttpClient.With<E | HttpClientError.HttpClientError, R> => {
     const maxRetries = Math.max(0, Math.floor(options.maxRetries ?? 3))
-    const baseMillis = Duration.toMillis(Duration.fromInputUnsafe(options.baseDelay ?? 500))
-    const maxRetryAfterSeconds = Duration.toSeconds(Duration.fromInputUnsafe(options.maxRetryAfter ?? "60 seconds"))
+    const baseDelay = Duration.fromInputUnsafe(options.baseDelay ?? 500)
+    const maxRetryAfter = Duration.fromInputUnsafe(options.maxRetryAfter ?? "60 seconds")
     const attemptTimeout = Duration.fromInputUnsafe(options.attemptTimeout ?? "30 seconds")
-    return HttpClient.transform(client, (send, request) => {
-      const canReplay = replayable(request)
-      const timedSend = Effect.timeoutOrElse(send, {
-        duration: attemptTimeout,
-        orElse: () =>
-          Effect.fail(
-            new HttpClientError.HttpClientError({
-              reason: new HttpClientError.TransportError({
-                request,
-                description: `no response within ${Duration.format(attemptTimeout)}`
+    const schedule = Schedule.min([
+      Schedule.exponential(baseDelay).pipe(Schedule.jittered),
+      Schedule.spaced(maxBackoff)
+    ]).pipe(
+      Schedule.while(({ input, now }) => mayRetry(input, now, maxRetryAfter)),
+      // Releases the connection of an answer that is not handed to the caller.
+      Schedule.tap(({ input }) =>
+        isStatusCodeError(input) ? Effect.ignore(input.reason.response.arrayBuffer) : Effect.void
+      )
+    )
+    return client.pipe(
+      HttpClient.transform((send, request) =>
+        Effect.timeoutOrElse(send, {
+          duration: attemptTimeout,
+          orElse: () =>
+            Effect.fail(
+              new HttpClientError.HttpClientError({
+                reason: new HttpClientError.TransportError({
+                  request,
+                  description: `no response within ${Duration.format(attemptTimeout)}`
+                })
               })
-            })
-          )
-      })
-      const attempt = (
-        retry: number
-      ): Effect.Effect<HttpClientResponse.HttpClientResponse, E | HttpClientError.HttpClientError, R> =>
-        timedSend.pipe(
-          Effect.matchEffect({
-            onFailure: (error) =>
-              retry < maxRetries &&
-              canReplay &&
-              HttpClientError.isHttpClientError(error) &&
-              error.reason._tag === "TransportError"
-                ? Effect.flatMap(backoff(baseMillis, retry), (delay) =>
-                    Effect.andThen(Effect.sleep(delay), attempt(retry + 1))
-                  )
-                : Effect.fail(error),
-            onSuccess: (response) =>
-              Effect.gen(function* () {
-                const status = response.status
-                const retryable = status === 429 || (status >= 500 && (canReplay || status === 503))
-                if (!retryable || retry >= maxRetries) return response
-                const retryAfter = parseRetryAfter(response.headers["retry-after"], yield* Clock.currentTimeMillis)
-                if (retryAfter !== undefined && retryAfter > maxRetryAfterSeconds) return response
-                if (status === 429 && retryAfter === undefined) return response
-                const delay =
-                  retryAfter === undefined
-                    ? yield* backoff(baseMillis, retry)
-                    : Duration.max(Duration.seconds(retryAfter), Duration.millis(1))
-                yield* discard(response)
-                yield* Effect.sleep(delay)
-                return yield* attempt(retry + 1)
-              })
-          })
-        )
-      return attempt(0)
-    })
+            )
+        })
+      ),
+      HttpClient.filterStatusOk,
+      HttpClient.retryTransient({
+        retryOn: "errors-only",
+        while: (error) => isStatusCodeError(error) && error.reason.response.status >= 500,
+        schedule,
+        times: maxRetries
+      }),
+      HttpClient.transformResponse(Effect.catchIf(isStatusCodeError, (error) => Effect.succeed(error.reason.response)))
+    )
   }

@@ -141,8 +141,8 @@ describe("promise client: retries", () => {
     expect(server.requests).toHaveLength(2)
   })
 
-  it("retries a 429 whose Retry-After is 1 s", async () => {
-    server.reply(errorBody(429, "quota_exceeded", "slow down", { "retry-after": "1" }), json(200, { alerts: [] }))
+  it("retries a 429 whose Retry-After is short (the wait itself is proven on the TestClock in retry.test.ts)", async () => {
+    server.reply(errorBody(429, "quota_exceeded", "slow down", { "retry-after": "0" }), json(200, { alerts: [] }))
     expect(await client().listAlerts()).toEqual({ alerts: [] })
     expect(server.requests).toHaveLength(2)
   })
@@ -171,14 +171,12 @@ describe("promise client: retries", () => {
     expect(server.requests).toHaveLength(3)
   })
 
-  it("gives up on an attempt without response headers after timeoutMs, retries it, then throws TendersNetworkError", async () => {
-    server.reply(silence, silence)
-    const error = await rejection(
-      createTendersClient({ baseUrl: server.base, timeoutMs: 50, maxRetries: 1, retryDelayMs: 1 }).health()
-    )
+  it("throws TendersNetworkError for an attempt without response headers within timeoutMs", async () => {
+    server.reply(silence)
+    const error = await rejection(createTendersClient({ baseUrl: server.base, timeoutMs: 50, maxRetries: 0 }).health())
     expect(error).toBeInstanceOf(TendersNetworkError)
-    expect(error instanceof Error && error.message).toMatch(/no response within/u)
-    expect(server.requests).toHaveLength(2)
+    expect(error instanceof Error && error.message).toMatch(/no response within 50ms/u)
+    expect(server.requests).toHaveLength(1)
   })
 
   it("gives up on 500 after maxRetries and throws internal", async () => {

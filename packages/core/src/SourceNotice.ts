@@ -2,6 +2,9 @@ import { Schema } from "effect"
 import { TenderRecord } from "./Tender.ts"
 import { Text } from "./Text.ts"
 
+/** The most a notice's own fields may hold, in characters (the record's are `recordLimits`). */
+export const noticeLimits = { procedureKey: 500, reason: 2_000 } as const
+
 /** What a source notice says about its procedure. */
 export const NoticeKind = Schema.Literals(["original", "amendment", "cancellation", "result"])
 export type NoticeKind = typeof NoticeKind.Type
@@ -15,11 +18,11 @@ export const ParsedNotice = Schema.Struct({
   kind: NoticeKind,
   record: TenderRecord,
   /** Links all notices of one procedure: TED procedure-identifier, EIS purchase number, Armenian procurement code. */
-  procedureKey: Text({ min: 1, max: 500 }),
+  procedureKey: Text({ min: 1, max: noticeLimits.procedureKey }),
   /** Source version when the source numbers versions (EIS versionNumber, TED notice-version), else null. */
   version: Schema.NullOr(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 2_147_483_647 }))),
   /** Free-text reason for amendments and cancellations when the source gives one (TED change-reason-code, ...). */
-  reason: Schema.NullOr(Text({ max: 2_000 }))
+  reason: Schema.NullOr(Text({ max: noticeLimits.reason }))
 }).annotate({ identifier: "ParsedNotice" })
 export type ParsedNotice = typeof ParsedNotice.Type
 

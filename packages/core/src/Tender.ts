@@ -8,7 +8,8 @@ import { UtcTimestamp } from "./Time.ts"
 /** `<source>-<native id>`, URL-safe. */
 export const TenderId = Schema.String.check(
   Schema.isPattern(/^(ted|gnumner|eaeu)-[A-Za-z0-9._-]{1,200}$/u, {
-    message: "must be a tender id as given in search results: ted-, gnumner- or eaeu- and up to 200 letters, digits, '.', '_' or '-'"
+    message:
+      "must be a tender id as given in search results: ted-, gnumner- or eaeu- and up to 200 letters, digits, '.', '_' or '-'"
   })
 ).pipe(Schema.brand("TenderId"))
 export type TenderId = typeof TenderId.Type
@@ -91,6 +92,7 @@ export const RecordLot = Schema.Struct({
   currency: Schema.NullOr(CurrencyCode),
   cpvCodes: Schema.Array(CpvCode).check(Schema.isMaxLength(recordLimits.codes))
 })
+export type RecordLot = typeof RecordLot.Type
 
 /**
  * A normalised tender record: what sources produce and what `tenders ingest --from` reads,

@@ -1,16 +1,16 @@
 import { randomUUID } from "node:crypto"
 import type { FeedPage, FeedStart, SourceFeed, SourceUnavailable } from "@tenders/core"
-import { Clock, DateTime, Effect, Stream } from "effect"
-import { HttpClient, HttpClientRequest } from "effect/http"
+import { DateTime, Effect, Stream } from "effect"
+import { HttpClientRequest } from "effect/http"
+import { type FeedFetch, makeFeedFetch } from "../http/FeedHttp.ts"
+import { defaultFeedHttpPolicy, type FeedHttpPolicy } from "../http/FeedHttpPolicy.ts"
 import { addDays, moscowDay, readCursor, writeCursor } from "./feedCursor.ts"
 import type { EisCursor } from "./feedCursor.ts"
-import { makeFeedFetch } from "./feedHttp.ts"
-import type { FeedFetch } from "./feedHttp.ts"
 import { readRssReply, rssParams } from "./feedRss.ts"
 import { readArchiveReply, readSoapReply, soapEnvelope } from "./feedSoap.ts"
 
 /** Settings of the EIS (zakupki.gov.ru) feed. */
-export interface EisFeedConfig {
+export interface EisFeedConfig extends FeedHttpPolicy {
   /** TENDERS_EAEU_TOKEN (getDocsIP personal token); null → the public search RSS. */
   readonly token: string | null
   readonly soapUrl: string
@@ -19,28 +19,21 @@ export interface EisFeedConfig {
   readonly regions: ReadonlyArray<string>
   /** `documentType44` values queried by the token service. */
   readonly documentTypes: ReadonlyArray<string>
-  /** Minimum spacing between request starts; also the base of the retry backoff. */
-  readonly minIntervalMs: number
-  readonly maxAttempts: number
-  readonly maxRetryAfterSeconds: number
-  readonly requestTimeoutMs: number
   /** Days back from today when there is neither a cursor nor `since`. */
   readonly lookbackDays: number
   /** Maximum RSS pages read per run. */
   readonly rssPages: number
 }
 
-/** Defaults: gentle pacing (one request a second), Moscow, St Petersburg and Moscow oblast, e-auctions and their lifecycle. */
+/** Defaults: one request a second; Moscow, St Petersburg and Moscow oblast; e-auctions and their lifecycle. */
 export const defaultEisFeedConfig: EisFeedConfig = {
+  ...defaultFeedHttpPolicy,
+  backoffBaseMs: 1000,
   token: null,
   soapUrl: "https://int44.zakupki.gov.ru/eis-integration/services/getDocsIP",
   rssUrl: "https://zakupki.gov.ru/epz/order/extendedsearch/rss.html",
   regions: ["77", "78", "50"],
   documentTypes: ["epNotificationEF2020", "epNotificationCancel", "epProtocolEF2020Final"],
-  minIntervalMs: 1000,
-  maxAttempts: 5,
-  maxRetryAfterSeconds: 120,
-  requestTimeoutMs: 30_000,
   lookbackDays: 3,
   rssPages: 10
 }
@@ -49,9 +42,7 @@ const TOKEN_HEADER = "individualPerson_token"
 
 /** The first day to read: the cursor's day, else `since`, else today minus the lookback; never after today. */
 const firstDay = (config: EisFeedConfig, start: FeedStart, cursorDay: string | undefined, today: string): string => {
-  const day =
-    cursorDay ??
-    (start.since === null ? addDays(today, -config.lookbackDays) : moscowDay(DateTime.toEpochMillis(start.since)))
+  const day = cursorDay ?? (start.since === null ? addDays(today, -config.lookbackDays) : moscowDay(start.since))
   return day > today ? today : day
 }
 
@@ -66,8 +57,7 @@ interface Position {
 const tokenPages = (config: EisFeedConfig, token: string, fetch: FeedFetch, start: FeedStart) =>
   Stream.unwrap(
     Effect.gen(function* () {
-      const now = yield* Clock.currentTimeMillis
-      const today = moscowDay(now)
+      const today = moscowDay(yield* DateTime.now)
       const units = config.regions.flatMap((region) =>
         config.documentTypes.map((documentType) => ({ region, documentType }))
       )
@@ -92,7 +82,7 @@ const tokenPages = (config: EisFeedConfig, token: string, fetch: FeedFetch, star
         const envelope = soapEnvelope({
           token,
           requestId: randomUUID(),
-          createDateTime: new Date((yield* Clock.currentTimeMillis) + 3 * 3_600_000).toISOString().slice(0, 19),
+          createDateTime: DateTime.formatIso(DateTime.add(yield* DateTime.now, { hours: 3 })).slice(0, 19),
           region,
           documentType,
           day: p.day
@@ -128,7 +118,7 @@ const tokenPages = (config: EisFeedConfig, token: string, fetch: FeedFetch, star
 const rssPages = (config: EisFeedConfig, fetch: FeedFetch, start: FeedStart) =>
   Stream.unwrap(
     Effect.gen(function* () {
-      const today = moscowDay(yield* Clock.currentTimeMillis)
+      const today = moscowDay(yield* DateTime.now)
       const from = firstDay(config, start, cursorDay(readCursor(start.cursor)), today)
       type State = { readonly page: number; readonly latest: string }
       return Stream.unfold({ page: 1, latest: from }, (s: State) => {
@@ -147,17 +137,14 @@ const rssPages = (config: EisFeedConfig, fetch: FeedFetch, start: FeedStart) =>
     })
   )
 
-/** The EIS feed: the getDocsIP token service (region × document type × day ZIP archives) when a token is set, else the public search RSS. */
-export const makeEisFeed = (
-  config: Partial<EisFeedConfig> = {}
-): Effect.Effect<SourceFeed, never, HttpClient.HttpClient> =>
-  Effect.gen(function* () {
-    const settings: EisFeedConfig = { ...defaultEisFeedConfig, ...config }
-    const fetch = yield* makeFeedFetch(yield* HttpClient.HttpClient, settings)
-    const token = settings.token === null || settings.token.trim() === "" ? null : settings.token.trim()
-    return {
-      source: "eaeu",
-      pages: (start: FeedStart) =>
-        token === null ? rssPages(settings, fetch, start) : tokenPages(settings, token, fetch, start)
-    }
-  })
+/** The EIS feed: the getDocsIP token service (region × type × day ZIP archives) with a token, else the public RSS. */
+export const makeEisFeed = Effect.fn("makeEisFeed")(function* (config: Partial<EisFeedConfig> = {}) {
+  const settings: EisFeedConfig = { ...defaultEisFeedConfig, ...config }
+  const fetch = yield* makeFeedFetch("eaeu", settings)
+  const token = settings.token === null || settings.token.trim() === "" ? null : settings.token.trim()
+  const feed: SourceFeed = {
+    source: "eaeu",
+    pages: (start) => (token === null ? rssPages(settings, fetch, start) : tokenPages(settings, token, fetch, start))
+  }
+  return feed
+})

@@ -1,4 +1,4 @@
-import { Option, Schema } from "effect"
+import { DateTime, Option, Schema } from "effect"
 
 const IsoDay = Schema.String.check(Schema.isPattern(/^\d{4}-\d{2}-\d{2}$/u))
 
@@ -28,15 +28,13 @@ export const readCursor = (cursor: string | null): EisCursor | undefined =>
 /** Serialises a cursor (stable key order). */
 export const writeCursor = (cursor: EisCursor): string => JSON.stringify(cursor)
 
-const DAY_MS = 86_400_000
-const MOSCOW_OFFSET_MS = 3 * 3_600_000
-
-/** The Moscow calendar day (EIS days are Moscow days; no DST since 2014) of an instant, as YYYY-MM-DD. */
-export const moscowDay = (epochMs: number): string => new Date(epochMs + MOSCOW_OFFSET_MS).toISOString().slice(0, 10)
+/** The Moscow calendar day (EIS days are Moscow days; UTC+3, no DST since 2014) of an instant, as YYYY-MM-DD. */
+export const moscowDay = (instant: DateTime.DateTime): string =>
+  DateTime.formatIsoDateUtc(DateTime.add(instant, { hours: 3 }))
 
 /** YYYY-MM-DD plus `n` days. */
 export const addDays = (day: string, n: number): string =>
-  new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10)
+  DateTime.formatIsoDateUtc(DateTime.add(DateTime.makeUnsafe(`${day}T00:00:00Z`), { days: n }))
 
 /** YYYY-MM-DD as the portal's dd.mm.yyyy. */
 export const toRuDate = (day: string): string => `${day.slice(8, 10)}.${day.slice(5, 7)}.${day.slice(0, 4)}`

@@ -1,7 +1,7 @@
 import type { ParseResult } from "@tenders/core"
+import { Result } from "effect"
+import { type AttemptFailure, type Reply, replyText, retryable, statusFailure } from "../http/AttemptFailure.ts"
 import { fromRuDate, toRuDate } from "./feedCursor.ts"
-import { bodyText, ok, retry, statusVerdict } from "./feedHttp.ts"
-import type { Reply, Verdict } from "./feedHttp.ts"
 import { parseEisRss } from "./parse.ts"
 import { descriptionFields } from "./rss.ts"
 import { all, readXml, text } from "./xml.ts"
@@ -31,13 +31,13 @@ const itemDay = (item: XmlNode): string | undefined => {
 }
 
 /** Reads an RSS reply; anything but an `<rss>` document (anti-bot page, garbage, truncation) is retried. */
-export const readRssReply = (reply: Reply): Verdict<RssPage> => {
-  const byStatus = statusVerdict(reply.status)
-  if (byStatus !== undefined) return byStatus
-  const xml = bodyText(reply)
+export const readRssReply = (reply: Reply): Result.Result<RssPage, AttemptFailure> => {
+  const byStatus = statusFailure(reply)
+  if (byStatus !== undefined) return Result.fail(byStatus)
+  const xml = replyText(reply)
   const read = readXml(xml)
-  if (read._tag === "Error") return retry(`unreadable RSS: ${read.reason}`)
-  if (read.name !== "rss") return retry(`not an RSS feed: <${read.name}>`)
+  if (read._tag === "Error") return Result.fail(retryable(`unreadable RSS: ${read.reason}`))
+  if (read.name !== "rss") return Result.fail(retryable(`not an RSS feed: <${read.name}>`))
   const items = all(read.node, "channel", "item")
   const latest = items
     .map(itemDay)
@@ -45,5 +45,5 @@ export const readRssReply = (reply: Reply): Verdict<RssPage> => {
       (max, day) => (day !== undefined && (max === undefined || day > max) ? day : max),
       undefined
     )
-  return ok({ result: parseEisRss(xml), items: items.length, latest })
+  return Result.succeed({ result: parseEisRss(xml), items: items.length, latest })
 }

@@ -1,9 +1,7 @@
 import type { ParseResult } from "@tenders/core"
 import { Result } from "effect"
-import { bodyText, fatal, ok, retry, statusVerdict } from "./feedHttp.ts"
-import type { Reply, Verdict } from "./feedHttp.ts"
-import { readZip } from "./feedZip.ts"
-import { parseEisXml } from "./parse.ts"
+import { type AttemptFailure, fatal, type Reply, replyText, retryable, statusFailure } from "../http/AttemptFailure.ts"
+import { readEisArchive } from "./archive.ts"
 import { descendants, descendantTexts, readXml, text } from "./xml.ts"
 
 /** Namespace of the EIS "сервис отдачи информации" (getDocsIP) operations. */
@@ -49,33 +47,30 @@ export const soapEnvelope = (q: SoapQuery): string => `<?xml version="1.0" encod
 `
 
 /** Reads a getDocsIP reply: the archive URLs; a SOAP fault or an `errorInfo` is fatal, a garbled reply is retried. */
-export const readSoapReply = (reply: Reply): Verdict<ReadonlyArray<string>> => {
-  const read = readXml(bodyText(reply))
+export const readSoapReply = (reply: Reply): Result.Result<ReadonlyArray<string>, AttemptFailure> => {
+  const read = readXml(replyText(reply))
   if (read._tag === "Ok") {
     const fault = descendants(read.node, "Fault")[0]
     if (fault !== undefined) {
       const message = text(fault, "faultstring") ?? text(fault, "Reason", "Text") ?? text(fault, "faultcode")
-      return fatal(`SOAP fault: ${message ?? "no fault message"}`)
+      return Result.fail(fatal(`SOAP fault: ${message ?? "no fault message"}`))
     }
   }
-  const byStatus = statusVerdict(reply.status)
-  if (byStatus !== undefined) return byStatus
-  if (read._tag === "Error") return retry(`unreadable SOAP reply: ${read.reason}`)
-  if (read.name !== "Envelope") return retry(`not a SOAP envelope: <${read.name}>`)
+  const byStatus = statusFailure(reply)
+  if (byStatus !== undefined) return Result.fail(byStatus)
+  if (read._tag === "Error") return Result.fail(retryable(`unreadable SOAP reply: ${read.reason}`))
+  if (read.name !== "Envelope") return Result.fail(retryable(`not a SOAP envelope: <${read.name}>`))
   const error = descendants(read.node, "errorInfo")[0]
   if (error !== undefined) {
-    return fatal(`getDocsIP error ${text(error, "code") ?? "?"}: ${text(error, "message") ?? "no message"}`)
+    return Result.fail(
+      fatal(`getDocsIP error ${text(error, "code") ?? "?"}: ${text(error, "message") ?? "no message"}`)
+    )
   }
-  return ok(descendantTexts(read.node, "archiveUrl"))
+  return Result.succeed(descendantTexts(read.node, "archiveUrl"))
 }
 
-const utf8 = new TextDecoder("utf-8")
-
 /** Reads an archive reply: every `.xml` file of the ZIP parsed; a damaged ZIP is retried. */
-export const readArchiveReply = (reply: Reply): Verdict<ReadonlyArray<ParseResult>> => {
-  const byStatus = statusVerdict(reply.status)
-  if (byStatus !== undefined) return byStatus
-  const zip = readZip(reply.body)
-  if (Result.isFailure(zip)) return retry(zip.failure)
-  return ok(zip.success.filter((e) => /\.xml$/iu.test(e.name)).map((e) => parseEisXml(utf8.decode(e.data))))
+export const readArchiveReply = (reply: Reply): Result.Result<ReadonlyArray<ParseResult>, AttemptFailure> => {
+  const byStatus = statusFailure(reply)
+  return byStatus === undefined ? Result.mapError(readEisArchive(reply.body), retryable) : Result.fail(byStatus)
 }

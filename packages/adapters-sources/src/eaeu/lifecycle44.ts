@@ -1,4 +1,4 @@
-import type { NoticeKind, TenderStatus } from "@tenders/core"
+import type { NoticeKind } from "@tenders/core"
 import { card44Url, docs44Url, segmentOf } from "./docTypes.ts"
 import { attachmentUrls44, buyer44, href44, publishedAt44, purchaseNumber44, title44, version44 } from "./fields44.ts"
 import { placeholderTitle, rejectOnly } from "./notice.ts"
@@ -10,12 +10,12 @@ import type { XmlNode } from "./xml.ts"
 /** The lifecycle event a 44-FZ cancellation or protocol document stands for. */
 export type Lifecycle44 = "cancel" | "final" | "failed"
 
-const outcome: Readonly<Record<Lifecycle44, { readonly kind: NoticeKind; readonly status: TenderStatus }>> = {
-  cancel: { kind: "cancellation", status: "cancelled" },
-  final: { kind: "result", status: "closed" },
-  // The status map lists failed procedures (несостоявшаяся закупка) as "closed"; we emit them as cancellations
-  // (the procedure ends without a contract), so the record's status follows the kind: "cancelled".
-  failed: { kind: "cancellation", status: "cancelled" }
+// The status map lists failed procedures (несостоявшаяся закупка) as "closed"; they end without a contract, so
+// they are cancellations here.
+const kindOf: Readonly<Record<Lifecycle44, NoticeKind>> = {
+  cancel: "cancellation",
+  final: "result",
+  failed: "cancellation"
 }
 
 const cancelReason = (doc: XmlNode): string | null => {
@@ -46,14 +46,12 @@ export const lifecycle44 = (
   if (!isPurchaseNumber(number))
     return rejectOnly(where, `purchaseNumber "${number}" is not an EIS registration number`)
   const segment = segmentOf(href44(doc)) ?? typeSegment
-  const { kind, status } = outcome[event]
   return {
     drafts: [
       {
         where,
         draft: {
-          kind,
-          status,
+          kind: kindOf[event],
           purchaseNumber: number,
           version: version44(doc),
           reason: event === "cancel" ? cancelReason(doc) : event === "failed" ? failureReason(rootName, doc) : null,

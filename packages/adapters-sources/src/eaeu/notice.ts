@@ -1,19 +1,10 @@
-import { ParsedNotice } from "@tenders/core"
-import type { NoticeKind, ParseResult, RejectedNotice, TenderStatus } from "@tenders/core"
-import { Result, Schema } from "effect"
-
-/** A lot as the parser assembles it, before validation. */
-export interface LotDraft {
-  readonly title: string
-  readonly budget: string | null
-  readonly currency: string | null
-  readonly cpvCodes: ReadonlyArray<string>
-}
+import type { NoticeKind, ParsedNotice, ParseResult, RecordLot, RejectedNotice } from "@tenders/core"
+import { Result } from "effect"
+import { type NoticeCandidate, toParsedNotice } from "../parsedNotice.ts"
 
 /** The fields a document yields for one notice, before id/URL derivation and schema validation. */
 export interface NoticeDraft {
   readonly kind: NoticeKind
-  readonly status: TenderStatus
   readonly purchaseNumber: string
   readonly version: number | null
   readonly reason: string | null
@@ -26,7 +17,7 @@ export interface NoticeDraft {
   readonly publishedAt: string | null
   readonly url: string
   readonly okpd2Codes: ReadonlyArray<string>
-  readonly lots: ReadonlyArray<LotDraft>
+  readonly lots: ReadonlyArray<typeof RecordLot.Type>
   readonly docsUrl: ReadonlyArray<string>
 }
 
@@ -42,9 +33,7 @@ export const placeholderTitle = (purchaseNumber: string): string => `Закуп�
 /** A batch with a single rejected entry. */
 export const rejectOnly = (where: string, reason: string): DraftBatch => ({ drafts: [], rejected: [{ where, reason }] })
 
-const decodeNotice = Schema.decodeUnknownResult(ParsedNotice)
-
-const toCandidate = (draft: NoticeDraft): unknown => ({
+const toCandidate = (draft: NoticeDraft): NoticeCandidate => ({
   kind: draft.kind,
   procedureKey: draft.purchaseNumber,
   version: draft.version,
@@ -61,7 +50,6 @@ const toCandidate = (draft: NoticeDraft): unknown => ({
     currency: draft.currency,
     deadline: draft.deadline,
     publishedAt: draft.publishedAt,
-    status: draft.status,
     url: draft.url,
     cpvCodes: [],
     okpd2Codes: draft.okpd2Codes,
@@ -70,14 +58,14 @@ const toCandidate = (draft: NoticeDraft): unknown => ({
   }
 })
 
-/** Validates every draft against `ParsedNotice`; schema failures become rejected entries with the issue text. */
+/** Validates every draft as a `ParsedNotice` (`toParsedNotice`); failures become rejected entries with the issue text. */
 export const finish = (batch: DraftBatch): ParseResult => {
   const notices: Array<ParsedNotice> = []
   const rejected: Array<RejectedNotice> = [...batch.rejected]
   for (const { where, draft } of batch.drafts) {
-    const decoded = decodeNotice(toCandidate(draft))
+    const decoded = toParsedNotice(toCandidate(draft))
     if (Result.isSuccess(decoded)) notices.push(decoded.success)
-    else rejected.push({ where, reason: `invalid notice: ${decoded.failure.message}` })
+    else rejected.push({ where, reason: `invalid notice: ${decoded.failure}` })
   }
   return { notices, rejected }
 }

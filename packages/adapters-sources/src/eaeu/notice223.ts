@@ -1,6 +1,7 @@
+import type { RecordLot } from "@tenders/core"
 import { card223Url } from "./docTypes.ts"
 import { placeholderTitle, rejectOnly } from "./notice.ts"
-import type { DraftBatch, LotDraft, NoticeDraft } from "./notice.ts"
+import type { DraftBatch, NoticeDraft } from "./notice.ts"
 import { currencyOf, isPurchaseNumber, normaliseAmount, okpd2Of, sumAmounts, toUtc, unique } from "./values.ts"
 import { all, childNames, descendants, descendantTexts, first, text, textAt } from "./xml.ts"
 import type { XmlNode } from "./xml.ts"
@@ -22,7 +23,7 @@ const payloads = (root: XmlNode): ReadonlyArray<XmlNode> => {
 const registrationNumber = (data: XmlNode): string | undefined =>
   textAt(data, [["registrationNumber"], ["purchaseRegNum"], ["purchaseInfo", "purchaseNoticeNumber"]])
 
-const lots223 = (data: XmlNode, title: string): ReadonlyArray<LotDraft> =>
+const lots223 = (data: XmlNode, title: string): ReadonlyArray<typeof RecordLot.Type> =>
   all(data, "lots", "lot")
     .filter((lot) => text(lot, "cancelled") !== "true")
     .map((lot) => ({
@@ -39,7 +40,7 @@ const lots223 = (data: XmlNode, title: string): ReadonlyArray<LotDraft> =>
     }))
 
 /** Total budget: the exact sum of the lots' initial sums when all lots share one currency, else null. */
-const budget223 = (lots: ReadonlyArray<LotDraft>): { budget: string | null; currency: string | null } => {
+const budget223 = (lots: ReadonlyArray<typeof RecordLot.Type>): { budget: string | null; currency: string | null } => {
   const currencies = unique(lots.flatMap((l) => l.currency ?? []))
   const budgets = lots.flatMap((l) => l.budget ?? [])
   if (lots.length === 0 || budgets.length !== lots.length || currencies.length > 1) {
@@ -86,7 +87,6 @@ export const notice223 = (rootName: string, root: XmlNode, rejection: boolean): 
       const draft: NoticeDraft = {
         ...common,
         kind: "cancellation",
-        status: "cancelled",
         reason,
         budget: null,
         currency: null,
@@ -101,7 +101,6 @@ export const notice223 = (rootName: string, root: XmlNode, rejection: boolean): 
     const draft: NoticeDraft = {
       ...common,
       kind: amended ? "amendment" : "original",
-      status: amended ? "amended" : "open",
       reason: amended ? (text(data, "modificationDescription") ?? null) : null,
       ...budget223(lots),
       deadline: utc223(text(data, "submissionCloseDateTime"), "endOfDay"),

@@ -1,3 +1,4 @@
+import type { RecordLot } from "@tenders/core"
 import { card44Url, docs44Url, segmentOf } from "./docTypes.ts"
 import {
   attachmentUrls44,
@@ -10,7 +11,7 @@ import {
   version44
 } from "./fields44.ts"
 import { placeholderTitle, rejectOnly } from "./notice.ts"
-import type { DraftBatch, LotDraft } from "./notice.ts"
+import type { DraftBatch } from "./notice.ts"
 import { currencyOf, isPurchaseNumber, normaliseAmount, toUtc } from "./values.ts"
 import { all, text, textAt } from "./xml.ts"
 import type { XmlNode } from "./xml.ts"
@@ -42,7 +43,7 @@ const lots44 = (
   title: string,
   budget: string | null,
   currency: string | null
-): ReadonlyArray<LotDraft> => {
+): ReadonlyArray<typeof RecordLot.Type> => {
   const customers = all(doc, "notificationInfo", "customerRequirementsInfo", "customerRequirementInfo")
   if (customers.length > 1) {
     return customers.map((c) => ({
@@ -92,7 +93,6 @@ export const notice44 = (rootName: string, doc: XmlNode, typeSegment: string | u
         where,
         draft: {
           kind: amended ? "amendment" : "original",
-          status: amended ? "amended" : "open",
           purchaseNumber: number,
           version,
           reason: amended ? (modification ?? null) : null,

@@ -1,5 +1,6 @@
-import type { NoticeKind, TenderStatus } from "@tenders/core"
+import type { NoticeKind } from "@tenders/core"
 import { HTMLElement, parse as parseHtml } from "node-html-parser"
+import { cleanText } from "../fitText.ts"
 import { absoluteEisUrl } from "./docTypes.ts"
 import type { DraftBatch, NoticeDraft } from "./notice.ts"
 import { rejectOnly } from "./notice.ts"
@@ -7,15 +8,13 @@ import { formatUtcSeconds, isPurchaseNumber, normaliseAmount, russianDateToUtc }
 import { all, text } from "./xml.ts"
 import type { XmlNode } from "./xml.ts"
 
-const clean = (s: string): string => s.replace(/[\s\u00a0]+/gu, " ").trim()
-
 /** `<strong>Label: </strong>value<br/>` pairs of an RSS description (already entity-decoded HTML). */
 export const descriptionFields = (html: string): ReadonlyMap<string, string> => {
   const fields = new Map<string, string>()
   let label: string | undefined
   let value = ""
   const flush = () => {
-    if (label !== undefined && !fields.has(label)) fields.set(label, clean(value))
+    if (label !== undefined && !fields.has(label)) fields.set(label, cleanText(value))
     label = undefined
     value = ""
   }
@@ -23,7 +22,7 @@ export const descriptionFields = (html: string): ReadonlyMap<string, string> => 
     const tag = node instanceof HTMLElement ? node.tagName : undefined
     if (tag === "STRONG" || tag === "B") {
       flush()
-      const t = clean(node.text)
+      const t = cleanText(node.text)
       if (t.endsWith(":")) label = t.slice(0, -1).trim()
     } else if (tag === "BR") {
       flush()
@@ -35,20 +34,14 @@ export const descriptionFields = (html: string): ReadonlyMap<string, string> => 
   return fields
 }
 
-const stages: Readonly<Record<string, TenderStatus>> = {
-  "Подача заявок": "open",
-  "Работа комиссии": "closed",
-  "Закупка завершена": "closed",
-  "Закупка отменена": "cancelled",
-  "Определение поставщика завершено": "closed",
-  "Определение поставщика отменено": "cancelled"
-}
-
-const kindOf: Readonly<Record<TenderStatus, NoticeKind>> = {
-  open: "original",
-  amended: "amendment",
-  closed: "result",
-  cancelled: "cancellation"
+/** What the item's stage ("Этап размещения") says the procedure is at, as the kind of notice it stands for. */
+const stages: Readonly<Record<string, NoticeKind>> = {
+  "Подача заявок": "original",
+  "Работа комиссии": "result",
+  "Закупка завершена": "result",
+  "Закупка отменена": "cancellation",
+  "Определение поставщика завершено": "result",
+  "Определение поставщика отменено": "cancellation"
 }
 
 const currencyNames: Readonly<Record<string, string>> = {
@@ -90,9 +83,10 @@ const rssItem = (item: XmlNode, index: number): DraftBatch => {
   if (title === undefined || title === "") return rejectOnly(where, "no title")
   const published = rfc822ToUtc(text(item, "pubDate")) ?? russianDateToUtc(fields.get("Размещено"), "startOfDay")
   const updated = fields.get("Обновлено")
-  let status = stages[fields.get("Этап размещения") ?? ""] ?? "open"
+  const stage = stages[fields.get("Этап размещения") ?? ""] ?? "original"
   // An "Обновлено" date after "Размещено" while still open is only an amendment candidate (the guide, 3.4).
-  if (status === "open" && updated !== undefined && updated !== fields.get("Размещено")) status = "amended"
+  const kind =
+    stage === "original" && updated !== undefined && updated !== fields.get("Размещено") ? "amendment" : stage
   const budget = normaliseAmount(fields.get("Начальная цена контракта")) ?? null
   const law = fields.get("Размещение выполняется по") ?? ""
   const currency =
@@ -101,8 +95,7 @@ const rssItem = (item: XmlNode, index: number): DraftBatch => {
     (budget !== null && !law.includes("223") ? "RUB" : null)
   const url = link ?? `https://zakupki.gov.ru/epz/order/extendedsearch/results.html?searchString=${number}`
   const draft: NoticeDraft = {
-    kind: kindOf[status],
-    status,
+    kind,
     purchaseNumber: number,
     version: null,
     reason: null,

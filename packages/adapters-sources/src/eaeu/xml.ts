@@ -1,5 +1,6 @@
-import { Predicate } from "effect"
+import { Predicate, Result } from "effect"
 import { XMLParser } from "fast-xml-parser"
+import { parseXml } from "../parseXml.ts"
 
 /** An XML element as fast-xml-parser renders it (namespace prefixes removed, attributes dropped). */
 export type XmlNode = { readonly [name: string]: unknown }
@@ -23,12 +24,9 @@ const elementNames = (node: XmlNode): ReadonlyArray<string> =>
 
 /** Parses and validates an XML string; never throws. Returns the (single) top element. */
 export const readXml = (xml: string): XmlDocument => {
-  let parsed: unknown
-  try {
-    parsed = parser.parse(xml, true)
-  } catch (error) {
-    return { _tag: "Error", reason: `malformed XML: ${error instanceof Error ? error.message : String(error)}` }
-  }
+  const result = parseXml(parser, xml)
+  if (Result.isFailure(result)) return { _tag: "Error", reason: `malformed XML: ${result.failure}` }
+  const parsed = result.success
   if (parsed === true || !Predicate.isObject(parsed)) return { _tag: "Error", reason: "malformed XML" }
   const names = elementNames(parsed)
   const name = names[0]

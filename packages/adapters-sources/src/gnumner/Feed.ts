@@ -1,17 +1,17 @@
 import type { FeedPage, FeedStart, ParsedNotice, SourceFeed, SourceUnavailable } from "@tenders/core"
-import { Clock, DateTime, Effect, Option, Ref, Stream } from "effect"
-import type { HttpClient } from "effect/http"
+import { DateTime, Effect, Option, Ref, Stream } from "effect"
+import { defaultFeedHttpPolicy, type FeedHttpPolicy } from "../http/FeedHttpPolicy.ts"
 import { decodeCursor, encodeCursor, laterIso } from "./feedCursor.ts"
 import type { SectionCursor } from "./feedCursor.ts"
 import { readDetails, readInvitationLots } from "./feedDetails.ts"
-import { makeFetcher, type PageFetcher } from "./feedHttp.ts"
+import { makePageFetcher, type PageFetcher } from "./feedHttp.ts"
 import { parseGnumnerListing } from "./listing.ts"
 import { ARMENIAN_TENDER_SECTIONS, RUSSIAN_TENDER_SECTIONS, sectionMeaning } from "./notice.ts"
 
 export { gnumnerHttpClientLayer } from "./feedTls.ts"
 
 /** Settings of the gnumner listing feed. */
-export interface GnumnerFeedConfig {
+export interface GnumnerFeedConfig extends FeedHttpPolicy {
   readonly baseUrl: string
   readonly language: "hy" | "ru"
   /** Listing section slugs, read in this order. */
@@ -21,10 +21,6 @@ export interface GnumnerFeedConfig {
   readonly fetchDetails: boolean
   /** TENDERS_GNUMNER_INSECURE_TLS_HOSTS; the feed only names it in errors, `gnumnerHttpClientLayer` applies it. */
   readonly insecureTlsHosts: ReadonlyArray<string>
-  readonly minIntervalMs: number
-  readonly maxAttempts: number
-  readonly maxRetryAfterSeconds: number
-  readonly requestTimeoutMs: number
   readonly lookbackDays: number
 }
 
@@ -41,19 +37,18 @@ export const defaultGnumnerSections = (language: "hy" | "ru"): ReadonlyArray<str
   ...CHANGES_FAILED_CONTRACTS
 ]
 
-/** The defaults of every setting (sections follow the language). */
+/** The defaults of every setting (sections follow the language): one request every 2 s, 4 attempts. */
 export const gnumnerFeedDefaults = (config: Partial<GnumnerFeedConfig> = {}): GnumnerFeedConfig => {
   const language = config.language ?? "hy"
   return {
+    ...defaultFeedHttpPolicy,
+    minIntervalMs: 2000,
+    maxAttempts: 4,
     baseUrl: "https://gnumner.minfin.am",
     sections: defaultGnumnerSections(language),
     maxPagesPerSection: 5,
     fetchDetails: true,
     insecureTlsHosts: [],
-    minIntervalMs: 2000,
-    maxAttempts: 4,
-    maxRetryAfterSeconds: 120,
-    requestTimeoutMs: 30_000,
     lookbackDays: 7,
     ...config,
     language
@@ -61,8 +56,9 @@ export const gnumnerFeedDefaults = (config: Partial<GnumnerFeedConfig> = {}): Gn
 }
 
 /** A listing notice newer than the section's floor (undated notices always count as new). */
-const isNew = (notice: ParsedNotice, floorMs: number): boolean =>
-  notice.record.publishedAt === null || Date.parse(notice.record.publishedAt) > floorMs
+const isNew = (notice: ParsedNotice, floor: DateTime.Utc): boolean =>
+  notice.record.publishedAt === null ||
+  Option.exists(DateTime.make(notice.record.publishedAt), (published) => DateTime.isGreaterThan(published, floor))
 
 interface SectionState {
   readonly page: number
@@ -73,7 +69,7 @@ interface SectionState {
 interface RunState {
   readonly config: GnumnerFeedConfig
   readonly fetch: PageFetcher
-  readonly floorOf: (slug: string) => number
+  readonly floorOf: (slug: string) => DateTime.Utc
   /** Cursor sections, updated when a section is read to its end. */
   readonly committed: Ref.Ref<SectionCursor>
   /** The cursor of the last emitted page (a section end emits an empty page only when the cursor moved). */
@@ -87,8 +83,9 @@ const pageUrlOf = (config: GnumnerFeedConfig, slug: string, page: number): strin
 
 /** One section as pages: page 1, 2, ... until an empty page, a 404, a page with nothing new, or the page limit. */
 const sectionPages = (run: RunState, slug: string): Stream.Stream<FeedPage, SourceUnavailable> =>
-  Stream.paginate<SectionState, FeedPage, SourceUnavailable>({ page: 1, newest: null }, (state) =>
-    Effect.gen(function* () {
+  Stream.paginate<SectionState, FeedPage, SourceUnavailable>(
+    { page: 1, newest: null },
+    Effect.fnUntraced(function* (state) {
       const { config } = run
       const pageUrl = pageUrlOf(config, slug, state.page)
       const fetched = yield* run.fetch(pageUrl)
@@ -137,33 +134,26 @@ const knownSectionPages = (run: RunState, slug: string): Stream.Stream<FeedPage,
 }
 
 /** The gnumner.minfin.am listing feed (plus ARMEPS / eAuction detail pages and invitation DOCX lots), resumable per section. */
-export const makeGnumnerFeed = (
-  config: Partial<GnumnerFeedConfig> = {}
-): Effect.Effect<SourceFeed, never, HttpClient.HttpClient> =>
-  Effect.gen(function* () {
-    const settings = gnumnerFeedDefaults(config)
-    const fetch = yield* makeFetcher(settings)
-    const pages = (start: FeedStart): Stream.Stream<FeedPage, SourceUnavailable> =>
-      Stream.unwrap(
-        Effect.gen(function* () {
-          const now = yield* Clock.currentTimeMillis
-          const incoming = decodeCursor(start.cursor)
-          const fallback =
-            start.since === null ? now - settings.lookbackDays * 86_400_000 : DateTime.toEpochMillis(start.since)
-          const run: RunState = {
-            config: settings,
-            fetch,
-            floorOf: (slug) => {
-              const saved = incoming[slug]
-              return saved === undefined ? fallback : Date.parse(saved)
-            },
-            committed: yield* Ref.make(incoming),
-            lastCursor: yield* Ref.make(encodeCursor(incoming))
-          }
-          return Stream.fromIterable([...new Set(settings.sections)]).pipe(
-            Stream.flatMap((slug) => knownSectionPages(run, slug))
-          )
-        })
-      )
-    return { source: "gnumner", pages }
+export const makeGnumnerFeed = Effect.fn("makeGnumnerFeed")(function* (config: Partial<GnumnerFeedConfig> = {}) {
+  const settings = gnumnerFeedDefaults(config)
+  const fetch = yield* makePageFetcher(settings, settings.insecureTlsHosts)
+  const startRun = Effect.fnUntraced(function* (start: FeedStart) {
+    const incoming = decodeCursor(start.cursor)
+    const fallback = start.since ?? DateTime.subtract(yield* DateTime.now, { days: settings.lookbackDays })
+    const run: RunState = {
+      config: settings,
+      fetch,
+      floorOf: (slug) => {
+        const saved = incoming[slug]
+        return saved === undefined ? fallback : DateTime.makeUnsafe(saved)
+      },
+      committed: yield* Ref.make(incoming),
+      lastCursor: yield* Ref.make(encodeCursor(incoming))
+    }
+    return Stream.fromIterable([...new Set(settings.sections)]).pipe(
+      Stream.flatMap((slug) => knownSectionPages(run, slug))
+    )
   })
+  const feed: SourceFeed = { source: "gnumner", pages: (start) => Stream.unwrap(startRun(start)) }
+  return feed
+})

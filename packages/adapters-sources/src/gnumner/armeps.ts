@@ -42,8 +42,8 @@ export const parseArmepsDetail = (html: string, options: { readonly url: string 
   const text = (label: string): string | null => nonEmpty(cells.get(label)?.text)
   const code = text("cft id")
   const meaning: SectionMeaning = hasAddenda(root)
-    ? { kind: "amendment", status: "amended", reason: null }
-    : { kind: "original", status: "open", reason: null }
+    ? { kind: "amendment", reason: null }
+    : { kind: "original", reason: null }
   const cpvCell = cells.get("cpv codes")
   const url = absoluteUrl(options.url, options.url)
   // `Number Of Lots` has no home in TenderRecord (no lotsCount; `lots` stays [] because lot titles and prices only

@@ -31,10 +31,10 @@ const LABELS = {
  */
 const meaningOf = (status: string | null): SectionMeaning => {
   const s = (status ?? "").toLocaleLowerCase("hy")
-  if (/չկայաց|не состоял/u.test(s)) return { kind: "cancellation", status: "cancelled", reason: "failed" }
-  if (/չեղարկ|отмен/u.test(s)) return { kind: "cancellation", status: "cancelled", reason: "cancelled" }
-  if (/ավարտ|կնքված|заверш/u.test(s)) return { kind: "result", status: "closed", reason: null }
-  return { kind: "original", status: "open", reason: null }
+  if (/չկայաց|не состоял/u.test(s)) return { kind: "cancellation", reason: "failed" }
+  if (/չեղարկ|отмен/u.test(s)) return { kind: "cancellation", reason: "cancelled" }
+  if (/ավարտ|կնքված|заверш/u.test(s)) return { kind: "result", reason: null }
+  return { kind: "original", reason: null }
 }
 
 /** Parses an eAuction tender_details page into a notice. */

@@ -1,4 +1,4 @@
-import { Option, Schema } from "effect"
+import { DateTime, Option, Schema } from "effect"
 
 /** Resume points per listing section: section slug -> the newest publication time (UTC ISO) already applied. */
 export type SectionCursor = Readonly<Record<string, string>>
@@ -12,7 +12,7 @@ export const decodeCursor = (cursor: string | null): SectionCursor => {
   const decoded = decodeCursorJson(cursor)
   if (Option.isNone(decoded)) return {}
   return Object.fromEntries(
-    Object.entries(decoded.value.sections).filter(([, iso]) => Number.isFinite(Date.parse(iso)))
+    Object.entries(decoded.value.sections).filter(([, iso]) => Option.isSome(DateTime.make(iso)))
   )
 }
 
@@ -26,5 +26,5 @@ export const encodeCursor = (sections: SectionCursor): string =>
 export const laterIso = (a: string | null, b: string | null): string | null => {
   if (a === null) return b
   if (b === null) return a
-  return Date.parse(b) > Date.parse(a) ? b : a
+  return DateTime.isGreaterThan(DateTime.makeUnsafe(b), DateTime.makeUnsafe(a)) ? b : a
 }

@@ -1,6 +1,6 @@
-import { ParsedNotice } from "@tenders/core"
-import type { ParseResult, RejectedNotice } from "@tenders/core"
-import { Effect, Predicate, Result, Schema } from "effect"
+import type { ParsedNotice, ParseResult, RejectedNotice } from "@tenders/core"
+import { Effect, Predicate, Result } from "effect"
+import { toParsedNotice } from "../parsedNotice.ts"
 import { parseArmepsDetail } from "./armeps.ts"
 import { parseEauctionDetail } from "./eauction.ts"
 import type { PageFetcher } from "./feedHttp.ts"
@@ -47,8 +47,6 @@ export const readDetails = (
   }).pipe(Effect.map((results) => results.filter(Predicate.isNotNull)))
 }
 
-const decodeNotice = Schema.decodeUnknownResult(ParsedNotice)
-
 /** The lots of one invitation DOCX, or why they could not be read. */
 const readInvitation = (
   fetch: PageFetcher,
@@ -80,9 +78,9 @@ export const readInvitationLots = (
       const filled = notices.map((notice) => {
         const lots = byUrl.get(notice.record.url)
         if (lots === undefined || Result.isFailure(lots)) return notice
-        const decoded = decodeNotice({ ...notice, record: { ...notice.record, lots: lots.success } })
+        const decoded = toParsedNotice({ ...notice, record: { ...notice.record, lots: lots.success } })
         if (Result.isSuccess(decoded)) return decoded.success
-        rejected.push({ where: notice.record.url, reason: `invitation lots invalid: ${decoded.failure.message}` })
+        rejected.push({ where: notice.record.url, reason: `invitation lots invalid: ${decoded.failure}` })
         return notice
       })
       return { notices: filled, rejected }

@@ -1,5 +1,6 @@
 import { XMLParser } from "fast-xml-parser"
 import { Predicate, Result } from "effect"
+import { parseXml } from "../parseXml.ts"
 import { cleanText } from "./values.ts"
 
 /** One table cell: its text and the grid columns it spans (`w:gridSpan`, `w:gridBefore` applied). */
@@ -103,14 +104,9 @@ const collectTables = (nodes: ReadonlyArray<Node>, into: Array<DocxTable>): void
 
 /** Parses `word/document.xml` into its tables; a malformed document is an error, never a throw. */
 export const docxTables = (xml: string): Result.Result<ReadonlyArray<DocxTable>, string> => {
-  let parsed: unknown
-  try {
-    parsed = parser.parse(xml, true)
-  } catch (error) {
-    return Result.fail(
-      `word/document.xml is not well-formed XML: ${error instanceof Error ? error.message : String(error)}`
-    )
-  }
+  const result = parseXml(parser, xml)
+  if (Result.isFailure(result)) return Result.fail(`word/document.xml is not well-formed XML: ${result.failure}`)
+  const parsed = result.success
   const roots = Array.isArray(parsed) ? parsed.filter(isNode) : []
   if (!roots.some((root) => tagOf(root) === "document"))
     return Result.fail("word/document.xml has no w:document element")

@@ -1,17 +1,16 @@
-import { ParsedNotice } from "@tenders/core"
-import type { NoticeKind, RejectedNotice, TenderStatus } from "@tenders/core"
-import { Result, Schema } from "effect"
+import type { NoticeKind, ParsedNotice, RejectedNotice } from "@tenders/core"
+import { Result } from "effect"
+import { toParsedNotice } from "../parsedNotice.ts"
 import { armenianSlug, canonicalCode, displayCode, regionFor } from "./code.ts"
 
 /** What a listing section means for the procedures it lists (sections.json `kind`). */
 export interface SectionMeaning {
   readonly kind: NoticeKind
-  readonly status: TenderStatus
   readonly reason: string | null
 }
 
-const tender: SectionMeaning = { kind: "original", status: "open", reason: null }
-const result: SectionMeaning = { kind: "result", status: "closed", reason: null }
+const tender: SectionMeaning = { kind: "original", reason: null }
+const result: SectionMeaning = { kind: "result", reason: null }
 
 /** Tender sections of the Armenian UI (sections.json). */
 export const ARMENIAN_TENDER_SECTIONS: ReadonlyArray<string> = [
@@ -61,9 +60,9 @@ export const sectionMeaning = (slug: string): SectionMeaning | "skip" | "unknown
   if (TENDER_SECTIONS.includes(key)) return tender
   if (RESULT_SECTIONS.includes(key)) return result
   if (CLARIFICATION_SECTIONS.includes(key)) return "skip"
-  if (key === "hraverum_katarvats_popokhutyunner") return { kind: "amendment", status: "amended", reason: null }
+  if (key === "hraverum_katarvats_popokhutyunner") return { kind: "amendment", reason: null }
   if (key === "chkayacats_gnman_yntacakargi_masin_haytararutyunner") {
-    return { kind: "cancellation", status: "cancelled", reason: "failed" }
+    return { kind: "cancellation", reason: "failed" }
   }
   return "unknown"
 }
@@ -89,18 +88,16 @@ export type DraftOutcome =
   | { readonly _tag: "notice"; readonly notice: ParsedNotice }
   | { readonly _tag: "rejected"; readonly rejected: RejectedNotice }
 
-const decodeNotice = Schema.decodeUnknownResult(ParsedNotice)
-
 const reject = (where: string, reason: string): DraftOutcome => ({ _tag: "rejected", rejected: { where, reason } })
 
-/** Builds the record of a draft and validates it against `ParsedNotice`; never throws. */
+/** Builds the record of a draft and validates it as a `ParsedNotice` (`toParsedNotice`); never throws. */
 export const finishDraft = (draft: NoticeDraft, where: string): DraftOutcome => {
   if (draft.code === null) return reject(where, "no procurement code (expected `[code]` in the title / a code field)")
   if (draft.title === null) return reject(where, `no title for procurement code ${draft.code}`)
   if (draft.url === null) return reject(where, `no http(s) resource URL for procurement code ${draft.code}`)
   const slug = armenianSlug(canonicalCode(draft.code))
   if (slug.length === 0) return reject(where, `procurement code ${draft.code} has no letters or digits for an id`)
-  const candidate = {
+  const notice = toParsedNotice({
     kind: draft.meaning.kind,
     procedureKey: canonicalCode(draft.code),
     version: null,
@@ -120,18 +117,16 @@ export const finishDraft = (draft: NoticeDraft, where: string): DraftOutcome => 
       currency: "AMD",
       deadline: draft.deadline,
       publishedAt: draft.publishedAt,
-      status: draft.meaning.status,
       url: draft.url,
       cpvCodes: draft.cpvCodes,
       okpd2Codes: [],
       lots: [],
       docsUrl: draft.docsUrl
     }
-  }
-  const decoded = decodeNotice(candidate)
-  return Result.isSuccess(decoded)
-    ? { _tag: "notice", notice: decoded.success }
-    : reject(where, `invalid notice for ${draft.code}: ${decoded.failure.message}`)
+  })
+  return Result.isSuccess(notice)
+    ? { _tag: "notice", notice: notice.success }
+    : reject(where, `invalid notice for ${draft.code}: ${notice.failure}`)
 }
 
 /** Splits outcomes into the `ParseResult` shape. */

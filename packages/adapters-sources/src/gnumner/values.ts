@@ -1,14 +1,11 @@
 import { Predicate } from "effect"
+import { cleanText as cleanSourceText } from "../fitText.ts"
 
 /** Asia/Yerevan is UTC+04:00 all year (no DST since 2012). */
 const YEREVAN_OFFSET_HOURS = 4
 
-/** Whitespace incl. NBSP, thin and narrow spaces collapsed; NFC; trimmed. */
-export const cleanText = (text: string): string =>
-  text
-    .normalize("NFC")
-    .replace(/[\s\u200B\uFEFF]+/gu, " ")
-    .trim()
+/** NFC, then the shared clean-up: whitespace runs one space, control characters dropped, trimmed. */
+export const cleanText = (text: string): string => cleanSourceText(text.normalize("NFC"))
 
 /** A non-empty cleaned text or null. */
 export const nonEmpty = (text: string | null | undefined): string | null => {

@@ -1,3 +1,4 @@
+import type { RecordLot } from "@tenders/core"
 import { cpvCodes, currencyOf, decimalOf, localized, scalars, strings, sumDecimals } from "./values.ts"
 
 type Fields = { readonly [k: string]: unknown }
@@ -45,20 +46,12 @@ export const budgetOf = (notice: Fields, isResult: boolean): Money =>
   (isResult ? single(notice, "total-value", "total-value-cur") : null) ??
   none
 
-/** A lot of the record. */
-export interface TedLot {
-  readonly title: string
-  readonly budget: string | null
-  readonly currency: string | null
-  readonly cpvCodes: ReadonlyArray<string>
-}
-
 /**
  * Lots zipped from `identifier-lot`, `title-lot`, `estimated-value-lot`, `estimated-value-cur-lot` only when
  * all four have the length of `identifier-lot` (TED arrays are not aligned in general), else [].
  * Per-lot CPV from `main-classification-lot` when that is aligned too, else [].
  */
-export const lotsOf = (notice: Fields, officialLanguages: ReadonlyArray<string>): Array<TedLot> => {
+export const lotsOf = (notice: Fields, officialLanguages: ReadonlyArray<string>): Array<typeof RecordLot.Type> => {
   const ids = strings(notice["identifier-lot"])
   const n = ids.length
   const titles = localized(notice["title-lot"], officialLanguages, n)

@@ -74,10 +74,6 @@ const publicationDay = (value: unknown): string | null => {
   return match === null ? null : `${match[1]}${match[2]}${match[3]}`
 }
 
-/** The raw `notices` array of a response body ([] when there is none). */
-export const rawNotices = (body: unknown): ReadonlyArray<unknown> =>
-  Predicate.isObject(body) && Array.isArray(body["notices"]) ? body["notices"] : []
-
 /** The latest publication day among `notices`, never earlier than `from`. */
 export const latestDay = (notices: ReadonlyArray<unknown>, from: string): string =>
   notices.reduce<string>((latest, notice) => {

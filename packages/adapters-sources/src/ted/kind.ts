@@ -1,4 +1,4 @@
-import type { NoticeKind, TenderStatus } from "@tenders/core"
+import type { NoticeKind } from "@tenders/core"
 import { firstString, strings } from "./values.ts"
 
 /** What a notice is, or `skip` for planning notices (prior information only, not an open tender). */
@@ -24,18 +24,4 @@ export const classifyNotice = (notice: { readonly [k: string]: unknown }): Class
     return { kind: "result", reason: null }
   }
   return { kind: "original", reason: null }
-}
-
-/** The status the notice itself states (core closes passed deadlines on read, docs/decisions.md). */
-export const statusOfKind = (kind: NoticeKind): TenderStatus => {
-  switch (kind) {
-    case "original":
-      return "open"
-    case "amendment":
-      return "amended"
-    case "cancellation":
-      return "cancelled"
-    case "result":
-      return "closed"
-  }
 }

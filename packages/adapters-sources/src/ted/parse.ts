@@ -1,23 +1,13 @@
-import { ParsedNotice, type ParseResult, type RejectedNotice } from "@tenders/core"
+import type { ParsedNotice, ParseResult, RejectedNotice } from "@tenders/core"
 import { Predicate, Result, Schema } from "effect"
+import { toParsedNotice } from "../parsedNotice.ts"
 import { budgetOf, lotsOf } from "./budget.ts"
 import { toAlpha2 } from "./countries.ts"
 import { earliestDeadline, startOfDayUtc } from "./dates.ts"
-import { classifyNotice, statusOfKind } from "./kind.ts"
+import { classifyNotice } from "./kind.ts"
 import { cpvCodes, firstString, localizedFirst, strings } from "./values.ts"
 
 type Fields = { readonly [k: string]: unknown }
-
-const decodeNotice = Schema.decodeUnknownResult(ParsedNotice)
-
-/** Options of the TED parser. */
-export interface TedParseOptions {
-  /**
-   * The parse time. Not used for the status: a record carries the status its notice states, and core shows
-   * an open/amended tender whose deadline has passed as closed on read (docs/decisions.md).
-   */
-  readonly now?: Date
-}
 
 /** `00512345-2026` -> `512345-2026`: leading zeros of the first part stripped. */
 export const normalizePublicationNumber = (raw: string): string => {
@@ -95,60 +85,76 @@ const parseNotice = (raw: unknown, index: number): Outcome => {
       strings(raw["deadline-receipt-request-time-lot"])
     )
   const publicationDate = firstString(raw["publication-date"])
-  const record = {
-    id: `ted-${publicationNumber}`,
-    source: "ted",
-    nativeId: publicationNumber,
-    title,
-    buyer: localizedFirst(raw["buyer-name"], languages) ?? localizedFirst(raw["organisation-name-buyer"], languages),
-    country: countryCode === null ? null : toAlpha2(countryCode),
-    region: regionOf(raw["place-of-performance"]),
-    budget,
-    currency: budget === null ? null : currency,
-    deadline,
-    publishedAt: publicationDate === null ? null : startOfDayUtc(publicationDate),
-    status: statusOfKind(classification.kind),
-    url: link(raw["links"], "html", false) ?? `https://ted.europa.eu/en/notice/-/detail/${publicationNumber}`,
-    cpvCodes: cpvCodes(raw["main-classification-proc"], raw["classification-cpv"]),
-    okpd2Codes: [],
-    lots: lotsOf(raw, languages),
-    docsUrl: docsUrlOf(raw)
-  }
-  const decoded = decodeNotice({
+  const notice = toParsedNotice({
     kind: classification.kind,
-    record,
     procedureKey: firstString(raw["procedure-identifier"]) ?? publicationNumber,
     version: versionOf(raw["notice-version"]),
-    reason: classification.reason
+    reason: classification.reason,
+    record: {
+      id: `ted-${publicationNumber}`,
+      source: "ted",
+      nativeId: publicationNumber,
+      title,
+      buyer: localizedFirst(raw["buyer-name"], languages) ?? localizedFirst(raw["organisation-name-buyer"], languages),
+      country: countryCode === null ? null : toAlpha2(countryCode),
+      region: regionOf(raw["place-of-performance"]),
+      budget,
+      currency: budget === null ? null : currency,
+      deadline,
+      publishedAt: publicationDate === null ? null : startOfDayUtc(publicationDate),
+      url: link(raw["links"], "html", false) ?? `https://ted.europa.eu/en/notice/-/detail/${publicationNumber}`,
+      cpvCodes: cpvCodes(raw["main-classification-proc"], raw["classification-cpv"]),
+      okpd2Codes: [],
+      lots: lotsOf(raw, languages),
+      docsUrl: docsUrlOf(raw)
+    }
   })
-  return Result.isSuccess(decoded)
-    ? { _tag: "notice", notice: decoded.success }
-    : reject(where, `invalid record: ${decoded.failure.message.split("\n").join(" ")}`)
+  return Result.isSuccess(notice)
+    ? { _tag: "notice", notice: notice.success }
+    : reject(where, `invalid record: ${notice.failure}`)
 }
 
-/** Parses one TED Search API v3 response body (already JSON-parsed, unknown) into notices. */
-export const parseTedSearchResponse = (body: unknown, _options?: TedParseOptions): ParseResult => {
-  if (!Predicate.isObject(body) || !Array.isArray(body["notices"])) {
-    const message = Predicate.isObject(body) ? firstString(body["message"]) : null
-    return {
-      notices: [],
-      rejected: [
-        {
-          where: "ted response",
-          reason: `not a TED search response (no notices array)${message === null ? "" : `: ${message}`}`
-        }
-      ]
-    }
-  }
+/** A JSON body that is a TED search response: its raw notices, the next iteration token, whether TED timed out. */
+export interface TedSearchResponse {
+  readonly notices: ReadonlyArray<unknown>
+  readonly nextToken: string | null
+  readonly timedOut: boolean
+}
+
+const SearchBody = Schema.Struct({
+  notices: Schema.Array(Schema.Unknown),
+  timedOut: Schema.optional(Schema.Unknown)
+})
+const decodeSearchBody = Schema.decodeUnknownResult(SearchBody)
+
+/** Reads a JSON body as a TED search response, or says why it is not one (an error body, a proxy's page). */
+export const readTedSearchResponse = (body: unknown): Result.Result<TedSearchResponse, string> =>
+  Result.mapBoth(decodeSearchBody(body), {
+    onFailure: () => {
+      const message = Predicate.isObject(body) ? firstString(body["message"]) : null
+      return `not a TED search response (no notices array)${message === null ? "" : `: ${message}`}`
+    },
+    onSuccess: (read) => ({ notices: read.notices, nextToken: tedNextToken(body), timedOut: read.timedOut === true })
+  })
+
+/** Parses the raw `notices` of a TED search response (FIELD-GUIDE 1.4 / 1.5). */
+export const parseTedNotices = (raw: ReadonlyArray<unknown>): ParseResult => {
   const notices: Array<ParsedNotice> = []
   const rejected: Array<RejectedNotice> = []
-  body["notices"].forEach((raw: unknown, index: number) => {
-    const outcome = parseNotice(raw, index)
+  raw.forEach((item, index) => {
+    const outcome = parseNotice(item, index)
     if (outcome._tag === "notice") notices.push(outcome.notice)
     else if (outcome._tag === "rejected") rejected.push(outcome.rejected)
   })
   return { notices, rejected }
 }
+
+/** Parses one TED Search API v3 response body (already JSON-parsed); a body that is not one is one rejection. */
+export const parseTedSearchResponse = (body: unknown): ParseResult =>
+  Result.match(readTedSearchResponse(body), {
+    onFailure: (reason) => ({ notices: [], rejected: [{ where: "ted response", reason }] }),
+    onSuccess: (response) => parseTedNotices(response.notices)
+  })
 
 /** The `iterationNextToken` of a TED search response, null when missing or empty. */
 export const tedNextToken = (body: unknown): string | null => {
