@@ -1,5 +1,6 @@
 import { type Quota, type QuotaExceeded, quotaOfRefusal } from "@tenders/core"
-import { Context, Option, Schema } from "effect"
+import { Context, Duration, Option, Result, Schema } from "effect"
+import { Headers } from "effect/http"
 
 /**
  * Whether a call to an endpoint counts against the monthly quota: an endpoint annotation the authorization reads
@@ -33,6 +34,12 @@ export const refusalHeaders = (error: QuotaExceeded): RefusalHeaders =>
     onSome: (quota) => ({ ...rateLimitHeaders(quota), "retry-after": String(quota.resetSeconds) })
   })
 
+/** A `Retry-After` delay in whole seconds (Effect's parser; an HTTP date is not a quota's reset). */
+const retryAfterSeconds = (value: string): Option.Option<number> =>
+  Option.flatMap(Result.getSuccess(Headers.parseRetryAfter(value)), (retryAfter) =>
+    retryAfter._tag === "Duration" ? Option.some(Math.ceil(Duration.toSeconds(retryAfter.duration))) : Option.none()
+  )
+
 const parameter = (field: string | undefined, name: string): Option.Option<number> =>
   Option.map(Option.fromNullishOr(new RegExp(`;\\s*${name}=(\\d+)`, "u").exec(field ?? "")?.[1]), Number)
 
@@ -42,7 +49,7 @@ export const refusalFigures = (
 ): { readonly limit?: number; readonly resetSeconds?: number } => {
   const limit = parameter(headers["ratelimit-policy"], "q")
   const reset = Option.orElse(parameter(headers.ratelimit, "t"), () =>
-    Option.map(Option.fromNullishOr(/^\s*(\d+)\s*$/u.exec(headers["retry-after"] ?? "")?.[1]), Number)
+    Option.flatMap(Option.fromNullishOr(headers["retry-after"]), retryAfterSeconds)
   )
   return {
     ...Option.match(limit, { onNone: () => ({}), onSome: (value) => ({ limit: value }) }),
