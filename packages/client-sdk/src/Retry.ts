@@ -1,5 +1,6 @@
-import { Duration, Effect, Result, Schedule } from "effect"
-import { Headers, HttpClient, HttpClientError, type HttpClientRequest } from "effect/http"
+import { backoff, retryAfterDelay } from "@tenders/core"
+import { Duration, Effect, Schedule } from "effect"
+import { HttpClient, HttpClientError, type HttpClientRequest } from "effect/http"
 
 /** How a client retries: 5xx and network errors with backoff, 429 only when `Retry-After` is short. */
 export interface RetryOptions {
@@ -14,14 +15,6 @@ export interface RetryOptions {
 }
 
 const maxBackoff = Duration.seconds(30)
-
-/** How long a `Retry-After` value asks to wait from `nowMillis` (Effect's `Headers.parseRetryAfter`); undefined when absent or unreadable. */
-const retryAfterDelay = (value: string | undefined, nowMillis: number): Duration.Duration | undefined => {
-  const parsed = value === undefined ? undefined : Headers.parseRetryAfter(value)
-  return parsed === undefined || Result.isFailure(parsed)
-    ? undefined
-    : Headers.retryAfterDelay(parsed.success, nowMillis)
-}
 
 /**
  * Seconds to wait from a `Retry-After` value (delta-seconds or an HTTP date), or undefined when absent or
@@ -74,10 +67,7 @@ export const withRetries =
     const baseDelay = Duration.fromInputUnsafe(options.baseDelay ?? 500)
     const maxRetryAfter = Duration.fromInputUnsafe(options.maxRetryAfter ?? "60 seconds")
     const attemptTimeout = Duration.fromInputUnsafe(options.attemptTimeout ?? "30 seconds")
-    const schedule = Schedule.min([
-      Schedule.exponential(baseDelay).pipe(Schedule.jittered),
-      Schedule.spaced(maxBackoff)
-    ]).pipe(
+    const schedule = backoff(baseDelay, maxBackoff).pipe(
       Schedule.while(({ input, now }) => mayRetry(input, now, maxRetryAfter)),
       // Releases the connection of an answer that is not handed to the caller.
       Schedule.tap(({ input }) =>

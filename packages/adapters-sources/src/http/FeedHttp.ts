@@ -1,6 +1,6 @@
-import { type SourceCode, SourceUnavailable } from "@tenders/core"
+import { retryAfterDelay, type SourceCode, SourceUnavailable } from "@tenders/core"
 import { Clock, Duration, Effect, Result, Schedule } from "effect"
-import { Headers, HttpClient, type HttpClientError, type HttpClientRequest } from "effect/http"
+import { HttpClient, type HttpClientError, type HttpClientRequest } from "effect/http"
 import { RateLimiter } from "effect/persistence"
 import { AttemptFailure, fatal, type Reply, retryable } from "./AttemptFailure.ts"
 import { attemptsOf, type FeedHttpPolicy, retrySchedule } from "./FeedHttpPolicy.ts"
@@ -31,10 +31,8 @@ const pacingGate = Effect.fnUntraced(function* (minIntervalMs: number) {
  * `maxRetryAfterSeconds` ends the run at once.
  */
 const honourRetryAfter = (failure: AttemptFailure, reply: Reply, now: number, policy: FeedHttpPolicy) => {
-  const header = reply.response.headers["retry-after"]
-  const parsed = header === undefined ? undefined : Headers.parseRetryAfter(header)
-  if (!failure.retry || parsed === undefined || Result.isFailure(parsed)) return failure
-  const delay = Headers.retryAfterDelay(parsed.success, now)
+  const delay = retryAfterDelay(reply.response.headers["retry-after"], now)
+  if (!failure.retry || delay === undefined) return failure
   if (Duration.isLessThanOrEqualTo(delay, Duration.seconds(policy.maxRetryAfterSeconds))) {
     return new AttemptFailure({ reason: failure.reason, retry: true, retryAfter: delay })
   }

@@ -1,3 +1,4 @@
+import { backoff } from "@tenders/core"
 import { Duration, Effect, Schedule } from "effect"
 import type { AttemptFailure } from "./AttemptFailure.ts"
 
@@ -35,10 +36,7 @@ export const attemptsOf = (policy: FeedHttpPolicy): number => Math.max(1, Math.f
  * all; only after a retryable failure, and after its `Retry-After` instead of the backoff when it has one.
  */
 export const retrySchedule = (policy: FeedHttpPolicy) =>
-  Schedule.min([
-    Schedule.exponential(Duration.millis(policy.backoffBaseMs)).pipe(Schedule.jittered),
-    Schedule.spaced(Duration.millis(policy.maxBackoffMs))
-  ]).pipe(
+  backoff(Duration.millis(policy.backoffBaseMs), Duration.millis(policy.maxBackoffMs)).pipe(
     Schedule.upTo({ times: attemptsOf(policy) - 1 }),
     Schedule.setInputType<AttemptFailure>(),
     Schedule.while(({ input }) => input.retry),
