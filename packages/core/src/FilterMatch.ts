@@ -1,5 +1,5 @@
 import { BigDecimal, DateTime, Option } from "effect"
-import { cpvPrefixesOf } from "./Filters.ts"
+import { tenderCpvPrefixes } from "./Filters.ts"
 import { type AmountRange, type BudgetCondition, type FilterQuery, isBounded } from "./FilterQuery.ts"
 import { parseDecimal } from "./Money.ts"
 import { isOpen } from "./Open.ts"
@@ -41,8 +41,7 @@ const viewOf = (facts: TenderFacts): FactsView => {
     facts,
     deadline: record.deadline === null ? null : DateTime.toEpochMillis(DateTime.makeUnsafe(record.deadline)),
     budget: record.budget === null ? null : Option.getOrNull(parseDecimal(record.budget)),
-    cpvPrefixes: () =>
-      (cpv ??= new Set([...record.cpvCodes, ...record.lots.flatMap((l) => l.cpvCodes)].flatMap(cpvPrefixesOf)))
+    cpvPrefixes: () => (cpv ??= new Set(tenderCpvPrefixes(record)))
   }
 }
 

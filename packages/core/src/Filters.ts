@@ -85,3 +85,11 @@ export const cpvPrefixesOf = (code: string): ReadonlyArray<string> => {
   for (let n = 2; n <= digits.length; n++) out.push(digits.slice(0, n))
   return out
 }
+
+/** Every CPV prefix a tender is found by: those of its own codes and of its lots' codes, each once. */
+export const tenderCpvPrefixes = (record: {
+  readonly cpvCodes: ReadonlyArray<string>
+  readonly lots: ReadonlyArray<{ readonly cpvCodes: ReadonlyArray<string> }>
+}): ReadonlyArray<string> => [
+  ...new Set([...record.cpvCodes, ...record.lots.flatMap((l) => l.cpvCodes)].flatMap(cpvPrefixesOf))
+]

@@ -1,4 +1,4 @@
-import { cpvPrefixesOf, splitByScript, subjectOf, type TenderRecord } from "@tenders/core"
+import { splitByScript, tenderCpvPrefixes, type TenderRecord, tenderText } from "@tenders/core"
 import type { PgClient } from "@effect/sql-pg"
 
 // Lower-cased here: the database's locale may be C, where lower() leaves Cyrillic and Armenian alone.
@@ -14,15 +14,18 @@ const vectorParts = (prefix: string, raw: string) => {
   }
 }
 
-const toInsertRow = ({ record, procedureKey }: TenderWrite) => ({
-  doc: record,
-  procedure_key: procedureKey,
-  ...vectorParts("a", record.title),
-  ...vectorParts("b", subjectOf(record) ?? record.lots.map((l) => l.title).join(" ")),
-  ...vectorParts("c", [record.buyer ?? "", record.region ?? ""].join(" ")),
-  d_all: [record.nativeId, ...record.cpvCodes, ...record.okpd2Codes].join(" ").toLowerCase(),
-  cpv_prefixes: [...new Set([...record.cpvCodes, ...record.lots.flatMap((l) => l.cpvCodes)].flatMap(cpvPrefixesOf))]
-})
+const toInsertRow = ({ record, procedureKey }: TenderWrite) => {
+  const text = tenderText(record)
+  return {
+    doc: record,
+    procedure_key: procedureKey,
+    ...vectorParts("a", text.title),
+    ...vectorParts("b", text.lots),
+    ...vectorParts("c", text.parties),
+    d_all: text.codes.toLowerCase(),
+    cpv_prefixes: tenderCpvPrefixes(record)
+  }
+}
 
 /** A tender to write, with the key linking the notices of its procedure. */
 export interface TenderWrite {

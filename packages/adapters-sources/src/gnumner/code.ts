@@ -1,6 +1,6 @@
 import { Predicate } from "effect"
 
-/** Armenian lower-case letters -> Latin, the rules of scripts/generate-sample-data.mjs (`armenianSlug`). */
+/** Armenian lower-case letters -> Latin, for the ASCII slug of procurement codes in tender ids. */
 const HY_LATIN: Readonly<Record<string, string>> = {
   ա: "a",
   բ: "b",
@@ -97,7 +97,7 @@ export const canonicalCode = (raw: string): string => {
   return tail.length > 0 ? `ՀՀ ${buyer}-${tail.join("-")}` : `ՀՀ ${buyer}`
 }
 
-/** The ASCII slug of a code, as scripts/generate-sample-data.mjs computes it (`ՀՀ ՖՆ ԷԱՃԱՊՁԲ-26/15` -> `hh-fn-eachapdzb-26-15`). */
+/** The ASCII slug of a code (`ՀՀ ՖՆ ԷԱՃԱՊՁԲ-26/15` -> `hh-fn-eachapdzb-26-15`). */
 export const armenianSlug = (code: string): string =>
   code
     .normalize("NFC")
