@@ -1,10 +1,13 @@
-// The whole test suite: architecture rules, lint, type-check, then every vitest test.
-// Store tests run against embedded PGlite, and also against PostgreSQL when TEST_DATABASE_URL is set.
+// The whole test suite: architecture rules, sample data, format, lint, type-check, then every vitest test (the unit,
+// store and e2e projects of vitest.config.ts, in that order). Arguments go to vitest and skip the checks before it,
+// e.g. `npm test -- --project unit`. Store tests run against embedded PGlite, and also against PostgreSQL when
+// TEST_DATABASE_URL is set.
 import { spawnSync } from "node:child_process"
 import { mkdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 
 const root = join(import.meta.dirname, "..")
+const started = process.hrtime.bigint()
 // No telemetry: tests reach no network beyond the package registries.
 process.env["TURBO_TELEMETRY_DISABLED"] = "1"
 process.env["DO_NOT_TRACK"] = "1"
@@ -21,10 +24,15 @@ const run = (title, command, args) => {
 const extra = process.argv.slice(2)
 if (extra.length === 0) {
   run("architecture", process.execPath, ["scripts/check-architecture.mjs"])
-  run("sample data is what its generator makes", process.execPath, ["scripts/generate-sample-data.mjs", "--check"])
+  run("sample data is what its generator makes", process.execPath, [
+    "scripts/run-ts.mjs",
+    "scripts/sample-data/generate.ts",
+    "--check"
+  ])
   run("format (prettier, 120 columns)", bin("prettier"), ["--check", "--log-level=warn", "."])
   run("lint", bin("oxlint"), ["--deny-warnings", "packages", "scripts"])
   run("type-check", bin("turbo"), ["run", "check-types", "--output-logs=errors-only"])
+  run("type-check scripts", bin("tsc"), ["-p", "scripts"])
 }
 if (process.env["TEST_DATABASE_URL"])
   process.stdout.write(`\nStore tests also run against ${process.env["TEST_DATABASE_URL"]}\n`)
@@ -42,8 +50,9 @@ const vitest = spawnSync(
 try {
   const results = JSON.parse(readFileSync(report, "utf8"))
   const skipped = results.numPendingTests + results.numTodoTests
+  const seconds = Math.round(Number(process.hrtime.bigint() - started) / 1e9)
   process.stdout.write(
-    `\n${results.numPassedTests} passed, ${results.numFailedTests} failed${skipped > 0 ? `, ${skipped} skipped` : ""}\n`
+    `\n${results.numPassedTests} passed, ${results.numFailedTests} failed${skipped > 0 ? `, ${skipped} skipped` : ""} (${seconds} s)\n`
   )
 } catch {
   process.stdout.write("\nno test report was written\n")

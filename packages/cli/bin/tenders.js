@@ -23,7 +23,8 @@ if (current) {
     }
   })
   process.removeAllListeners("warning")
-  await import(pathToFileURL(main).href)
+  const { runTenders } = await import(pathToFileURL(main).href)
+  process.exitCode = await runTenders(process.argv.slice(2))
 } else {
   const ensure = join(here, "..", "..", "..", "scripts", "node-bin.sh")
   const found = spawnSync("sh", [ensure], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] })

@@ -44,6 +44,24 @@ export const freePort = () =>
     })
   })
 
+/**
+ * Waits until `condition` holds, checking it again every `interval` ms; fails naming `what` (a text, or a function
+ * that describes the state at the deadline) once `timeout` ms have passed. A condition may throw to stop at once.
+ */
+export const waitFor = async (
+  condition: () => boolean | Promise<boolean>,
+  options: { readonly timeout: number; readonly what: string | (() => string); readonly interval?: number }
+): Promise<void> => {
+  const deadline = Date.now() + options.timeout
+  while (!(await condition())) {
+    if (Date.now() >= deadline) {
+      const what = typeof options.what === "string" ? options.what : options.what()
+      throw new Error(`waited ${options.timeout} ms for ${what}`)
+    }
+    await new Promise((resolve) => setTimeout(resolve, options.interval ?? 100))
+  }
+}
+
 /** Starts `tenders serve` (without scheduled fetching unless `serveArgs` says otherwise) and waits (bounded) until /health answers. */
 export const startServer = async (
   args: ReadonlyArray<string>,
@@ -60,17 +78,17 @@ export const startServer = async (
   child.stdout?.on("data", (chunk) => (output += String(chunk)))
   child.stderr?.on("data", (chunk) => (output += String(chunk)))
   const base = `http://127.0.0.1:${port}`
-  for (let attempt = 0; attempt < 600; attempt++) {
-    if (child.exitCode !== null) throw new Error(`tenders serve exited with ${child.exitCode}:\n${output}`)
-    try {
-      const res = await fetch(`${base}/health`)
-      if (res.status === 200) break
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100))
-    if (attempt === 599) throw new Error(`tenders serve did not answer within 60 s:\n${output}`)
+  const healthy = async () => {
+    if (child.exitCode !== null) throw new Error(`tenders serve exited with ${child.exitCode}`)
+    return fetch(`${base}/health`).then(
+      (res) => res.status === 200,
+      () => false
+    )
   }
+  await waitFor(healthy, { timeout: 60_000, what: "tenders serve to answer /health" }).catch((error: unknown) => {
+    child.kill("SIGKILL")
+    throw new Error(`${error instanceof Error ? error.message : String(error)}:\n${output}`)
+  })
   const stop = () =>
     new Promise<number | null>((resolve) => {
       if (child.exitCode !== null) return resolve(child.exitCode)

@@ -6,7 +6,7 @@ import { join } from "node:path"
 import { SMTPServer } from "smtp-server"
 import { Webhook } from "standardwebhooks"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { backendEnv, e2eBackends, startServer, tendersAsync } from "./cli.ts"
+import { backendEnv, e2eBackends, startServer, tendersAsync, waitFor } from "./cli.ts"
 
 const fixtures = join(import.meta.dirname, "..", "..", "adapters-sources", "test", "fixtures", "ted")
 
@@ -24,11 +24,6 @@ const listen = (
       )
     })
   })
-
-/** Polls until `done()` holds, for at most `ms`; the assertions after it say what was missing. */
-const waitFor = async (done: () => boolean, ms = 20_000) => {
-  for (let waited = 0; waited < ms && !done(); waited += 100) await new Promise((r) => setTimeout(r, 100))
-}
 
 interface Hook {
   readonly headers: Record<string, string>
@@ -64,7 +59,6 @@ describe("alert delivery end to end: the REST API, an SMTP server and an HTTPS w
   const mails: Array<string> = []
   const hooks: Array<Hook> = []
   let hold = false
-  let heldArrived: () => void = () => undefined
   let smtp: SMTPServer
   let smtpPort = 0
   let https: Server
@@ -116,7 +110,6 @@ describe("alert delivery end to end: the REST API, an SMTP server and an HTTPS w
           if (hold) {
             // The receiver is slow: no answer until the sender gives up or goes away.
             hooks.push({ headers, body, answered: "held" })
-            heldArrived()
             return
           }
           hooks.push({ headers, body, answered: "204" })
@@ -163,6 +156,27 @@ describe("alert delivery end to end: the REST API, an SMTP server and an HTTPS w
           body: JSON.stringify(body)
         })
       const delivered = () => hooks.filter((h) => h.answered === "204")
+      /** The outbox as `tenders deliveries --json` prints it, from a process beside the running server. */
+      const outbox = async (env: NodeJS.ProcessEnv) => {
+        const listed = await tendersAsync(["deliveries", "--json"], env)
+        expect(listed.status, listed.stderr).toBe(0)
+        return (JSON.parse(listed.stdout) as Array<{ status: string }>).map((d) => d.status)
+      }
+      /** Waits until every one of `count` deliveries is delivered: none is left to send, so nothing more can arrive. */
+      const settled = (env: NodeJS.ProcessEnv, count: number) => {
+        let statuses: ReadonlyArray<string> = []
+        return waitFor(
+          async () => {
+            statuses = await outbox(env)
+            return statuses.length === count && statuses.every((status) => status === "delivered")
+          },
+          {
+            timeout: 30_000,
+            what: () => `${count} delivered deliveries (outbox: ${statuses.join(", ")})`,
+            interval: 250
+          }
+        )
+      }
 
       it("new, amended and deadline-24h: once each in GET /v1/alerts (nearest deadline first), as signed webhooks and as e-mail digests", async () => {
         mails.length = 0
@@ -190,16 +204,23 @@ describe("alert delivery end to end: the REST API, an SMTP server and an HTTPS w
             expect(result.status, result.stderr).toBe(0)
           }
 
+          const sent = (webhooks: number, digests: number) =>
+            waitFor(() => delivered().length >= webhooks && mails.length >= digests, {
+              timeout: 30_000,
+              what: () => `${webhooks} webhooks and ${digests} e-mails (got ${delivered().length} and ${mails.length})`
+            })
+
           // 1. A new matching tender (the original notice), deadline in 10 days.
           await ingest("original.json", tedPayload(recorded.notices[0] ?? {}, 240))
-          await waitFor(() => delivered().length >= 1 && mails.length >= 1)
+          await sent(1, 1)
           // 2. Its amendment (the change notice: the deadline moves to 12 days).
           await ingest("change.json", tedPayload(recorded.notices[1] ?? {}, 288))
-          await waitFor(() => delivered().length >= 2 && mails.length >= 2)
+          await sent(2, 2)
           // 3. Another matching tender whose deadline is 23 hours away: new, and in its last 24 hours.
           await ingest("closing.json", tedPayload(spanish.notices[0] ?? {}, 23))
-          await waitFor(() => delivered().length >= 4 && mails.length >= 3)
-          await new Promise((r) => setTimeout(r, 1_000))
+          await sent(4, 3)
+          // 4 webhooks and 3 digests in the outbox.
+          await settled(env, 7)
 
           const response = await fetch(`${server.base}/v1/alerts`, { headers: { authorization: `Bearer ${key}` } })
           expect(response.status).toBe(200)
@@ -251,10 +272,6 @@ describe("alert delivery end to end: the REST API, an SMTP server and an HTTPS w
           expect(mails.every((m) => m.includes("Software") && m.includes("multipart/alternative"))).toBe(true)
           expect(mails.filter((m) => m.includes("Publications Office of the European Union"))).toHaveLength(2)
           expect(mails[2]).toMatch(/Software licences and support/u)
-          const outbox = JSON.parse((await tendersAsync(["deliveries", "--json"], env)).stdout) as Array<{
-            status: string
-          }>
-          expect(outbox.map((d) => d.status)).toEqual(Array.from({ length: 7 }, () => "delivered"))
         } finally {
           expect(await server.stop()).toBe(0)
           await drop()
@@ -265,7 +282,6 @@ describe("alert delivery end to end: the REST API, an SMTP server and an HTTPS w
         mails.length = 0
         hooks.length = 0
         hold = true
-        const arrived = new Promise<void>((resolve) => (heldArrived = resolve))
         // A short lease so the restarted server takes the interrupted delivery back within seconds, not minutes.
         const { env, key, drop } = await setup(`kill-${e2eBackends.indexOf(backend)}`, {
           TENDERS_DELIVERY_LEASE: "3 seconds",
@@ -304,15 +320,22 @@ describe("alert delivery end to end: the REST API, an SMTP server and an HTTPS w
           )
           writeFileSync(join(dir, "ferries.jsonl"), `${lines.join("\n")}\n`)
           expect((await tendersAsync(["ingest", "--from", join(dir, "ferries.jsonl")], env)).status).toBe(0)
-          await Promise.race([arrived, new Promise((r) => setTimeout(r, 30_000))])
+          await waitFor(() => hooks.length > 0, {
+            timeout: 30_000,
+            what: "the first webhook call, held by the receiver"
+          })
           expect(hooks.map((h) => h.answered)).toEqual(["held"])
           // Killed while its first webhook call waits for an answer: no finalizer, no chance to record anything.
           await first.kill()
           const interrupted = hooks[0]?.headers["webhook-id"]
           hold = false
           second = await startServer([], env, ["--no-seed"])
-          await waitFor(() => delivered().length >= 3 && mails.length >= 1, 40_000)
-          await new Promise((r) => setTimeout(r, 1_000))
+          await waitFor(() => delivered().length >= 3 && mails.length >= 1, {
+            timeout: 40_000,
+            what: () => `3 webhooks and 1 e-mail after the restart (got ${delivered().length} and ${mails.length})`
+          })
+          // 3 webhooks and 1 digest in the outbox.
+          await settled(env, 4)
           const ids = delivered().map((h) => h.headers["webhook-id"])
           expect(ids).toHaveLength(3)
           expect(new Set(ids).size).toBe(3)
@@ -323,10 +346,6 @@ describe("alert delivery end to end: the REST API, an SMTP server and an HTTPS w
             await fetch(`${second.base}/v1/alerts`, { headers: { authorization: `Bearer ${key}` } })
           ).json()) as { alerts: Array<{ reason: string }> }
           expect(alerts.alerts.map((a) => a.reason)).toEqual(["new", "new", "new"])
-          const outbox = JSON.parse((await tendersAsync(["deliveries", "--json"], env)).stdout) as Array<{
-            status: string
-          }>
-          expect(outbox.map((d) => d.status)).toEqual(["delivered", "delivered", "delivered", "delivered"])
         } finally {
           await first.kill()
           if (second !== null) expect(await second.stop()).toBe(0)

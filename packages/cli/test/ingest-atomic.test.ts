@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
-import { backendEnv, e2eBackends, tenders, tendersBin } from "./cli.ts"
+import { backendEnv, e2eBackends, tenders, tendersBin, waitFor } from "./cli.ts"
 
 const tedFixtures = join(import.meta.dirname, "..", "..", "adapters-sources", "test", "fixtures", "ted")
 
@@ -114,13 +114,14 @@ describe.runIf(e2eBackends.includes("PostgreSQL"))("ingestion on PostgreSQL kill
     const exited = new Promise((resolve) => child.once("exit", resolve))
     const database = new URL(env["DATABASE_URL"] ?? "").pathname.slice(1)
     const sleeping = `SELECT pid FROM pg_stat_activity WHERE datname = '${database}' AND wait_event = 'PgSleep'`
-    const deadline = Date.now() + 60_000
     let pids: ReadonlyArray<Record<string, unknown>> = []
-    while (pids.length === 0) {
-      expect(Date.now(), "the ingest never reached the change events").toBeLessThan(deadline)
-      pids = (await onStore(env, [sleeping]))[0] ?? []
-      if (pids.length === 0) await new Promise((resolve) => setTimeout(resolve, 50))
-    }
+    await waitFor(
+      async () => {
+        pids = (await onStore(env, [sleeping]))[0] ?? []
+        return pids.length > 0
+      },
+      { timeout: 60_000, what: "the ingest to reach the change events", interval: 50 }
+    )
     child.kill("SIGKILL")
     await exited
     // The killed client's backend would sleep on; end it as PostgreSQL does when it notices the lost client.
