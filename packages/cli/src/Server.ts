@@ -45,7 +45,7 @@ const backgroundWork = Effect.gen(function* () {
 const seedIfEmpty = Effect.gen(function* () {
   const store = yield* TenderStore
   if ((yield* store.size) > 0) return
-  const records = yield* loadSample(DateTime.toEpochMillis(yield* DateTime.now))
+  const records = yield* loadSample(yield* DateTime.now)
   const counts = yield* ingestRecords(records)
   yield* Effect.logInfo(`Seeded ${counts.new} sample tenders (docs/sample-data.md); start with --no-seed to skip.`)
 })

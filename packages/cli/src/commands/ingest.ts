@@ -87,59 +87,63 @@ interface IngestOptions {
 }
 
 /** Fetches live: one run per source from its saved cursor (or `since`), recorded for health. */
-const live = (sources: ReadonlyArray<SourceCode>, sinceText: string | undefined, json: boolean) =>
-  Effect.gen(function* () {
-    const since = sinceText === undefined ? null : Option.getOrNull(parseInstant(sinceText))
-    if (sinceText !== undefined && since === null) {
-      return yield* Effect.fail(new UsageError(`--since must be ${instantExpectation}, got "${sinceText}"`))
-    }
-    let failed = false
-    for (const source of sources) {
-      const feed = yield* feedFor(source).pipe(Effect.mapError((e) => new UsageError(e.message)))
-      const outcome = yield* runSource(feed, { owner: `cli-${process.pid}`, since })
-      failed ||= outcome.error !== null
-      const line = { source, ...outcome.summary, error: outcome.error }
-      process.stdout.write(
-        json
-          ? `${JSON.stringify(line)}\n`
-          : `${source}: ${Object.entries(outcome.summary)
-              .map(([k, v]) => `${k} ${v}`)
-              .join(", ")}${outcome.error === null ? "" : ` — failed: ${outcome.error}`}\n`
-      )
-    }
-    if (failed) process.exitCode = 1
-  })
+const live = Effect.fn("ingest.live")(function* (
+  sources: ReadonlyArray<SourceCode>,
+  sinceText: string | undefined,
+  json: boolean
+) {
+  const since = sinceText === undefined ? null : Option.getOrNull(parseInstant(sinceText))
+  if (sinceText !== undefined && since === null) {
+    return yield* Effect.fail(new UsageError(`--since must be ${instantExpectation}, got "${sinceText}"`))
+  }
+  let failed = false
+  for (const source of sources) {
+    const feed = yield* feedFor(source).pipe(Effect.mapError((e) => new UsageError(e.message)))
+    const outcome = yield* runSource(feed, { owner: `cli-${process.pid}`, since })
+    failed ||= outcome.error !== null
+    const line = { source, ...outcome.summary, error: outcome.error }
+    process.stdout.write(
+      json
+        ? `${JSON.stringify(line)}\n`
+        : `${source}: ${Object.entries(outcome.summary)
+            .map(([k, v]) => `${k} ${v}`)
+            .join(", ")}${outcome.error === null ? "" : ` — failed: ${outcome.error}`}\n`
+    )
+  }
+  if (failed) process.exitCode = 1
+})
 
-const normalised = (from: string, json: boolean) =>
-  Effect.gen(function* () {
-    const { records, rejected } = yield* readRecords(from)
-    reportRejected(rejected)
-    const bar = progressBar(records.length, "records")
-    bar?.start(records.length, 0)
-    const counts = yield* ingestRecords(records, (done) => Effect.sync(() => bar?.update(done)))
-    bar?.stop()
-    print({ ...counts, rejected: rejected.length }, json)
-    yield* requireAccepted(from, records.length, rejected.length)
-  })
+const normalised = Effect.fn("ingest.normalised")(function* (from: string, json: boolean) {
+  const { records, rejected } = yield* readRecords(from)
+  reportRejected(rejected)
+  const bar = progressBar(records.length, "records")
+  bar?.start(records.length, 0)
+  const counts = yield* ingestRecords(records, (done) => Effect.sync(() => bar?.update(done)))
+  bar?.stop()
+  print({ ...counts, rejected: rejected.length }, json)
+  yield* requireAccepted(from, records.length, rejected.length)
+})
 
-const recorded = (source: SourceCode, from: string, section: string | undefined, json: boolean) =>
-  Effect.gen(function* () {
-    const files = yield* Effect.try({ try: () => payloadFiles(from, source), catch: cannotRead(from) })
-    const bar = progressBar(files.length, "files")
-    bar?.start(files.length, 0)
-    const results: Array<ParseResult> = []
-    for (const [i, file] of files.entries()) {
-      results.push(
-        yield* Effect.try({ try: () => parsePayloadFile(file, source, { section }), catch: cannotRead(file) })
-      )
-      bar?.update(i + 1)
-    }
-    bar?.stop()
-    reportRejected(results.flatMap((r) => r.rejected.map((x) => rejection(x.where, x.reason))))
-    const summary = yield* ingestNotices(results)
-    print({ files: files.length, ...summary }, json)
-    yield* requireAccepted(from, results.flatMap((r) => r.notices).length, summary.rejected)
-  })
+const recorded = Effect.fn("ingest.recorded")(function* (
+  source: SourceCode,
+  from: string,
+  section: string | undefined,
+  json: boolean
+) {
+  const files = yield* Effect.try({ try: () => payloadFiles(from, source), catch: cannotRead(from) })
+  const bar = progressBar(files.length, "files")
+  bar?.start(files.length, 0)
+  const results: Array<ParseResult> = []
+  for (const [i, file] of files.entries()) {
+    results.push(yield* Effect.try({ try: () => parsePayloadFile(file, source, { section }), catch: cannotRead(file) }))
+    bar?.update(i + 1)
+  }
+  bar?.stop()
+  reportRejected(results.flatMap((r) => r.rejected.map((x) => rejection(x.where, x.reason))))
+  const summary = yield* ingestNotices(results)
+  print({ files: files.length, ...summary }, json)
+  yield* requireAccepted(from, results.flatMap((r) => r.notices).length, summary.rejected)
+})
 
 /** `tenders ingest`: normalised JSON lines, or recorded payloads in a source's own format. */
 export const registerIngest = (program: Command, globals: () => GlobalOptions) =>
