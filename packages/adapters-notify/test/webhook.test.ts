@@ -1,9 +1,9 @@
 import { afterAll, assert, beforeAll, beforeEach, describe, it } from "@effect/vitest"
 import type { DeliveryOutcome, WebhookCall } from "@tenders/core"
 import { Duration, Effect } from "effect"
-import { execFileSync } from "node:child_process"
 import { randomBytes } from "node:crypto"
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { loopbackCertificate } from "./loopbackCertificate.ts"
+import { mkdtempSync, rmSync } from "node:fs"
 import { createServer, type Server } from "node:https"
 import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
@@ -21,35 +21,16 @@ interface Hit {
 type Mode = { readonly status: number; readonly location?: string } | { readonly delayMs: number }
 
 const dir = mkdtempSync(join(tmpdir(), "tenders-webhook-"))
-const caFile = join(dir, "c.pem")
 let server: Server
+let caFile = ""
 let port = 0
 let mode: Mode = { status: 204 }
 const hits: Array<Hit> = []
 
 beforeAll(async () => {
-  execFileSync(
-    "openssl",
-    [
-      "req",
-      "-x509",
-      "-newkey",
-      "rsa:2048",
-      "-nodes",
-      "-keyout",
-      join(dir, "k.pem"),
-      "-out",
-      caFile,
-      "-subj",
-      "/CN=127.0.0.1",
-      "-addext",
-      "subjectAltName=IP:127.0.0.1,DNS:localhost",
-      "-days",
-      "1"
-    ],
-    { stdio: "ignore" }
-  )
-  server = createServer({ key: readFileSync(join(dir, "k.pem")), cert: readFileSync(caFile) }, (request, response) => {
+  const { key, cert, caFile: ca } = loopbackCertificate(dir)
+  caFile = ca
+  server = createServer({ key, cert }, (request, response) => {
     const chunks: Array<Buffer> = []
     request.on("data", (chunk: Buffer) => chunks.push(chunk))
     request.on("end", () => {

@@ -1,4 +1,4 @@
-import { execFileSync } from "node:child_process"
+import { loopbackCertificate } from "../../adapters-notify/test/loopbackCertificate.ts"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { createServer as createHttpsServer, type Server } from "node:https"
 import { tmpdir } from "node:os"
@@ -62,30 +62,11 @@ describe("alert delivery end to end: the REST API, an SMTP server and an HTTPS w
   let smtp: SMTPServer
   let smtpPort = 0
   let https: Server
+  let certificate: ReturnType<typeof loopbackCertificate>
   let httpsPort = 0
 
   beforeAll(async () => {
-    execFileSync(
-      "openssl",
-      [
-        "req",
-        "-x509",
-        "-newkey",
-        "rsa:2048",
-        "-nodes",
-        "-keyout",
-        join(dir, "k.pem"),
-        "-out",
-        join(dir, "c.pem"),
-        "-subj",
-        "/CN=127.0.0.1",
-        "-addext",
-        "subjectAltName=IP:127.0.0.1",
-        "-days",
-        "1"
-      ],
-      { stdio: "ignore" }
-    )
+    certificate = loopbackCertificate(dir)
     smtp = new SMTPServer({
       authOptional: true,
       disabledCommands: ["STARTTLS"],
@@ -99,24 +80,21 @@ describe("alert delivery end to end: the REST API, an SMTP server and an HTTPS w
       }
     })
     smtpPort = await listen(smtp, () => smtp.server.address())
-    https = createHttpsServer(
-      { key: readFileSync(join(dir, "k.pem")), cert: readFileSync(join(dir, "c.pem")) },
-      (req, res) => {
-        let body = ""
-        req.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")))
-        req.on("end", () => {
-          const headers: Record<string, string> = {}
-          for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers[k] = v
-          if (hold) {
-            // The receiver is slow: no answer until the sender gives up or goes away.
-            hooks.push({ headers, body, answered: "held" })
-            return
-          }
-          hooks.push({ headers, body, answered: "204" })
-          res.writeHead(204).end()
-        })
-      }
-    )
+    https = createHttpsServer({ key: certificate.key, cert: certificate.cert }, (req, res) => {
+      let body = ""
+      req.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")))
+      req.on("end", () => {
+        const headers: Record<string, string> = {}
+        for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers[k] = v
+        if (hold) {
+          // The receiver is slow: no answer until the sender gives up or goes away.
+          hooks.push({ headers, body, answered: "held" })
+          return
+        }
+        hooks.push({ headers, body, answered: "204" })
+        res.writeHead(204).end()
+      })
+    })
     httpsPort = await listen(https, () => https.address())
   })
 
@@ -133,7 +111,7 @@ describe("alert delivery end to end: the REST API, an SMTP server and an HTTPS w
         const { env, drop } = await backendEnv(backend, join(dir, name), {
           SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
           TENDERS_WEBHOOK_ALLOW_HOSTS: `127.0.0.1:${httpsPort}`,
-          TENDERS_WEBHOOK_CA_FILE: join(dir, "c.pem"),
+          TENDERS_WEBHOOK_CA_FILE: certificate.caFile,
           TENDERS_TED_BASE_URL: "http://127.0.0.1:9/",
           TENDERS_GNUMNER_BASE_URL: "http://127.0.0.1:9/",
           TENDERS_EAEU_RSS_URL: "http://127.0.0.1:9/rss",

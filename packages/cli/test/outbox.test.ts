@@ -14,8 +14,8 @@ import {
 import { isoFromNow, makeRecord } from "@tenders/core/testing"
 import { DateTime, Duration, Effect, Layer } from "effect"
 import { TestClock } from "effect/testing"
-import { execFileSync } from "node:child_process"
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { loopbackCertificate } from "../../adapters-notify/test/loopbackCertificate.ts"
+import { mkdtempSync, rmSync } from "node:fs"
 import { createServer } from "node:https"
 import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
@@ -29,27 +29,7 @@ import { backends } from "../../store-postgres/test/backends.ts"
  * Standard Webhooks sender over HTTPS on loopback, and the TestClock driving the backoff.
  */
 const dir = mkdtempSync(join(tmpdir(), "tdo-"))
-execFileSync(
-  "openssl",
-  [
-    "req",
-    "-x509",
-    "-newkey",
-    "rsa:2048",
-    "-nodes",
-    "-keyout",
-    join(dir, "k.pem"),
-    "-out",
-    join(dir, "c.pem"),
-    "-subj",
-    "/CN=127.0.0.1",
-    "-addext",
-    "subjectAltName=IP:127.0.0.1",
-    "-days",
-    "1"
-  ],
-  { stdio: "ignore" }
-)
+const certificate = loopbackCertificate(dir)
 
 interface Hit {
   readonly path: string
@@ -62,27 +42,24 @@ interface Hit {
 
 let down = true
 const hits: Array<Hit> = []
-const receiver = createServer(
-  { key: readFileSync(join(dir, "k.pem")), cert: readFileSync(join(dir, "c.pem")) },
-  (request, response) => {
-    let body = ""
-    request.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")))
-    request.on("end", () => {
-      const header = (name: string) => String(request.headers[name] ?? "")
-      hits.push({
-        path: request.url ?? "",
-        id: header("webhook-id"),
-        timestamp: header("webhook-timestamp"),
-        signature: header("webhook-signature"),
-        body,
-        answered: down ? "dropped" : "204"
-      })
-      // Down: the connection is cut without an answer, as when the receiver's process is gone.
-      if (down) request.socket.destroy()
-      else response.writeHead(204).end()
+const receiver = createServer({ key: certificate.key, cert: certificate.cert }, (request, response) => {
+  let body = ""
+  request.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")))
+  request.on("end", () => {
+    const header = (name: string) => String(request.headers[name] ?? "")
+    hits.push({
+      path: request.url ?? "",
+      id: header("webhook-id"),
+      timestamp: header("webhook-timestamp"),
+      signature: header("webhook-signature"),
+      body,
+      answered: down ? "dropped" : "204"
     })
-  }
-)
+    // Down: the connection is cut without an answer, as when the receiver's process is gone.
+    if (down) request.socket.destroy()
+    else response.writeHead(204).end()
+  })
+})
 await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", () => resolve()))
 const port = (receiver.address() as AddressInfo).port
 afterAll(async () => {
@@ -95,7 +72,7 @@ const notifier = Layer.succeed(
   Notifier,
   Notifier.of({
     sendEmail: () => Effect.succeed({ _tag: "Delivered" }),
-    sendWebhook: makeWebhookSender({ allowHosts: [`127.0.0.1:${port}`], caFile: join(dir, "c.pem") })
+    sendWebhook: makeWebhookSender({ allowHosts: [`127.0.0.1:${port}`], caFile: certificate.caFile })
   })
 )
 
