@@ -11,10 +11,9 @@ export const loopbackCertificate = (dir: string) => {
   const caFile = join(dir, "c.pem")
   execFileSync(
     "openssl",
-    [
-      ...["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", keyFile, "-out", caFile],
-      ...["-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", "-days", "1"]
-    ],
+    "req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1,DNS:localhost"
+      .split(" ")
+      .concat("-keyout", keyFile, "-out", caFile),
     { stdio: "ignore" }
   )
   return { key: readFileSync(keyFile), cert: readFileSync(caFile), caFile }

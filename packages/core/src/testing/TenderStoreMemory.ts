@@ -59,7 +59,7 @@ export const TenderStoreOnMemory = Layer.effect(
       refreshStatistics: Effect.void,
       closeExpired: Effect.map(DateTime.now, (now) => {
         let closed = 0
-        for (const record of [...db.tenders.values()]) {
+        for (const record of db.tenders.values()) {
           if (effectiveStatus(record, now) === record.status) continue
           db.tenders.set(record.id, { ...record, status: "closed", updatedAt: formatUtc(now) })
           db.events.push({ id: nextSeq(db), tenderId: record.id, change: "closed", createdAt: now })
