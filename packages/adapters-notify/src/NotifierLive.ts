@@ -1,5 +1,6 @@
 import {
   Notifier,
+  defaultDataDir,
   optionalSetting,
   WebhookAllowHosts,
   webhookAllowHostsLayer,
@@ -21,7 +22,7 @@ export const notifierLayer = (options: { readonly dataDir?: string | undefined }
     Effect.gen(function* () {
       const smtpUrl = (yield* optionalSetting("SMTP_URL")) ?? null
       const from = (yield* optionalSetting("TENDERS_MAIL_FROM")) ?? "Tenders <alerts@localhost>"
-      const dataDir = options.dataDir ?? (yield* optionalSetting("TENDERS_DATA_DIR")) ?? "./.data"
+      const dataDir = options.dataDir ?? (yield* optionalSetting("TENDERS_DATA_DIR")) ?? defaultDataDir
       const allowHosts = yield* WebhookAllowHosts
       const caFile = (yield* optionalSetting("TENDERS_WEBHOOK_CA_FILE")) ?? null
       const timeout = yield* webhookTimeoutConfig

@@ -1,3 +1,4 @@
+import { defaultDataDir } from "@tenders/core"
 import { Command, CommanderError, Option } from "commander"
 import { registerAccounts } from "./commands/accounts.ts"
 import { registerAlerts } from "./commands/alerts.ts"
@@ -29,7 +30,9 @@ export const makeProgram = (output: ProgramOutput = processOutput): Command => {
     .configureOutput({ writeOut: output.writeOut, writeErr: output.writeErr })
     .exitOverride()
     .addOption(
-      new Option("--data-dir <dir>", "data directory of the embedded store").env("TENDERS_DATA_DIR").default("./.data")
+      new Option("--data-dir <dir>", "data directory of the embedded store")
+        .env("TENDERS_DATA_DIR")
+        .default(defaultDataDir)
     )
     .addOption(
       new Option("--database-url <url>", "PostgreSQL URL; when set, the embedded store is not used").env("DATABASE_URL")

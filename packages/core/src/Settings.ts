@@ -1,6 +1,9 @@
 import { Config, ConfigProvider, Duration, Effect } from "effect"
 import type { SourceCode } from "./Source.ts"
 
+/** Where the embedded store and the e-mail outbox live unless `TENDERS_DATA_DIR` (or `--data-dir`) says otherwise. */
+export const defaultDataDir = "./.data"
+
 /** The environment variable of one source's setting: `TENDERS_<SOURCE>_<SETTING>`. */
 export const sourceSetting = (source: SourceCode, setting: string): string =>
   `TENDERS_${source.toUpperCase()}_${setting}`
