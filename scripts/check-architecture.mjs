@@ -6,7 +6,10 @@ import { join, relative, resolve, sep } from "node:path"
 const rootArg = process.argv.indexOf("--root")
 const root = resolve(rootArg > 0 ? process.argv[rootArg + 1] : join(import.meta.dirname, ".."))
 
-/** Bare specifiers each package may import (exact name or name + "/..."); relative imports must stay inside the package. */
+/**
+ * Bare specifiers each package may import (exact name or name + "/...");
+ * relative imports must stay inside the package.
+ */
 const rules = {
   core: ["effect"],
   contract: ["effect", "@tenders/core"],
@@ -34,8 +37,15 @@ const rules = {
   cli: ["*"]
 }
 
-const importPattern =
-  /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|(?:^|[\s;(])import\s*\(\s*["']([^"']+)["']\s*\)|^\s*import\s*["']([^"']+)["']/gmu
+// `import|export ... from "x"`, `import("x")`, or `import "x"`.
+const importPattern = new RegExp(
+  [
+    String.raw`(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']`,
+    String.raw`(?:^|[\s;(])import\s*\(\s*["']([^"']+)["']\s*\)`,
+    String.raw`^\s*import\s*["']([^"']+)["']`
+  ].join("|"),
+  "gmu"
+)
 
 const walk = (dir) =>
   readdirSync(dir).flatMap((name) => {

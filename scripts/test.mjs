@@ -51,9 +51,9 @@ try {
   const results = JSON.parse(readFileSync(report, "utf8"))
   const skipped = results.numPendingTests + results.numTodoTests
   const seconds = Math.round(Number(process.hrtime.bigint() - started) / 1e9)
-  process.stdout.write(
-    `\n${results.numPassedTests} passed, ${results.numFailedTests} failed${skipped > 0 ? `, ${skipped} skipped` : ""} (${seconds} s)\n`
-  )
+  const skippedNote = skipped > 0 ? `, ${skipped} skipped` : ""
+  const counts = `${results.numPassedTests} passed, ${results.numFailedTests} failed${skippedNote}`
+  process.stdout.write(`\n${counts} (${seconds} s)\n`)
 } catch {
   process.stdout.write("\nno test report was written\n")
 }

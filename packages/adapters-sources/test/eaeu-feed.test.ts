@@ -35,9 +35,12 @@ const TOKEN = "11111111-2222-3333-4444-555555555555"
 const item = (regNumber: string, updated: string): string =>
   ITEM.replaceAll("206520000011900119", regNumber).replace("04.07.2019", updated)
 const rss = (...items: ReadonlyArray<string>): string =>
-  `<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0"><channel><title>Результаты поиска</title>${items.join("\n")}</channel></rss>`
+  `<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0"><channel><title>Результаты поиска</title>` +
+  `${items.join("\n")}</channel></rss>`
 const xmlReply = (body: string, status = 200, headers: Record<string, string> = {}) =>
   new HttpResponse(body, { status, headers: { "content-type": "text/xml; charset=utf-8", ...headers } })
+/** Matches the given XML pieces in this order, with only whitespace between them. */
+const inOrder = (...pieces: ReadonlyArray<string>): RegExp => new RegExp(pieces.join("\\s*"), "u")
 
 const ZIP = zip([
   { name: "epNotificationEF2020_0111200004623000009_1.xml", text: V1 },
@@ -262,13 +265,23 @@ describe("EIS feed, getDocsIP token service", () => {
       assert.include(body, `<individualPerson_token>${TOKEN}</individualPerson_token>`)
       assert.match(
         body,
-        /<ws:getDocsByOrgRegionRequest>\s*<index>\s*<id>[0-9a-f-]{36}<\/id>\s*<createDateTime>2024-03-14T12:00:00<\/createDateTime>\s*<mode>PROD<\/mode>/u
+        inOrder(
+          "<ws:getDocsByOrgRegionRequest>",
+          "<index>",
+          "<id>[0-9a-f-]{36}</id>",
+          "<createDateTime>2024-03-14T12:00:00</createDateTime>",
+          "<mode>PROD</mode>"
+        )
       )
       assert.match(
         body,
-        new RegExp(
-          `<selectionParams>\\s*<orgRegion>77</orgRegion>\\s*<subsystemType>PRIZ</subsystemType>\\s*<documentType44>epNotificationEF2020</documentType44>\\s*<periodInfo>\\s*<exactDate>${TODAY}</exactDate>`,
-          "u"
+        inOrder(
+          "<selectionParams>",
+          "<orgRegion>77</orgRegion>",
+          "<subsystemType>PRIZ</subsystemType>",
+          "<documentType44>epNotificationEF2020</documentType44>",
+          "<periodInfo>",
+          `<exactDate>${TODAY}</exactDate>`
         )
       )
       assert.include(soapBodies[1], "<documentType44>epNotificationCancel</documentType44>")

@@ -37,7 +37,8 @@ const isValid = Schema.is(ParsedNotice)
 const ef2020 = (
   opts: { version?: string; maxPrice?: string; objects?: string; extra?: string } = {}
 ): string => `<?xml version="1.0"?>
-<ns2:export xmlns:ns2="http://zakupki.gov.ru/oos/export/1" xmlns:ns8="http://zakupki.gov.ru/oos/EPtypes/1" xmlns:ns3="http://zakupki.gov.ru/oos/common/1" xmlns:ns4="http://zakupki.gov.ru/oos/base/1">
+<ns2:export xmlns:ns2="http://zakupki.gov.ru/oos/export/1" xmlns:ns8="http://zakupki.gov.ru/oos/EPtypes/1"
+    xmlns:ns3="http://zakupki.gov.ru/oos/common/1" xmlns:ns4="http://zakupki.gov.ru/oos/base/1">
   <ns2:epNotificationEF2020 schemeVersion="13.3">
     ${opts.version === undefined ? "" : `<ns8:versionNumber>${opts.version}</ns8:versionNumber>`}
     <ns8:commonInfo>
@@ -46,8 +47,12 @@ const ef2020 = (
       <ns8:purchaseObjectInfo>Поставка бумаги</ns8:purchaseObjectInfo>
     </ns8:commonInfo>
     <ns8:notificationInfo>
-      <ns8:contractConditionsInfo><ns8:maxPriceInfo>${opts.maxPrice ?? ""}</ns8:maxPriceInfo></ns8:contractConditionsInfo>
-      <ns8:purchaseObjectsInfo><ns8:notDrugPurchaseObjectsInfo>${opts.objects ?? ""}</ns8:notDrugPurchaseObjectsInfo></ns8:purchaseObjectsInfo>
+      <ns8:contractConditionsInfo>
+        <ns8:maxPriceInfo>${opts.maxPrice ?? ""}</ns8:maxPriceInfo>
+      </ns8:contractConditionsInfo>
+      <ns8:purchaseObjectsInfo>
+        <ns8:notDrugPurchaseObjectsInfo>${opts.objects ?? ""}</ns8:notDrugPurchaseObjectsInfo>
+      </ns8:purchaseObjectsInfo>
     </ns8:notificationInfo>
     ${opts.extra ?? ""}
   </ns2:epNotificationEF2020>
@@ -247,8 +252,10 @@ describe("parseEisXml — edge cases", () => {
   })
 
   it("223-FZ purchaseRejection is a cancellation; epNotificationCancelFailure is reported, not guessed", () => {
-    const rejection = `<purchaseRejection><body><item><purchaseRejectionData><registrationNumber>32413312345</registrationNumber>
-      <rejectionReason>Отсутствие потребности</rejectionReason><publicationDateTime>2024-03-20T12:00:00</publicationDateTime>
+    const rejection = `<purchaseRejection><body><item><purchaseRejectionData>
+      <registrationNumber>32413312345</registrationNumber>
+      <rejectionReason>Отсутствие потребности</rejectionReason>
+      <publicationDateTime>2024-03-20T12:00:00</publicationDateTime>
       </purchaseRejectionData></item></body></purchaseRejection>`
     const notice = only(parseEisXml(rejection))
     expect(notice).toMatchObject({
@@ -262,7 +269,8 @@ describe("parseEisXml — edge cases", () => {
       publishedAt: "2024-03-20T09:00:00Z"
     })
     const revoked =
-      "<export><epNotificationCancelFailure><commonInfo><purchaseNumber>0101500000623000049</purchaseNumber></commonInfo></epNotificationCancelFailure></export>"
+      "<export><epNotificationCancelFailure><commonInfo><purchaseNumber>0101500000623000049</purchaseNumber>" +
+      "</commonInfo></epNotificationCancelFailure></export>"
     expect(rejectedOnly(parseEisXml(revoked))).toMatch(/cancellation revoked/u)
   })
 
@@ -337,8 +345,9 @@ describe("parseEisRss", () => {
       "<strong>Этап размещения: </strong>Закупка отменена<br/>" +
       "<strong>Окончание подачи заявок: </strong>30.11.2023 09:00<br/>"
     const escaped = desc.replace(/&/gu, "&amp;").replace(/</gu, "&lt;").replace(/>/gu, "&gt;")
+    const page = "https://zakupki.gov.ru/epz/order/notice/ea20/view/common-info.html?regNumber=0123456789012345678"
     const rss = `<rss><channel><item><title>Электронный аукцион №0123456789012345678</title>
-      <link>https://zakupki.gov.ruhttps://zakupki.gov.ru/epz/order/notice/ea20/view/common-info.html?regNumber=0123456789012345678</link>
+      <link>https://zakupki.gov.ru${page}</link>
       <description>${escaped}</description><pubDate>Thu, 09 Nov 2023 14:31:53 GMT</pubDate></item>
       <item><title>без номера</title></item></channel></rss>`
     const result = parseEisRss(rss)

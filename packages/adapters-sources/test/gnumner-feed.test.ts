@@ -39,8 +39,10 @@ const listingPage = (items: ReadonlyArray<readonly [code: string, localTime: str
   `<html><body>${items
     .map(
       ([code, time]) =>
-        `<div class="tender"><div class="tender_title"><p><a href="${BASE}/website/images/original/${code.replace(/\W/gu, "")}.pdf">` +
-        `[${code}] Գնում</a></p></div><div class="tender_date"><p class="tender_time">(Հրապարակված է ${time}-ից մինչև 2026-10-30 10:00:00 ժամը ներառյալ)</p></div></div>`
+        `<div class="tender"><div class="tender_title">` +
+        `<p><a href="${BASE}/website/images/original/${code.replace(/\W/gu, "")}.pdf">[${code}] Գնում</a></p></div>` +
+        `<div class="tender_date">` +
+        `<p class="tender_time">(Հրապարակված է ${time}-ից մինչև 2026-10-30 10:00:00 ժամը ներառյալ)</p></div></div>`
     )
     .join("")}</body></html>`
 

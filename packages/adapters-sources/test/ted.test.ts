@@ -267,7 +267,7 @@ describe("parseTedSearchResponse: value shapes and edge cases", () => {
     expect(one({ "publication-date": "not a date" }).record.publishedAt).toBeNull()
   })
 
-  it("keeps a notice with a 3,000-character title (shortened at a word boundary) and a NUL in its buyer (dropped)", () => {
+  it("keeps a notice with a 3,000-character title (cut at a word boundary) and a NUL in its buyer (dropped)", () => {
     const title = Array.from({ length: 600 }, (_, i) => `word${i % 10}`).join(" ")
     const parsed = one({ "notice-title": { eng: title }, "buyer-name": { eng: "Ville\u0000 de\tLyon" } })
     expect(characterCount(parsed.record.title)).toBeLessThanOrEqual(recordLimits.title)

@@ -95,13 +95,33 @@ const makeTender = (i: number): TenderFacts => {
   return { lexemes: new Set(words), record: makeRecord(i, words) }
 }
 
+/** A table column: its title and its width (cells are right-aligned, one space apart). */
+type Column = readonly [title: string, width: number]
+
+/** One line of a table with these columns. */
+const tableLine = (columns: ReadonlyArray<Column>, cells: ReadonlyArray<string | number>): string =>
+  `${cells.map((cell, i) => String(cell).padStart(columns[i]?.[1] ?? 0)).join(" ")}\n`
+
+/** The title line of a table with these columns. */
+const tableHeader = (columns: ReadonlyArray<Column>): string =>
+  tableLine(
+    columns,
+    columns.map(([title]) => title)
+  )
+
+const matcherColumns: ReadonlyArray<Column> = [
+  ["watchlists", 10],
+  ["index ms", 9],
+  ["tenders/s", 10],
+  ["matches/tender", 15]
+]
+
 const tenders = Array.from({ length: Number(values.tenders) }, (_, i) => makeTender(i))
 process.stdout.write(
-  `changed tenders: ${tenders.length} (12 words each, Zipf-distributed over ${vocabulary.length} words); watchlists: 1-2 topic words, half with countries, 30% with a converted budget floor\n\n`
+  `changed tenders: ${tenders.length} (12 words each, Zipf-distributed over ${vocabulary.length} words); ` +
+    "watchlists: 1-2 topic words, half with countries, 30% with a converted budget floor\n\n"
 )
-process.stdout.write(
-  `${"watchlists".padStart(10)} ${"index ms".padStart(9)} ${"tenders/s".padStart(10)} ${"matches/tender".padStart(15)}\n`
-)
+process.stdout.write(tableHeader(matcherColumns))
 for (const n of (values.watchlists ?? "").split(",").map(Number)) {
   const prepared = Array.from({ length: n }, (_, i) => makeWatchlist(i))
   const t0 = performance.now()
@@ -112,11 +132,27 @@ for (const n of (values.watchlists ?? "").split(",").map(Number)) {
   for (const tender of tenders) matches += index.matching(tender, now).length
   const seconds = (performance.now() - t1) / 1000
   process.stdout.write(
-    `${String(n).padStart(10)} ${built.toFixed(0).padStart(9)} ${Math.round(tenders.length / seconds)
-      .toString()
-      .padStart(10)} ${(matches / tenders.length).toFixed(2).padStart(15)}\n`
+    tableLine(matcherColumns, [
+      n,
+      built.toFixed(0),
+      Math.round(tenders.length / seconds),
+      (matches / tenders.length).toFixed(2)
+    ])
   )
 }
+
+const endToEndColumns: ReadonlyArray<Column> = [
+  ["watchlists", 10],
+  ["tenders", 8],
+  ["ingest s", 9],
+  ["evaluate s", 11],
+  ["tenders/s", 10],
+  ["alerts", 7],
+  ["outbox", 7],
+  ["index ms", 9],
+  ["quiet ms", 9],
+  ["cold ms", 8]
+]
 
 /** One end-to-end run on a fresh store with `watchlistCount` watchlists and `tenderCount` changed tenders. */
 const endToEnd = (watchlistCount: number, tenderCount: number) =>
@@ -146,7 +182,8 @@ const endToEnd = (watchlistCount: number, tenderCount: number) =>
       })
       yield* sql`INSERT INTO watchlists (id, account_id, name, filters, email, webhook, created_at, match_tokens)
         SELECT d.id, d.account_id, d.name, d.filters, d.email, NULL, d.created_at, d.match_tokens
-        FROM jsonb_to_recordset(${sql.json(rows)}) AS d(id uuid, account_id uuid, name text, filters jsonb, email boolean, created_at timestamptz, match_tokens jsonb)`
+        FROM jsonb_to_recordset(${sql.json(rows)}) AS d(id uuid, account_id uuid, name text, filters jsonb,
+          email boolean, created_at timestamptz, match_tokens jsonb)`
     }
     // The server's evaluator: the first run reads and indexes the watchlists, later runs reuse the index.
     const evaluator = yield* makeAlertEvaluator
@@ -168,13 +205,18 @@ const endToEnd = (watchlistCount: number, tenderCount: number) =>
     const cold = performance.now() - t3
     const queued = (yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM deliveries`)[0]?.n ?? 0
     process.stdout.write(
-      `${String(watchlistCount).padStart(10)} ${String(tenderCount).padStart(8)} ${ingest.toFixed(1).padStart(9)} ${evaluate.toFixed(2).padStart(11)} ${Math.round(
-        tenderCount / evaluate
-      )
-        .toString()
-        .padStart(
-          10
-        )} ${String(created).padStart(7)} ${String(queued).padStart(7)} ${index.toFixed(0).padStart(9)} ${quiet.toFixed(0).padStart(9)} ${cold.toFixed(0).padStart(8)}\n`
+      tableLine(endToEndColumns, [
+        watchlistCount,
+        tenderCount,
+        ingest.toFixed(1),
+        evaluate.toFixed(2),
+        Math.round(tenderCount / evaluate),
+        created,
+        queued,
+        index.toFixed(0),
+        quiet.toFixed(0),
+        cold.toFixed(0)
+      ])
     )
   })
 
@@ -191,12 +233,13 @@ const scratchDatabase = (url: string) =>
     return target.toString()
   }).pipe(Effect.provide(Reactivity.layer))
 
+const storeKind = databaseUrl === undefined ? "a fresh embedded store" : "a scratch database on PostgreSQL"
 process.stdout.write(
-  `\nend to end on ${databaseUrl === undefined ? "a fresh embedded store" : "a scratch database on PostgreSQL"}: ingest, then one run of the server's evaluator (events -> facts -> match -> alerts + outbox in one transaction; its watchlist index built before: "index ms"), then a run with nothing new ("quiet ms", a scheduler tick) and the same without the kept index ("cold ms")\n\n`
+  `\nend to end on ${storeKind}: ingest, then one run of the server's evaluator ` +
+    '(events -> facts -> match -> alerts + outbox in one transaction; its watchlist index built before: "index ms"), ' +
+    'then a run with nothing new ("quiet ms", a scheduler tick) and the same without the kept index ("cold ms")\n\n'
 )
-process.stdout.write(
-  `${"watchlists".padStart(10)} ${"tenders".padStart(8)} ${"ingest s".padStart(9)} ${"evaluate s".padStart(11)} ${"tenders/s".padStart(10)} ${"alerts".padStart(7)} ${"outbox".padStart(7)} ${"index ms".padStart(9)} ${"quiet ms".padStart(9)} ${"cold ms".padStart(8)}\n`
-)
+process.stdout.write(tableHeader(endToEndColumns))
 for (const n of (values["e2e-watchlists"] ?? "")
   .split(",")
   .filter((x) => x !== "")

@@ -228,9 +228,8 @@ const program = Effect.gen(function* () {
       }
       const sorted = timings.toSorted((a, b) => a - b)
       const label = `${name}${filtered ? " + filters" : ""}`
-      process.stdout.write(
-        `${label.padEnd(34)} ${percentile(sorted, 50).toFixed(1).padStart(8)} ${percentile(sorted, 95).toFixed(1).padStart(8)} ${percentile(sorted, 99).toFixed(1).padStart(8)}  ${(hits / perClass).toFixed(1)}\n`
-      )
+      const ms = (p: number) => percentile(sorted, p).toFixed(1).padStart(8)
+      process.stdout.write(`${label.padEnd(34)} ${ms(50)} ${ms(95)} ${ms(99)}  ${(hits / perClass).toFixed(1)}\n`)
     }
   }
 })

@@ -4,7 +4,7 @@ import { serveMcpStdio } from "@tenders/mcp"
 import { Cause, Effect, Exit, Logger, type Runtime } from "effect"
 import { appLayer, type GlobalOptions, messageOf } from "./Runtime.ts"
 
-/** A failure is one line on stderr (stdout belongs to the protocol); an interruption (stdin closed, SIGINT) is not one. */
+/** A failure is one line on stderr (stdout is the protocol's); an interruption (stdin closed, SIGINT) is not one. */
 const reportFailure = (cause: Cause.Cause<unknown>) =>
   Cause.hasInterruptsOnly(cause)
     ? Effect.failCause(cause)

@@ -62,7 +62,10 @@ export const waitFor = async (
   }
 }
 
-/** Starts `tenders serve` (without scheduled fetching unless `serveArgs` says otherwise) and waits (bounded) until /health answers. */
+/**
+ * Starts `tenders serve` (without scheduled fetching unless `serveArgs` says otherwise) and waits (bounded) until
+ * /health answers.
+ */
 export const startServer = async (
   args: ReadonlyArray<string>,
   env: NodeJS.ProcessEnv,

@@ -42,7 +42,7 @@ for (const backend of e2eBackends) {
     })
     const tenders = (args: ReadonlyArray<string>) => runCli([...storeArgs(env), ...args])
 
-    it("refuses input a command checks once its store is open: one line on stderr, nothing on stdout, exit 1", async () => {
+    it("refuses input a command checks once its store is open: one line on stderr, no stdout, exit 1", async () => {
       const cases: ReadonlyArray<readonly [ReadonlyArray<string>, string]> = [
         [["keys", "create", "--email", "new@example.com"], "new@example.com has no account yet"],
         [["keys", "create", "--email", "not-an-address", "--plan", "pro"], '"not-an-address" is not an e-mail address'],
@@ -68,7 +68,7 @@ for (const backend of e2eBackends) {
       }
     })
 
-    it("ingests normalised JSON lines, rejects a bad line with its number, and changes nothing on a re-run", async () => {
+    it("ingests normalised JSON lines, rejects a bad line with its number, changes nothing on a re-run", async () => {
       const file = join(dataDir, "in.jsonl")
       writeFileSync(
         file,
@@ -87,7 +87,7 @@ for (const backend of e2eBackends) {
       expect(JSON.parse(again.stdout)).toEqual({ new: 0, updated: 0, unchanged: 2, rejected: 1 })
     })
 
-    it("ingests recorded payloads in each source's own format, links a cancellation to its original, and changes nothing on a re-run", async () => {
+    it("ingests each source's own format, links a cancellation to its original, a re-run changes nothing", async () => {
       const fixtures = join(import.meta.dirname, "..", "..", "adapters-sources", "test", "fixtures")
       const ted = join(fixtures, "ted", "RECONSTRUCTED-search-response-original-change-cancel.json")
       const first = await tenders(["ingest", "--source", "ted", "--from", ted, "--json"])

@@ -156,7 +156,7 @@ describe("alert delivery end to end: the REST API, an SMTP server and an HTTPS w
         )
       }
 
-      it("new, amended and deadline-24h: once each in GET /v1/alerts (nearest deadline first), as signed webhooks and as e-mail digests", async () => {
+      it("new, amended, deadline-24h: once each in /v1/alerts (nearest first), signed webhooks, digests", async () => {
         mails.length = 0
         hooks.length = 0
         hold = false
@@ -256,7 +256,7 @@ describe("alert delivery end to end: the REST API, an SMTP server and an HTTPS w
         }
       }, 120_000)
 
-      it("a server killed mid-delivery and restarted loses nothing, and the repeated call carries the same webhook-id", async () => {
+      it("a server killed mid-delivery loses nothing on restart; the repeated call keeps its webhook-id", async () => {
         mails.length = 0
         hooks.length = 0
         hold = true

@@ -107,7 +107,7 @@ for (const name of e2eBackends) {
       expect(responses.find((r) => r.status === 200)?.headers.get("ratelimit-policy")).toBe(`"monthly";q=5`)
     })
 
-    it("raises an alert for a tender ingested after a watchlist was saved, and lists it on GET /v1/alerts", async () => {
+    it("raises an alert for a tender ingested after a watchlist was saved, lists it on GET /v1/alerts", async () => {
       const saved = await post("/v1/watchlists", { name: "Glaciers", filters: { q: "glaciology" } })
       expect(saved.status).toBe(201)
       const { watchlistId } = (await saved.json()) as { watchlistId: string }

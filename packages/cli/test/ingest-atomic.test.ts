@@ -38,7 +38,8 @@ const healed = [
 ]
 const orphans = `SELECT count(*)::int AS n FROM tenders t WHERE NOT EXISTS
   (SELECT 1 FROM tender_events e WHERE e.tender_id = t.id AND e.change = 'new')`
-const counts = `SELECT (SELECT count(*)::int FROM tenders) AS tenders, (SELECT count(*)::int FROM tender_events) AS events`
+const counts = `SELECT (SELECT count(*)::int FROM tenders) AS tenders,
+  (SELECT count(*)::int FROM tender_events) AS events`
 
 const records = Array.from({ length: 3 }, (_, i) =>
   JSON.stringify({

@@ -146,7 +146,7 @@ for (const name of e2eBackends) {
       }
     })
 
-    it("refuses to start `tenders mcp --stdio` with a REST key, with one line on stderr and nothing on stdout", async () => {
+    it("refuses `tenders mcp --stdio` with a REST key: one line on stderr, nothing on stdout", async () => {
       const result = await tendersAsync(["mcp", "--stdio", "--token", restKey], suite.env())
       expect(result.status).toBe(1)
       expect(result.stdout).toBe("")

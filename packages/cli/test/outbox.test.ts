@@ -98,7 +98,7 @@ for (const [name, makeLayer] of backends()) {
       { timeout: 120_000, excludeTestServices: true }
     )((it) => {
       it.effect(
-        "a receiver down for 9 simulated hours gets every alert once it is back, each webhook-id delivered once and signed at its attempt's time",
+        "a receiver down for 9 simulated hours gets every alert once back, each webhook-id once, signed per attempt",
         () =>
           Effect.gen(function* () {
             const owner = yield* subscribe("receiver@example.com", "ferry", "/tenders")
@@ -176,7 +176,7 @@ for (const [name, makeLayer] of backends()) {
       )
 
       it.effect(
-        "a receiver down for longer than the 27-hour retry window: the delivery fails with its reason and `retry` sends it",
+        "a receiver down past the 27-hour retry window: the delivery fails with its reason and `retry` sends it",
         () =>
           Effect.gen(function* () {
             yield* subscribe("gone@example.com", "dredging", "/dredging")

@@ -57,7 +57,7 @@ const fakeSources = async () => {
 }
 
 describe("tenders ingest --source X (live) and tenders sources", () => {
-  it("fetches from the source's address, changes nothing on a re-run, and reports a failing source with a non-zero exit", async () => {
+  it("fetches from the source's address, changes nothing on a re-run; a failing source exits non-zero", async () => {
     const sources = await fakeSources()
     const dataDir = mkdtempSync(join(tmpdir(), "tdl-"))
     const env = childEnv({

@@ -49,7 +49,13 @@ const filesUnder = (dir: string): Array<string> =>
     return statSync(path).isDirectory() ? filesUnder(path) : [path]
   })
 
-const sample = `import { createTendersClient, isTendersApiError, TendersApiError, type FullTender, type SearchResponse } from "@tenders/client-sdk"
+const sample = `import {
+  createTendersClient,
+  isTendersApiError,
+  TendersApiError,
+  type FullTender,
+  type SearchResponse
+} from "@tenders/client-sdk"
 
 const [baseUrl = "", apiKey = ""] = process.argv.slice(2)
 const client = createTendersClient({ baseUrl, apiKey })
@@ -66,8 +72,9 @@ try {
   await client.getTender("ted-does-not-exist-0")
   console.log("missing tender was found")
 } catch (error) {
-  if (error instanceof TendersApiError && error.code === "not_found") console.log(\`missing \${error.code} \${error.status}\`)
-  else throw error
+  if (error instanceof TendersApiError && error.code === "not_found") {
+    console.log(\`missing \${error.code} \${error.status}\`)
+  } else throw error
 }
 
 const watchlist = await client.createWatchlist({ name: "SDK roads", filters: { q: "road", countries: ["FR", "AM"] } })
@@ -123,7 +130,7 @@ describe("the published client SDK", () => {
     ).toEqual([])
   })
 
-  it("installs into an empty project with only effect and standardwebhooks underneath: no driver, no server code", () => {
+  it("installs into an empty project with only effect and standardwebhooks below it: no driver, no server code", () => {
     mkdirSync(project)
     writeFileSync(
       join(project, "package.json"),
@@ -174,7 +181,7 @@ describe("the published client SDK", () => {
     expect(declarations).not.toMatch(/from\s+["']@tenders\//u)
   }, 180_000)
 
-  it("type-checks and runs a sample program against a live server: search, get, not_found, watchlist, alerts, health", async () => {
+  it("type-checks and runs a sample on a live server: search, get, not_found, watchlist, alerts, health", async () => {
     writeFileSync(join(project, "sample.ts"), sample)
     writeFileSync(
       join(project, "tsconfig.json"),

@@ -121,6 +121,7 @@ const stray = imports.filter((path) => !external.some((name) => path === name ||
 if (stray.length > 0)
   throw new Error(`dist/index.js imports ${stray.join(", ")}; only ${external.join(", ")} may stay external`)
 const size = statSync(join(dist, "index.js")).size
+const declarationCount = walk(dist).filter((p) => p.endsWith(".d.ts")).length
 process.stdout.write(
-  `client-sdk: dist/index.js ${(size / 1024).toFixed(1)} KiB, ${walk(dist).filter((p) => p.endsWith(".d.ts")).length} declaration files\n`
+  `client-sdk: dist/index.js ${(size / 1024).toFixed(1)} KiB, ${declarationCount} declaration files\n`
 )

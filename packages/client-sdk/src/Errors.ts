@@ -40,7 +40,10 @@ export class TendersNetworkError extends TendersError {
   override readonly name = "TendersNetworkError"
 }
 
-/** An answer the contract does not describe: an undeclared status (e.g. a proxy's 502 page) or a body of the wrong shape. */
+/**
+ * An answer the contract does not describe: an undeclared status (e.g. a proxy's 502 page)
+ * or a body of the wrong shape.
+ */
 export class TendersResponseError extends TendersError {
   override readonly name = "TendersResponseError"
   /** The HTTP status of the answer. */
@@ -52,7 +55,7 @@ export class TendersResponseError extends TendersError {
   }
 }
 
-/** A webhook delivery failed verification: missing headers, a wrong signature, a stale timestamp or an unexpected body. */
+/** A webhook delivery failed verification: missing headers, wrong signature, stale timestamp or unexpected body. */
 export class TendersWebhookError extends TendersError {
   override readonly name = "TendersWebhookError"
 }

@@ -10,7 +10,7 @@ export interface RetryOptions {
   readonly baseDelay?: Duration.Input | undefined
   /** The longest `Retry-After` a 429 or 5xx is waited out for; a longer one is raised at once (default 60 s). */
   readonly maxRetryAfter?: Duration.Input | undefined
-  /** Time limit of one attempt, until the response headers arrive (default 30 s); a timeout counts as a network error. */
+  /** Time limit of one attempt, until response headers arrive (default 30 s); a timeout counts as a network error. */
   readonly attemptTimeout?: Duration.Input | undefined
 }
 

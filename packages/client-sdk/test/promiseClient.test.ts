@@ -141,7 +141,7 @@ describe("promise client: retries", () => {
     expect(server.requests).toHaveLength(2)
   })
 
-  it("retries a 429 whose Retry-After is short (the wait itself is proven on the TestClock in retry.test.ts)", async () => {
+  it("retries a 429 whose Retry-After is short (the wait is proven on the TestClock in retry.test.ts)", async () => {
     server.reply(errorBody(429, "quota_exceeded", "slow down", { "retry-after": "0" }), json(200, { alerts: [] }))
     expect(await client().listAlerts()).toEqual({ alerts: [] })
     expect(server.requests).toHaveLength(2)

@@ -13,8 +13,8 @@ export interface AmountRange {
 
 /**
  * How a budget filter applies: a range in each tender's own currency, or (with `budgetCurrency`) one range per
- * listed currency (keyed by ISO 4217 code), re-expressed at the reference rates; a tender in another currency, or with no budget where a
- * range is set, never matches.
+ * listed currency (keyed by ISO 4217 code), re-expressed at the reference rates; a tender in another currency, or
+ * with no budget where a range is set, never matches.
  */
 export type BudgetCondition =
   | { readonly _tag: "Own"; readonly range: AmountRange }

@@ -50,7 +50,7 @@ const overlay = (base: TenderRecord, next: TenderRecord): TenderRecord => ({
   docsUrl: [...new Set([...base.docsUrl, ...next.docsUrl])]
 })
 
-/** The id a procedure's tender carries: its original notice's, else its oldest notice's (same for any arrival order). */
+/** The id a procedure's tender carries: its original notice's, else its oldest one's (same for any arrival order). */
 export const canonicalId = (notices: ReadonlyArray<ParsedNotice>): TenderRecord["id"] | undefined => {
   const sorted = notices.toSorted(byAge)
   return (sorted.find((n) => n.kind === "original") ?? sorted[0])?.record.id

@@ -38,13 +38,15 @@ const advice: Record<string, string> = {
   budgetCurrency: "drop `budgetCurrency` (tenders in other currencies or without a budget are skipped)"
 }
 
+const approximateHint =
+  "No open tender contains every word of `q`; these have similar words in the title or buyer. " +
+  "Check the spelling or use fewer words."
+
 /** The `hint` of a search response, or undefined when results filled the limit and no note applies. */
 export const searchHint = (input: HintInput): string | undefined => {
   const parts: Array<string> = []
   if (input.approximate) {
-    parts.push(
-      "No open tender contains every word of `q`; these have similar words in the title or buyer. Check the spelling or use fewer words."
-    )
+    parts.push(approximateHint)
   } else if (input.found < input.limit) {
     const lead =
       input.found === 0

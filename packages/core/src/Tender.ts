@@ -9,7 +9,8 @@ import { UtcTimestamp } from "./Time.ts"
 export const TenderId = Schema.String.check(
   Schema.isPattern(/^(ted|gnumner|eaeu)-[A-Za-z0-9._-]{1,200}$/u, {
     message:
-      "must be a tender id as given in search results: ted-, gnumner- or eaeu- and up to 200 letters, digits, '.', '_' or '-'"
+      "must be a tender id as given in search results: " +
+      "ted-, gnumner- or eaeu- and up to 200 letters, digits, '.', '_' or '-'"
   })
 ).pipe(Schema.brand("TenderId"))
 export type TenderId = typeof TenderId.Type

@@ -49,7 +49,7 @@ const permutations = <A>(items: ReadonlyArray<A>): Array<Array<A>> =>
       )
 
 describe("lifecycle", () => {
-  it("names the tender after its original notice and overlays amendments, keeping older values a newer notice leaves empty", () => {
+  it("names the tender after its original, overlays amendments, keeps older values a newer notice leaves empty", () => {
     const tender = resolveProcedure([amendment, original])
     expect(tender?.id).toBe("ted-100-2026")
     expect(tender?.status).toBe("amended")

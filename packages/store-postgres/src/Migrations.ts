@@ -4,7 +4,8 @@ import { Migrator, SqlClient } from "effect/sql"
 const initial = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   yield* sql`CREATE EXTENSION IF NOT EXISTS pg_trgm`
-  yield* sql`CREATE FUNCTION tenders_text_vector(latin text, cyrillic text, armenian text, unstemmed text, weight "char")
+  yield* sql`CREATE FUNCTION tenders_text_vector(latin text, cyrillic text, armenian text, unstemmed text,
+      weight "char")
     RETURNS tsvector LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
       SELECT setweight(
         to_tsvector('english', latin) || to_tsvector('russian', cyrillic) ||
@@ -45,11 +46,14 @@ const initial = Effect.gen(function* () {
   yield* sql`ALTER TABLE tenders ALTER COLUMN search_vec SET STATISTICS 2000`
   // Open tenders in deadline order, null deadlines last: one range condition, and early exit for broad words.
   yield* sql`CREATE INDEX tenders_open_deadline_idx ON tenders (deadline_sort, id) WHERE status IN ('open', 'amended')`
-  yield* sql`CREATE INDEX tenders_open_country_idx ON tenders (country, deadline_sort) WHERE status IN ('open', 'amended')`
+  yield* sql`CREATE INDEX tenders_open_country_idx ON tenders (country, deadline_sort)
+    WHERE status IN ('open', 'amended')`
   yield* sql`CREATE INDEX tenders_cpv_prefixes_idx ON tenders USING gin (cpv_prefixes)`
   yield* sql`CREATE INDEX tenders_budget_idx ON tenders (currency, budget) WHERE status IN ('open', 'amended')`
-  yield* sql`CREATE INDEX tenders_title_trgm_idx ON tenders USING gin (lower(title) gin_trgm_ops) WHERE status IN ('open', 'amended')`
-  yield* sql`CREATE INDEX tenders_buyer_trgm_idx ON tenders USING gin (lower(buyer) gin_trgm_ops) WHERE status IN ('open', 'amended')`
+  yield* sql`CREATE INDEX tenders_title_trgm_idx ON tenders USING gin (lower(title) gin_trgm_ops)
+    WHERE status IN ('open', 'amended')`
+  yield* sql`CREATE INDEX tenders_buyer_trgm_idx ON tenders USING gin (lower(buyer) gin_trgm_ops)
+    WHERE status IN ('open', 'amended')`
   yield* sql`CREATE INDEX tenders_source_native_idx ON tenders (source, native_id)`
 
   yield* sql`CREATE TABLE accounts (
@@ -117,7 +121,11 @@ const schedule = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   yield* sql`ALTER TABLE source_runs ADD COLUMN owner text`
   yield* sql`ALTER TABLE source_runs ADD COLUMN summary jsonb`
-  yield* sql`CREATE TABLE source_cursors (source text PRIMARY KEY, cursor text NOT NULL, updated_at timestamptz NOT NULL)`
+  yield* sql`CREATE TABLE source_cursors (
+    source text PRIMARY KEY,
+    cursor text NOT NULL,
+    updated_at timestamptz NOT NULL
+  )`
   yield* sql`CREATE TABLE source_schedule (
     source text PRIMARY KEY,
     next_run_at timestamptz NOT NULL,
@@ -188,7 +196,8 @@ const watchlistVersion = Effect.gen(function* () {
   yield* sql`INSERT INTO watchlist_version (id, version) VALUES (1, 0)`
   yield* sql.unsafe(`CREATE FUNCTION bump_watchlist_version() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN UPDATE watchlist_version SET version = version + 1 WHERE id = 1; RETURN NULL; END $$`)
-  yield* sql`CREATE TRIGGER watchlists_version AFTER INSERT OR DELETE OR UPDATE OF filters, match_tokens, account_id, created_at
+  yield* sql`CREATE TRIGGER watchlists_version
+    AFTER INSERT OR DELETE OR UPDATE OF filters, match_tokens, account_id, created_at
     ON watchlists FOR EACH STATEMENT EXECUTE FUNCTION bump_watchlist_version()`
 })
 

@@ -51,7 +51,8 @@ export const PgAccountStore = Layer.effect(
       month: string,
       limit: number
     ) {
-      yield* sql`INSERT INTO usage_months (account_id, month) VALUES (${accountId}::uuid, ${month}) ON CONFLICT DO NOTHING`
+      yield* sql`INSERT INTO usage_months (account_id, month) VALUES (${accountId}::uuid, ${month})
+        ON CONFLICT DO NOTHING`
       const updated = yield* sql<{ calls: number; packs: number }>`UPDATE usage_months SET calls = calls + 1
         WHERE account_id = ${accountId}::uuid AND month = ${month} AND calls < ${limit} + packs * ${packSize}
         RETURNING calls, packs`
@@ -118,9 +119,8 @@ export const PgAccountStore = Layer.effect(
 
     const webhookSecret = Effect.fn("PgAccountStore.webhookSecret")(function* (accountId: AccountId, rotate: boolean) {
       const fresh = newWebhookSecret()
-      const rows = yield* sql<{
-        secret: string
-      }>`UPDATE accounts SET webhook_secret = CASE WHEN ${rotate} OR webhook_secret IS NULL THEN ${fresh} ELSE webhook_secret END
+      const rows = yield* sql<{ secret: string }>`UPDATE accounts
+        SET webhook_secret = CASE WHEN ${rotate} OR webhook_secret IS NULL THEN ${fresh} ELSE webhook_secret END
         WHERE id = ${accountId}::uuid RETURNING webhook_secret AS secret`
       return rows[0]?.secret ?? fresh
     }, Effect.orDie)

@@ -158,8 +158,8 @@ export const PgAlertStore = Layer.effect(
         yield* sql`UPDATE accounts SET webhook_secret = COALESCE(webhook_secret, ${newWebhookSecret()})
           WHERE id = ${accountId}::uuid`
       }
-      yield* sql`INSERT INTO deliveries (channel, account_id, watchlist_id, target, webhook_id, payload, next_attempt_at,
-          created_at)
+      yield* sql`INSERT INTO deliveries
+          (channel, account_id, watchlist_id, target, webhook_id, payload, next_attempt_at, created_at)
         SELECT d.channel, d.account_id::uuid, d.watchlist_id::uuid, d.target, d.webhook_id, d.payload,
           ${now}::timestamptz, ${now}::timestamptz
         FROM jsonb_to_recordset(${sql.json(planned.map(deliveryRow))})
@@ -196,7 +196,8 @@ export const PgAlertStore = Layer.effect(
         }
         if (eventCursor !== null) {
           yield* sql`INSERT INTO alert_cursor (name, last_event_id) VALUES ('events', ${eventCursor})
-              ON CONFLICT (name) DO UPDATE SET last_event_id = GREATEST(alert_cursor.last_event_id, EXCLUDED.last_event_id)`
+              ON CONFLICT (name) DO UPDATE
+              SET last_event_id = GREATEST(alert_cursor.last_event_id, EXCLUDED.last_event_id)`
         }
         return created
       }).pipe(sql.withTransaction)

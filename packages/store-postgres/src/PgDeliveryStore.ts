@@ -66,19 +66,23 @@ export const PgDeliveryStore = Layer.effect(
       limit: number
     ) {
       const rows = yield* sql`UPDATE deliveries d SET lease_until = ${DateTime.formatIso(leaseUntil)}::timestamptz
-        FROM (SELECT id FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ${DateTime.formatIso(at)}::timestamptz
+        FROM (SELECT id FROM deliveries
+              WHERE status = 'pending' AND next_attempt_at <= ${DateTime.formatIso(at)}::timestamptz
                 AND (lease_until IS NULL OR lease_until < ${DateTime.formatIso(at)}::timestamptz)
               ORDER BY next_attempt_at, id LIMIT ${limit} FOR UPDATE SKIP LOCKED) due
         WHERE d.id = due.id
-        RETURNING d.id::text AS id, d.channel, d.attempts, d.watchlist_id::text AS "watchlistId", d.target, d.webhook_id AS "webhookId",
-          (SELECT webhook_secret FROM accounts a WHERE a.id = d.account_id) AS secret, d.payload`
+        RETURNING d.id::text AS id, d.channel, d.attempts, d.watchlist_id::text AS "watchlistId", d.target,
+          d.webhook_id AS "webhookId", (SELECT webhook_secret FROM accounts a WHERE a.id = d.account_id) AS secret,
+          d.payload`
       const decoded = yield* Schema.decodeUnknownEffect(Schema.Array(ClaimRow))(rows)
       return decoded.flatMap(toClaimed)
     }, Effect.orDie)
 
     const markDelivered = Effect.fn("PgDeliveryStore.markDelivered")(function* (id: number) {
-      yield* sql`UPDATE deliveries SET status = 'delivered', attempts = attempts + 1, delivered_at = ${yield* now}::timestamptz,
-        lease_until = NULL, last_error = NULL WHERE id = ${id}`
+      yield* sql`UPDATE deliveries
+        SET status = 'delivered', attempts = attempts + 1, delivered_at = ${yield* now}::timestamptz,
+          lease_until = NULL, last_error = NULL
+        WHERE id = ${id}`
     }, Effect.orDie)
 
     const reschedule = Effect.fn("PgDeliveryStore.reschedule")(function* (
@@ -86,8 +90,10 @@ export const PgDeliveryStore = Layer.effect(
       next: DateTime.Utc,
       error: string
     ) {
-      yield* sql`UPDATE deliveries SET attempts = attempts + 1, next_attempt_at = ${DateTime.formatIso(next)}::timestamptz,
-        lease_until = NULL, last_error = ${error} WHERE id = ${id}`
+      yield* sql`UPDATE deliveries
+        SET attempts = attempts + 1, next_attempt_at = ${DateTime.formatIso(next)}::timestamptz,
+          lease_until = NULL, last_error = ${error}
+        WHERE id = ${id}`
     }, Effect.orDie)
 
     const markFailed = Effect.fn("PgDeliveryStore.markFailed")(function* (
@@ -95,9 +101,13 @@ export const PgDeliveryStore = Layer.effect(
       error: string,
       disableWebhookOf: WatchlistId | null
     ) {
-      yield* sql`UPDATE deliveries SET status = 'failed', attempts = attempts + 1, lease_until = NULL, last_error = ${error} WHERE id = ${id}`
+      yield* sql`UPDATE deliveries
+        SET status = 'failed', attempts = attempts + 1, lease_until = NULL, last_error = ${error}
+        WHERE id = ${id}`
       if (disableWebhookOf !== null) {
-        yield* sql`UPDATE watchlists SET webhook_disabled_at = COALESCE(webhook_disabled_at, ${yield* now}::timestamptz) WHERE id = ${disableWebhookOf}::uuid`
+        yield* sql`UPDATE watchlists
+          SET webhook_disabled_at = COALESCE(webhook_disabled_at, ${yield* now}::timestamptz)
+          WHERE id = ${disableWebhookOf}::uuid`
       }
     }, Effect.orDie)
 
@@ -110,8 +120,8 @@ export const PgDeliveryStore = Layer.effect(
     }, Effect.orDie)
 
     const retry = Effect.fn("PgDeliveryStore.retry")(function* (id: number, at: DateTime.Utc) {
-      const rows =
-        yield* sql`UPDATE deliveries SET status = 'pending', next_attempt_at = ${DateTime.formatIso(at)}::timestamptz, lease_until = NULL
+      const rows = yield* sql`UPDATE deliveries
+        SET status = 'pending', next_attempt_at = ${DateTime.formatIso(at)}::timestamptz, lease_until = NULL
         WHERE id = ${id} AND status = 'failed' RETURNING id`
       return rows.length > 0
     }, Effect.orDie)

@@ -39,7 +39,8 @@ export const PgSourceRunStore = Layer.effect(
     }, Effect.orDie)
 
     const saveCursor = Effect.fn("PgSourceRunStore.saveCursor")(function* (source: SourceCode, cursor: string) {
-      yield* sql`INSERT INTO source_cursors (source, cursor, updated_at) VALUES (${source}, ${cursor}, ${yield* now}::timestamptz)
+      yield* sql`INSERT INTO source_cursors (source, cursor, updated_at)
+        VALUES (${source}, ${cursor}, ${yield* now}::timestamptz)
         ON CONFLICT (source) DO UPDATE SET cursor = EXCLUDED.cursor, updated_at = EXCLUDED.updated_at`
     }, Effect.orDie)
 
@@ -49,9 +50,10 @@ export const PgSourceRunStore = Layer.effect(
       lease: { readonly until: DateTime.Utc }
     ) {
       const at = yield* now
-      yield* sql`INSERT INTO source_schedule (source, next_run_at) VALUES (${source}, ${at}::timestamptz) ON CONFLICT DO NOTHING`
-      const rows =
-        yield* sql`UPDATE source_schedule SET lease_owner = ${owner}, lease_expires_at = ${DateTime.formatIso(lease.until)}::timestamptz
+      yield* sql`INSERT INTO source_schedule (source, next_run_at) VALUES (${source}, ${at}::timestamptz)
+        ON CONFLICT DO NOTHING`
+      const rows = yield* sql`UPDATE source_schedule
+        SET lease_owner = ${owner}, lease_expires_at = ${DateTime.formatIso(lease.until)}::timestamptz
         WHERE source = ${source} AND next_run_at <= ${at}::timestamptz
           AND (lease_owner IS NULL OR lease_expires_at < ${at}::timestamptz)
         RETURNING source`
@@ -78,9 +80,8 @@ export const PgSourceRunStore = Layer.effect(
     }, Effect.orDie)
 
     const recentRuns = Effect.fn("PgSourceRunStore.recentRuns")(function* (source: SourceCode, limit: number) {
-      const rows =
-        yield* sql`SELECT id, ${sql.literal(utc("started_at"))} AS "startedAt", ${sql.literal(utc("finished_at"))} AS "finishedAt",
-          error, COALESCE(summary, '{}'::jsonb) AS summary
+      const rows = yield* sql`SELECT id, ${sql.literal(utc("started_at"))} AS "startedAt",
+          ${sql.literal(utc("finished_at"))} AS "finishedAt", error, COALESCE(summary, '{}'::jsonb) AS summary
         FROM source_runs WHERE source = ${source} ORDER BY started_at DESC, id DESC LIMIT ${limit}`
       return yield* decodeRuns(rows.map((r) => ({ ...r, id: Number(r["id"]) })))
     }, Effect.orDie)

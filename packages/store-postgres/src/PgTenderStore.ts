@@ -42,9 +42,8 @@ export const PgTenderStore = Layer.effect(
     // Searches run unprepared: a cached generic plan cannot see the words, and the right plan (GIN index for
     // rare words, deadline order with early exit for broad ones) depends on them.
     const page = (where: Statement.Fragment, limit: number) =>
-      sql`SELECT ${sql.literal(tenderColumns)} FROM tenders t WHERE ${where} ORDER BY t.deadline_sort, t.id LIMIT ${limit}`.unprepared.pipe(
-        Effect.flatMap(decodeRows)
-      )
+      sql`SELECT ${sql.literal(tenderColumns)} FROM tenders t WHERE ${where}
+        ORDER BY t.deadline_sort, t.id LIMIT ${limit}`.unprepared.pipe(Effect.flatMap(decodeRows))
 
     // Relevance in two exact tiers: tenders whose title has every word, then those matching elsewhere
     // (lot names, buyer, codes); nearest deadline first within a tier. The second tier runs only when the
@@ -64,7 +63,8 @@ export const PgTenderStore = Layer.effect(
       const words = query.words.map((token) => token.text).join(" ")
       const similar = yield* sql`SELECT ${sql.literal(tenderColumns)} FROM tenders t
         WHERE ${searchConditions(sql, query, [sql`(${words} <% lower(t.title) OR ${words} <% lower(t.buyer))`])}
-        ORDER BY greatest(word_similarity(${words}, lower(t.title)), coalesce(word_similarity(${words}, lower(t.buyer)), 0)) DESC,
+        ORDER BY greatest(word_similarity(${words}, lower(t.title)),
+            coalesce(word_similarity(${words}, lower(t.buyer)), 0)) DESC,
           t.deadline_sort, t.id
         LIMIT ${query.limit}`.unprepared.pipe(Effect.flatMap(decodeRows))
       return { tenders: similar, approximate: similar.length > 0 }

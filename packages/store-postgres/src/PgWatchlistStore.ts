@@ -76,7 +76,8 @@ export const PgWatchlistStore = Layer.effect(
         if ((rows[0]?.n ?? 0) >= limit) return undefined
         yield* sql`INSERT INTO watchlists (id, account_id, name, filters, email, webhook, created_at, match_tokens)
             VALUES (${id}::uuid, ${accountId}::uuid, ${input.name}, ${sql.json(input.filters)},
-              ${input.channels?.email ?? true}, ${input.channels?.webhook ?? null}, ${now}::timestamptz, ${sql.json(tokens)})`
+              ${input.channels?.email ?? true}, ${input.channels?.webhook ?? null}, ${now}::timestamptz,
+              ${sql.json(tokens)})`
         return id
       }).pipe(sql.withTransaction)
     }, Effect.orDie)

@@ -34,7 +34,7 @@ const inRange = (sql: Sql, range: AmountRange): Statement.Fragment => {
   return sql.and(parts)
 }
 
-/** The WHERE conditions of a search: open tenders, the given text conditions, and every filter (core FilterMatch.ts). */
+/** The WHERE conditions of a search: open tenders, the given text conditions, every filter (core FilterMatch.ts). */
 export const searchConditions = (sql: Sql, query: SearchQuery, textConditions: ReadonlyArray<Statement.Fragment>) => {
   const conditions: Array<Statement.Fragment> = [openTender(sql, query.now), ...textConditions]
   if (query.countries.length > 0) conditions.push(sql`t.country IN (${list(sql, query.countries)})`)

@@ -483,7 +483,7 @@ for (const [name, makeLayer] of backends()) {
       )
 
       it.effect(
-        "queues one e-mail digest per watchlist and one webhook per alert, delivers each once under two concurrent workers, and reschedules a failed attempt with its error",
+        "a digest per watchlist, a webhook per alert, sent once by 2 workers; a failure is rescheduled with its error",
         () =>
           Effect.gen(function* () {
             const accounts = yield* AccountStore

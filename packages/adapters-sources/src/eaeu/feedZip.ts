@@ -91,7 +91,7 @@ const readEntries = (bytes: Uint8Array): ReadonlyArray<ZipEntry> => {
   return entries
 }
 
-/** Reads every file of a ZIP archive (stored or deflated entries, CRC-checked); a damaged archive is an error, never a throw. */
+/** Reads every file of a ZIP archive (stored or deflated, CRC-checked); a damaged archive is an error, not a throw. */
 export const readZip = (bytes: Uint8Array): Result.Result<ReadonlyArray<ZipEntry>, string> => {
   try {
     return Result.succeed(readEntries(bytes))

@@ -58,7 +58,7 @@ const toCandidate = (draft: NoticeDraft): NoticeCandidate => ({
   }
 })
 
-/** Validates every draft as a `ParsedNotice` (`toParsedNotice`); failures become rejected entries with the issue text. */
+/** Validates every draft as a `ParsedNotice` (`toParsedNotice`); a failure becomes a rejected entry with its issue. */
 export const finish = (batch: DraftBatch): ParseResult => {
   const notices: Array<ParsedNotice> = []
   const rejected: Array<RejectedNotice> = [...batch.rejected]

@@ -41,7 +41,10 @@ const dispatch = (name: string, doc: XmlNode): DraftBatch => {
   }
 }
 
-/** Parses one EIS XML document (44-FZ epNotificationEF2020 / fcsNotification*, epNotificationCancel, protocols, 223-FZ purchaseNotice*) into notices. */
+/**
+ * Parses one EIS XML document into notices: 44-FZ epNotificationEF2020 / fcsNotification*, epNotificationCancel,
+ * protocols, 223-FZ purchaseNotice*.
+ */
 export const parseEisXml = (xml: string): ParseResult => {
   const read = readXml(xml)
   if (read._tag === "Error") return { notices: [], rejected: [{ where: "eaeu:xml", reason: read.reason }] }

@@ -133,7 +133,10 @@ const knownSectionPages = (run: RunState, slug: string): Stream.Stream<FeedPage,
   )
 }
 
-/** The gnumner.minfin.am listing feed (plus ARMEPS / eAuction detail pages and invitation DOCX lots), resumable per section. */
+/**
+ * The gnumner.minfin.am listing feed (plus ARMEPS / eAuction detail pages and invitation DOCX lots),
+ * resumable per section.
+ */
 export const makeGnumnerFeed = Effect.fn("makeGnumnerFeed")(function* (config: Partial<GnumnerFeedConfig> = {}) {
   const settings = gnumnerFeedDefaults(config)
   const fetch = yield* makePageFetcher(settings, settings.insecureTlsHosts)

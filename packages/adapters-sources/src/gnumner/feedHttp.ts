@@ -5,7 +5,10 @@ import { type AttemptFailure, type Reply, statusFailure } from "../http/AttemptF
 import { makeFeedFetch } from "../http/FeedHttp.ts"
 import type { FeedHttpPolicy } from "../http/FeedHttpPolicy.ts"
 
-/** A resource read: its bytes and their UTF-8 text (HTML pages, DOCX invitations), or the host said it does not exist (404 / 410). */
+/**
+ * A resource read: its bytes and their UTF-8 text (HTML pages, DOCX invitations), or the host said it does not exist
+ * (404 / 410).
+ */
 export type Fetched =
   { readonly _tag: "page"; readonly html: string; readonly bytes: Uint8Array } | { readonly _tag: "notFound" }
 
@@ -63,8 +66,12 @@ const readPage = (reply: Reply): Result.Result<Fetched, AttemptFailure> => {
     : Result.fail(byStatus)
 }
 
-const ACCEPT =
-  "text/html,application/xhtml+xml,application/vnd.openxmlformats-officedocument.wordprocessingml.document;q=0.9,*/*;q=0.8"
+const ACCEPT = [
+  "text/html",
+  "application/xhtml+xml",
+  "application/vnd.openxmlformats-officedocument.wordprocessingml.document;q=0.9",
+  "*/*;q=0.8"
+].join(",")
 
 /** The gnumner hosts through the feed HTTP policy: GET, paced, retried, TLS failures named. */
 export const makePageFetcher = Effect.fn("makePageFetcher")(function* (

@@ -38,7 +38,10 @@ const hostAwareFetch =
     })
   }
 
-/** An HttpClient layer whose TLS verification is off for exactly the given hosts (undici Agent per host via fetch's dispatcher). */
+/**
+ * An HttpClient layer whose TLS verification is off for exactly the given hosts (an undici Agent per host, passed as
+ * fetch's dispatcher).
+ */
 export const gnumnerHttpClientLayer = (insecureTlsHosts: ReadonlyArray<string>): Layer.Layer<HttpClient.HttpClient> =>
   Layer.effect(
     HttpClient.HttpClient,

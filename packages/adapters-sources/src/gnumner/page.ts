@@ -22,7 +22,10 @@ const sectionInName = (name: string): string | undefined => {
   return undefined
 }
 
-/** The listing section of a saved page: the given one, else one named in the file name, else the first known section the page links to. */
+/**
+ * The listing section of a saved page: the given one, else one named in the file name, else the first known section
+ * the page links to.
+ */
 export const guessSection = (html: string, hint: string | undefined, fileName = ""): string | undefined => {
   if (known(hint)) return hint
   const fromName = sectionInName(fileName)

@@ -8,7 +8,7 @@ import { attemptsOf, type FeedHttpPolicy, retrySchedule } from "./FeedHttpPolicy
 /** Reads a reply: the data, or why this attempt gave nothing usable. */
 export type Decode<A> = (reply: Reply) => Result.Result<A, AttemptFailure>
 
-/** Sends one request of a feed (paced, timed out, retried) and decodes its reply; fails only with `SourceUnavailable`. */
+/** Sends one feed request (paced, timed out, retried) and decodes its reply; fails only with `SourceUnavailable`. */
 export type FeedFetch = <A>(
   label: string,
   request: HttpClientRequest.HttpClientRequest,

@@ -1,4 +1,4 @@
-/** ISO 3166-1 alpha-3 -> alpha-2 for the countries TED notices name (EU, EEA, candidates, neighbours, frequent others). */
+/** ISO 3166-1 alpha-3 -> alpha-2 for countries TED notices name (EU, EEA, candidates, neighbours, frequent others). */
 export const alpha3ToAlpha2: ReadonlyMap<string, string> = new Map([
   // EU member states
   ["AUT", "AT"],

@@ -40,7 +40,7 @@ export const TED_SEARCH_FIELDS: ReadonlyArray<string> = [
   "links"
 ]
 
-/** The TED feed's resume point: an open iteration token (or null) and the publication day (`YYYYMMDD`) to query from. */
+/** The TED feed's resume point: an open iteration token (or null), the publication day (`YYYYMMDD`) to query from. */
 export interface TedCursor {
   readonly token: string | null
   readonly from: string

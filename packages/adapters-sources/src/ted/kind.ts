@@ -8,7 +8,7 @@ const planningNoticeTypes = new Set(["pin-only", "pin-buyer", "pin-rtl"])
 const resultFormTypes = new Set(["result", "completion", "cont-modif", "dir-awa-pre"])
 const resultNoticeTypes = new Set(["veat", "compl", "can-modif"])
 
-/** FIELD-GUIDE 1.5: planning -> skip; change notice -> cancellation/amendment; result forms -> result; else original. */
+/** FIELD-GUIDE 1.5: planning -> skip; change notice -> cancellation/amendment; result form -> result; else original. */
 export const classifyNotice = (notice: { readonly [k: string]: unknown }): Classification => {
   const formType = firstString(notice["form-type"])?.toLowerCase() ?? ""
   const noticeType = firstString(notice["notice-type"])?.toLowerCase() ?? ""

@@ -21,9 +21,8 @@ export const registerAccounts = (program: Command, globals: () => GlobalOptions)
           const monthlyLimit = yield* usage(() => parseMonthlyLimit(options.monthlyLimit))
           const account = yield* saveAccount({ email: options.email, plan: options.plan, monthlyLimit })
           const limit = account.monthlyLimit ?? planRules[account.plan].monthlyCalls
-          process.stdout.write(
-            `${account.email}: plan ${account.plan}, ${limit} calls a month${account.monthlyLimit === null ? "" : " (override)"}\n`
-          )
+          const override = account.monthlyLimit === null ? "" : " (override)"
+          process.stdout.write(`${account.email}: plan ${account.plan}, ${limit} calls a month${override}\n`)
         })
       )
     )

@@ -145,20 +145,21 @@ const recorded = Effect.fn("ingest.recorded")(function* (
   yield* requireAccepted(from, results.flatMap((r) => r.notices).length, summary.rejected)
 })
 
+const ingestDescription =
+  "import tenders: normalised JSON lines (--from FILE), a source's recorded payloads (--source X --from PATH), " +
+  "or live (--source X|all)"
+
+const sourceDescription =
+  "fetch live from a source (or all), or with --from read its own format: " +
+  "TED search JSON, gnumner HTML pages, EIS XML"
+
 /** `tenders ingest`: normalised JSON lines, or recorded payloads in a source's own format. */
 export const registerIngest = (program: Command, globals: () => GlobalOptions) =>
   program
     .command("ingest")
-    .description(
-      "import tenders: normalised JSON lines (--from FILE), a source's recorded payloads (--source X --from PATH), or live (--source X|all)"
-    )
+    .description(ingestDescription)
     .option("--from <path>", "a JSON-lines file of normalised records, or with --source a payload file or directory")
-    .addOption(
-      new CliOption(
-        "--source <source>",
-        "fetch live from a source (or all), or with --from read its own format: TED search JSON, gnumner HTML pages, EIS XML"
-      ).choices([...SourceCode.literals, "all"])
-    )
+    .addOption(new CliOption("--source <source>", sourceDescription).choices([...SourceCode.literals, "all"]))
     .option("--since <date>", "live backfill from this date instead of the saved cursor")
     .option("--section <slug>", "gnumner listing section of the pages (default: read from the file name or the page)")
     .option("--json", "print the summary as JSON")

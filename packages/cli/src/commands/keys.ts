@@ -34,7 +34,8 @@ const create = Effect.fn("keys.create")(function* (options: CreateOptions) {
   } else {
     const what = options.kind === "rest" ? "REST key" : "MCP token"
     process.stdout.write(
-      `${what} for ${account.email} (plan ${account.plan}), id ${keyId}:\n${key}\nIt is shown only once: store it now.\n`
+      `${what} for ${account.email} (plan ${account.plan}), id ${keyId}:\n${key}\n` +
+        "It is shown only once: store it now.\n"
     )
   }
 })

@@ -7,6 +7,11 @@ interface McpOptions {
   readonly token?: string
 }
 
+const needsStdio = "mcp needs --stdio (for MCP over HTTP run `tenders serve` and connect to /mcp)"
+const needsToken =
+  "mcp needs an MCP token: set TENDERS_MCP_TOKEN or pass --token " +
+  "(create one with `tenders keys create --kind mcp`)"
+
 /** `tenders mcp --stdio`: the four MCP tools over stdin/stdout for a local agent, on the configured store. */
 export const registerMcp = (program: Command, globals: () => GlobalOptions) =>
   program
@@ -24,12 +29,7 @@ export const registerMcp = (program: Command, globals: () => GlobalOptions) =>
     )
     .action(async (options: McpOptions) => {
       const token = options.token ?? ""
-      const problem =
-        options.stdio !== true
-          ? "mcp needs --stdio (for MCP over HTTP run `tenders serve` and connect to /mcp)"
-          : token.length === 0
-            ? "mcp needs an MCP token: set TENDERS_MCP_TOKEN or pass --token (create one with `tenders keys create --kind mcp`)"
-            : undefined
+      const problem = options.stdio !== true ? needsStdio : token.length === 0 ? needsToken : undefined
       if (problem !== undefined) {
         process.stderr.write(`tenders: ${problem}\n`)
         process.exitCode = 1

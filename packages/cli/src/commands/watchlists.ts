@@ -85,10 +85,11 @@ export const registerWatchlists = (program: Command, globals: () => GlobalOption
             onExcessProperty: "error"
           }).pipe(Effect.mapError((e) => new UsageError(e.message.split("\n").join(" "))))
           const created = yield* createWatchlist(input, account)
+          const hint = created.hint === undefined ? "" : ` ${created.hint}`
           process.stdout.write(
             options.json === true
               ? `${JSON.stringify(created)}\n`
-              : `Watchlist ${created.watchlistId}: ${created.estimatedMatches} open tenders match now.${created.hint === undefined ? "" : ` ${created.hint}`}\n`
+              : `Watchlist ${created.watchlistId}: ${created.estimatedMatches} open tenders match now.${hint}\n`
           )
         })
       )

@@ -69,7 +69,9 @@ export const createWatchlist = Effect.fn("createWatchlist")(function* (input: Wa
   const id = yield* (yield* WatchlistStore).create(account.id, input, tokens, rules.watchlists)
   if (id === undefined) {
     return yield* new LimitReached({
-      message: `The ${account.plan} plan allows ${rules.watchlists} watchlists and all are in use; delete one or upgrade your plan.`
+      message:
+        `The ${account.plan} plan allows ${rules.watchlists} watchlists and all are in use; ` +
+        "delete one or upgrade your plan."
     })
   }
   const estimatedMatches = yield* (yield* TenderStore).count(yield* toSearchQuery(input.filters, 1))

@@ -26,7 +26,8 @@ export interface DeliverOptions {
 
 /**
  * Works the outbox once: each due delivery is leased (so no two replicas send it), attempted, and then marked
- * delivered, rescheduled with backoff (same webhook-id, new signed timestamp), or failed (410 Gone also disables the webhook).
+ * delivered, rescheduled with backoff (same webhook-id, new signed timestamp), or failed (410 Gone also disables
+ * the webhook).
  */
 export const deliverDue = Effect.fn("deliverDue")(function* (options: DeliverOptions = {}) {
   const store = yield* DeliveryStore
