@@ -12,7 +12,11 @@ const unitPackages = readdirSync(join(import.meta.dirname, "packages")).filter(
   (name) => name !== "cli" && name !== "store-postgres"
 )
 const inProcessCli = ["packages/cli/test/arguments.test.ts"]
-const storeCli = ["packages/cli/test/commands.test.ts", "packages/cli/test/outbox.test.ts"]
+const storeCli = [
+  "packages/cli/test/commands.test.ts",
+  "packages/cli/test/outbox.test.ts",
+  "packages/cli/test/ingest-input.test.ts"
+]
 
 export default defineConfig({
   resolve: { conditions },

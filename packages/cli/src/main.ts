@@ -8,6 +8,7 @@ import { registerMcp } from "./commands/mcp.ts"
 import { registerSearch } from "./commands/search.ts"
 import { registerServe } from "./commands/serve.ts"
 import { registerSources } from "./commands/sources.ts"
+import { registerStore } from "./commands/store.ts"
 import { registerWatchlists } from "./commands/watchlists.ts"
 import type { GlobalOptions } from "./Runtime.ts"
 
@@ -47,7 +48,8 @@ export const makeProgram = (output: ProgramOutput = processOutput): Command => {
     registerSources,
     registerWatchlists,
     registerAlerts,
-    registerMcp
+    registerMcp,
+    registerStore
   ])
     register(program, globals)
   return program

@@ -9,7 +9,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
-import { backendEnv, e2eBackends, tenders, tendersBin, waitFor } from "./cli.ts"
+import { backendEnv, e2eBackends, tendersBin, waitFor } from "./cli.ts"
+import { runCli, storeArgs } from "./inProcess.ts"
 
 const tedFixtures = join(import.meta.dirname, "..", "..", "adapters-sources", "test", "fixtures", "ted")
 
@@ -86,11 +87,11 @@ describe.each(e2eBackends)("ingestion on the %s: a tender commits with its chang
     const file = join(dir, path.file)
     writeFileSync(file, path.content)
     await onStore(env, failEvents)
-    const failed = tenders(["ingest", ...path.args, "--from", file], env)
+    const failed = await runCli([...storeArgs(env), "ingest", ...path.args, "--from", file])
     expect(failed.status, failed.stderr).not.toBe(0)
     expect((await onStore(env, [counts]))[0]).toEqual([{ tenders: 0, events: 0 }])
     await onStore(env, healed)
-    const rerun = tenders(["ingest", ...path.args, "--from", file], env)
+    const rerun = await runCli([...storeArgs(env), "ingest", ...path.args, "--from", file])
     expect(rerun.status, rerun.stderr).toBe(0)
     const [[written], [missing]] = await onStore(env, [counts, orphans])
     expect(written?.["tenders"]).toBeGreaterThan(0)
@@ -127,7 +128,7 @@ describe.runIf(e2eBackends.includes("PostgreSQL"))("ingestion on PostgreSQL kill
     await exited
     // The killed client's backend would sleep on; end it as PostgreSQL does when it notices the lost client.
     await onStore(env, [...pids.map((row) => `SELECT pg_terminate_backend(${Number(row["pid"])})`), ...healed])
-    const rerun = tenders(["ingest", "--from", file], env)
+    const rerun = await runCli([...storeArgs(env), "ingest", "--from", file])
     expect(rerun.status, rerun.stderr).toBe(0)
     expect((await onStore(env, [orphans]))[0]).toEqual([{ n: 0 }])
   })

@@ -5,17 +5,11 @@ import * as Reactivity from "effect/reactivity/Reactivity"
 import * as SqlClient from "effect/sql/SqlClient"
 import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
-import * as Net from "node:net"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { acquireEmbedded, embeddedClientConfig, layerEmbedded, SOCKET_NAME } from "../src/embedded/EmbeddedPostgres.ts"
 import { LOCK_FILE } from "../src/embedded/LockFile.ts"
-
-/** A fresh short temp directory, removed when the test's scope closes. */
-const tempDir = Effect.acquireRelease(
-  Effect.sync(() => Fs.mkdtempSync(Path.join(Os.tmpdir(), "tpg-"))),
-  (dir) => Effect.sync(() => Fs.rmSync(dir, { recursive: true, force: true }))
-)
+import { connectRaw, exchange, frame, startupMessage, tempDir } from "./embedded-wire.ts"
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i)
 
@@ -32,51 +26,6 @@ const runProcess = (args: ReadonlyArray<string>) =>
     child.on("close", (code) => resume(Effect.succeed({ code, stdout, stderr })))
     return Effect.sync(() => child.kill("SIGKILL"))
   })
-
-const frame = (type: string, body: string): Buffer => {
-  const payload = Buffer.from(body)
-  const header = Buffer.alloc(5)
-  header.write(type, 0, "latin1")
-  header.writeInt32BE(payload.length + 4, 1)
-  return Buffer.concat([header, payload])
-}
-
-const startupMessage = (): Buffer => {
-  const body = Buffer.from("user\0postgres\0database\0postgres\0\0")
-  const header = Buffer.alloc(8)
-  header.writeInt32BE(body.length + 8, 0)
-  header.writeInt32BE(196608, 4)
-  return Buffer.concat([header, body])
-}
-
-/** Writes raw frontend bytes and resolves with the status of the next ReadyForQuery. */
-const exchange = (socket: Net.Socket, bytes: Buffer) =>
-  Effect.callback<string>((resume) => {
-    let buffer = Buffer.alloc(0)
-    const onData = (chunk: Buffer) => {
-      buffer = Buffer.concat([buffer, chunk])
-      while (buffer.length >= 5 && buffer.length >= 1 + buffer.readInt32BE(1)) {
-        const type = String.fromCharCode(buffer[0]!)
-        const status = String.fromCharCode(buffer[5]!)
-        buffer = buffer.subarray(1 + buffer.readInt32BE(1))
-        if (type === "Z") {
-          socket.off("data", onData)
-          return resume(Effect.succeed(status))
-        }
-      }
-    }
-    socket.on("data", onData)
-    socket.write(bytes)
-    return Effect.sync(() => socket.off("data", onData))
-  })
-
-const connectRaw = (path: string) =>
-  Effect.acquireRelease(
-    Effect.callback<Net.Socket>((resume) => {
-      const socket = Net.connect({ path }, () => resume(Effect.succeed(socket)))
-    }),
-    (socket) => Effect.sync(() => socket.destroy())
-  )
 
 describe("embedded PGlite", () => {
   it.effect("10 connections x 20 read-modify-write transactions next to the owner's connection end at 200", () =>

@@ -17,7 +17,7 @@ import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { Effect, Option, Schema } from "effect"
-import { EmbeddedStoreError } from "./EmbeddedStoreError.ts"
+import { EmbeddedStoreError, storeError } from "./EmbeddedStoreError.ts"
 
 export const LOCK_FILE = "pglite.lock"
 const GUARD_STALE_MS = 10_000
@@ -52,9 +52,6 @@ export const isAlive = (pid: number, lockPath: string): boolean => {
     return (error as NodeJS.ErrnoException).code === "EPERM"
   }
 }
-
-const storeError = (message: string) => (cause: unknown) =>
-  new EmbeddedStoreError({ message: `${message}: ${cause instanceof Error ? cause.message : String(cause)}` })
 
 export interface ClaimOptions {
   /** The socket the new owner will serve; evaluated only when this process becomes the owner. */

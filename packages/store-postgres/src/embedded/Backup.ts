@@ -1,0 +1,118 @@
+/**
+ * Backup and restore of the embedded store: a gzipped tarball of `<dataDir>/pglite` (PGlite's
+ * `dumpDataDir`), the supported alternative to `pg_dump` (Debian's refuses PostgreSQL 18 anyway).
+ *
+ * - The owner takes the backup, whoever it is (a running `tenders serve`, or this process when none
+ *   runs): it is asked through its socket with a startup packet of our own code (BACKUP_REQUEST_CODE;
+ *   reply "B" + tarball, or "E" + message). It answers between two connections' turns, when no
+ *   transaction is open and nothing writes, so the files hold every committed transaction (in the data
+ *   pages or the WAL): a consistent crash image, which PGlite recovers when the backup is restored.
+ * - A restore takes the lock for its duration, so it refuses a data directory a live process owns, and
+ *   refuses one that holds a store unless forced. The tarball is unpacked and opened (proving it is a
+ *   store) in `<dataDir>/pglite.restoring`, then moved in place; a store it replaces is kept beside it as
+ *   `pglite.replaced-<time>`.
+ */
+import { DateTime, Effect } from "effect"
+import * as Fs from "node:fs"
+import * as Net from "node:net"
+import * as Path from "node:path"
+import { acquireEmbedded, SOCKET_NAME } from "./Endpoint.ts"
+import { EmbeddedStoreError, storeError } from "./EmbeddedStoreError.ts"
+import { claimLock, releaseLock } from "./LockFile.ts"
+import { closePGlite, openPGlite, PGLITE_DIR } from "./ServePGlite.ts"
+import { BACKUP_REQUEST_CODE } from "./WireProtocol.ts"
+
+/** Asks the owner serving `socketPath` for a backup. */
+const requestBackup = (socketPath: string) =>
+  Effect.callback<Buffer, EmbeddedStoreError>((resume) => {
+    const chunks: Array<Buffer> = []
+    const socket = Net.connect({ path: socketPath }, () => {
+      const packet = Buffer.alloc(8)
+      packet.writeInt32BE(8, 0)
+      packet.writeInt32BE(BACKUP_REQUEST_CODE, 4)
+      socket.write(packet)
+    })
+    socket.on("data", (chunk) => chunks.push(chunk))
+    socket.once("error", (error) => resume(Effect.fail(storeError(`Cannot get a backup from ${socketPath}`)(error))))
+    socket.once("end", () => {
+      const reply = Buffer.concat(chunks)
+      const kind = reply.subarray(0, 1).toString("latin1")
+      resume(
+        kind === "B"
+          ? Effect.succeed(reply.subarray(1))
+          : Effect.fail(
+              new EmbeddedStoreError({
+                message: `The owner of the embedded store did not make a backup: ${kind === "E" ? reply.subarray(1).toString("utf8") : "it closed the connection"}`
+              })
+            )
+      )
+    })
+    return Effect.sync(() => socket.destroy())
+  })
+
+/** Writes a backup of the store in `dataDir` to `file` (atomically: a partial file never has its name); returns its size. */
+export const backupEmbedded = Effect.fn("backupEmbedded")(function* (dataDir: string, file: string) {
+  const endpoint = yield* acquireEmbedded(dataDir)
+  const tarball = yield* requestBackup(endpoint.path)
+  const target = Path.resolve(file)
+  yield* Effect.try({
+    try: () => {
+      const partial = `${target}.partial`
+      Fs.writeFileSync(partial, tarball, { mode: 0o600 })
+      Fs.renameSync(partial, target)
+    },
+    catch: storeError(`Cannot write ${target}`)
+  })
+  return { file: target, bytes: tarball.length }
+}, Effect.scoped)
+
+const isEmptyOrAbsent = (dir: string): boolean => !Fs.existsSync(dir) || Fs.readdirSync(dir).length === 0
+
+/** Restores the backup in `file` into `dataDir` (see the module doc); `force` replaces a store that is there. */
+export const restoreEmbedded = Effect.fn("restoreEmbedded")(function* (
+  dataDir: string,
+  file: string,
+  options: { readonly force: boolean }
+) {
+  const dir = Path.resolve(dataDir)
+  const tarball = yield* Effect.try({ try: () => Fs.readFileSync(file), catch: storeError(`Cannot read ${file}`) })
+  yield* Effect.try({
+    try: () => Fs.mkdirSync(dir, { recursive: true, mode: 0o700 }),
+    catch: storeError(`Cannot create the data directory ${dir}`)
+  })
+  const claim = yield* Effect.acquireRelease(
+    claimLock(dir, { socketPath: () => Path.join(dir, SOCKET_NAME), onStale: () => {} }),
+    (claim) => (claim._tag === "Owner" ? releaseLock(claim.lockPath) : Effect.void)
+  )
+  if (claim._tag === "Held") {
+    return yield* new EmbeddedStoreError({
+      message: `${dir} is in use by process ${claim.info.pid} (${claim.lockPath}): stop it before restoring`
+    })
+  }
+  const target = Path.join(dir, PGLITE_DIR)
+  if (!isEmptyOrAbsent(target) && !options.force) {
+    return yield* new EmbeddedStoreError({
+      message: `${target} holds a store already: restore into a fresh data directory, or pass --force to replace it (it is kept as ${PGLITE_DIR}.replaced-<time>)`
+    })
+  }
+  const staging = Path.join(dir, `${PGLITE_DIR}.restoring`)
+  yield* Effect.try({
+    try: () => Fs.rmSync(staging, { recursive: true, force: true }),
+    catch: storeError(`Cannot remove ${staging}`)
+  })
+  const removeStaging = Effect.sync(() => Fs.rmSync(staging, { recursive: true, force: true }))
+  yield* openPGlite(staging, new Blob([tarball])).pipe(
+    Effect.flatMap(closePGlite),
+    Effect.onError(() => removeStaging)
+  )
+  const replaced = `${target}.replaced-${DateTime.formatIso(yield* DateTime.now).replaceAll(":", "-")}`
+  yield* Effect.try({
+    try: () => {
+      if (isEmptyOrAbsent(target)) Fs.rmSync(target, { recursive: true, force: true })
+      else Fs.renameSync(target, replaced)
+      Fs.renameSync(staging, target)
+    },
+    catch: storeError(`Cannot move the restored store into ${target}`)
+  })
+  return { dataDir: dir, replaced: Fs.existsSync(replaced) ? replaced : undefined }
+}, Effect.scoped)

@@ -1,0 +1,130 @@
+/**
+ * The owner's PGlite: opened with the options every embedded store uses, served on the socket by
+ * ExclusiveSocketServer.ts, and reopened when its backend ends (after a PANIC on a full disk, once the disk
+ * has room again: PGlite cannot even recover without, and each try costs a second of CPU). Committed
+ * transactions survive: they are in the WAL, which the reopened PGlite replays.
+ */
+import { PGlite } from "@electric-sql/pglite"
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
+import { Effect, FiberSet, Schedule } from "effect"
+import * as Path from "node:path"
+import {
+  hasRoomToWrite,
+  REOPEN_RESERVE_BYTES,
+  reopenWaitMessage,
+  withDiskState,
+  WRITE_RESERVE_BYTES
+} from "./DiskSpace.ts"
+import { describeCause, EmbeddedStoreError, storeError } from "./EmbeddedStoreError.ts"
+import { ExclusiveSocketServer } from "./ExclusiveSocketServer.ts"
+import { DISK_FULL } from "./WireProtocol.ts"
+
+/** The directory under the data directory that holds PGlite's files. */
+export const PGLITE_DIR = "pglite"
+
+/**
+ * `pg_trgm`, and no startup-progress timer: Postgres arms it while it starts, and when the start fails
+ * nobody disarms it, so the process would never exit.
+ */
+const pgliteOptions = {
+  extensions: { pg_trgm },
+  startParams: [...PGlite.defaultStartParams, "-c", "log_startup_progress_interval=0"]
+}
+
+/** Opens (or creates, or with `loadDataDir` unpacks a backup into) the PGlite store in `pgliteDir`. */
+export const openPGlite = (pgliteDir: string, loadDataDir?: Blob): Effect.Effect<PGlite, EmbeddedStoreError> =>
+  Effect.tryPromise({
+    try: () => PGlite.create(pgliteDir, loadDataDir === undefined ? pgliteOptions : { ...pgliteOptions, loadDataDir }),
+    catch: (cause) =>
+      new EmbeddedStoreError({
+        message: withDiskState(Path.dirname(pgliteDir), `Cannot open PGlite in ${pgliteDir}: ${describeCause(cause)}`)
+      })
+  })
+
+/** Closes PGlite (data flushed); also safe on one whose backend ended. */
+export const closePGlite = (db: PGlite): Effect.Effect<void> =>
+  Effect.tryPromise(() => db.close()).pipe(
+    Effect.catchCause((cause) => Effect.logWarning("Closing PGlite failed", cause))
+  )
+
+/** The reply to a backup request: the data directory as a gzipped tarball (see Backup.ts). */
+const dumpDataDir = async (db: PGlite): Promise<Uint8Array> =>
+  new Uint8Array(await (await db.dumpDataDir("gzip")).arrayBuffer())
+
+const roomFor =
+  (dataDir: string, reserve = WRITE_RESERVE_BYTES) =>
+  (): boolean => {
+    try {
+      return hasRoomToWrite(dataDir, reserve)
+    } catch {
+      return true // cannot tell: let PostgreSQL find out
+    }
+  }
+
+/**
+ * Opens PGlite again once the disk has room for its recovery (meanwhile clients are told the disk is full),
+ * trying again (1 s, doubling to 30 s) on failure.
+ */
+const reopenPGlite = (server: ExclusiveSocketServer, dataDir: string, pgliteDir: string, reason: string) =>
+  Effect.gen(function* () {
+    if (!roomFor(dataDir, REOPEN_RESERVE_BYTES)()) {
+      server.unavailable(DISK_FULL, reopenWaitMessage(dataDir, reason))
+      yield* Effect.logWarning(withDiskState(dataDir, "Waiting for disk space to reopen the embedded PostgreSQL"))
+      yield* Effect.sync(roomFor(dataDir, REOPEN_RESERVE_BYTES)).pipe(
+        Effect.repeat({ until: (room) => room, schedule: Schedule.spaced("1 second") })
+      )
+    }
+    return yield* openPGlite(pgliteDir)
+  }).pipe(
+    Effect.tapError((error) => Effect.logWarning(error.message)),
+    Effect.retry(Schedule.min([Schedule.exponential("1 second"), Schedule.spaced("30 seconds")])),
+    Effect.orDie // the schedule never ends
+  )
+
+/**
+ * Opens `<dataDir>/pglite` and serves it on `socketPath` until the scope closes; then the server drains,
+ * and PGlite closes (data flushed).
+ */
+export const servePGlite = Effect.fnUntraced(function* (dataDir: string, socketPath: string) {
+  const pgliteDir = Path.join(dataDir, PGLITE_DIR)
+  const reopening = yield* FiberSet.make<void, never>()
+  const runFork = yield* FiberSet.runtime(reopening)<never>()
+  let db: PGlite | undefined
+  const reopen = (server: ExclusiveSocketServer, reason: string) =>
+    Effect.gen(function* () {
+      yield* Effect.logWarning(`The embedded PostgreSQL in ${pgliteDir} stopped (${reason}); reopening it`)
+      if (db !== undefined) yield* closePGlite(db)
+      db = undefined
+      const reopened = yield* reopenPGlite(server, dataDir, pgliteDir, reason)
+      db = reopened
+      server.attach(reopened)
+      yield* Effect.logInfo(`The embedded PostgreSQL in ${pgliteDir} is back`)
+    })
+  const server: ExclusiveSocketServer = yield* Effect.acquireRelease(
+    Effect.tryPromise({
+      try: async () => {
+        const server: ExclusiveSocketServer = new ExclusiveSocketServer({
+          path: socketPath,
+          maxConnections: 100,
+          writable: roomFor(dataDir),
+          backup: dumpDataDir,
+          onBackendLost: (reason) => runFork(reopen(server, reason))
+        })
+        await server.listen()
+        return server
+      },
+      catch: storeError(`Cannot listen on ${socketPath}`)
+    }),
+    (server) => Effect.promise(() => server.stop())
+  )
+  // Runs before the release above: no reopening, no query while PGlite closes.
+  yield* Effect.addFinalizer(() =>
+    FiberSet.clear(reopening).pipe(
+      Effect.andThen(Effect.promise(() => server.stop())),
+      Effect.andThen(Effect.suspend(() => (db === undefined ? Effect.void : closePGlite(db))))
+    )
+  )
+  const opened = yield* openPGlite(pgliteDir)
+  db = opened
+  server.attach(opened)
+})
