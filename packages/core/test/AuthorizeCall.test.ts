@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { DateTime, Effect, Option } from "effect"
+import { DateTime, Effect, Layer, Option } from "effect"
 import { TestClock } from "effect/testing"
 import {
   AccountStore,
@@ -8,6 +8,7 @@ import {
   type KeyKind,
   monthOf,
   type Plan,
+  QuotaCounterUnavailable,
   quotaOfRefusal,
   secondsUntilMonthEnd
 } from "../src/index.ts"
@@ -155,4 +156,31 @@ describe("secondsUntilMonthEnd", () => {
     assert.strictEqual(seconds("2026-04-30T23:59:59.500Z"), 1)
     assert.strictEqual(seconds("2026-04-30T12:00:00+14:00"), 26 * 3600)
   })
+})
+
+/** The in-memory account store, except that the call counter cannot be written (a full disk). */
+const counterUnavailable = Layer.effect(
+  AccountStore,
+  Effect.gen(function* () {
+    const store = yield* AccountStore
+    return AccountStore.of({
+      ...store,
+      consumeCall: () => Effect.fail(new QuotaCounterUnavailable({ message: "the disk is full" }))
+    })
+  })
+).pipe(Layer.provide(AccountStoreMemory))
+
+describe("authorizeCall while the store cannot count", () => {
+  it.effect("serves a call within the limit uncounted, and still refuses one past the limit", () =>
+    Effect.gen(function* () {
+      yield* at("2026-11-23T10:00:00Z")
+      const within = yield* caller("pro", 5)
+      const call = yield* authorizeCall(within.key, "rest")
+      assert.deepStrictEqual([call.limit, call.remaining], [5, 5])
+      assert.strictEqual(yield* usedThisMonth("pro-5-rest@example.com"), 0)
+      const spent = yield* caller("free", 0)
+      const refused = yield* Effect.flip(authorizeCall(spent.key, "rest"))
+      assert.strictEqual(refused._tag, "QuotaExceeded")
+    }).pipe(Effect.provide(counterUnavailable))
+  )
 })

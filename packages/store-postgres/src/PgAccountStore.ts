@@ -9,13 +9,14 @@ import {
   newSecret,
   newWebhookSecret,
   type Plan,
-  packSize
+  packSize,
+  QuotaCounterUnavailable
 } from "@tenders/core"
 import { PgClient } from "@effect/sql-pg"
 import { DateTime, Effect, Layer, Schema } from "effect"
 import { SqlSchema } from "effect/sql"
 import { hashSecret } from "./Secrets.ts"
-import { utc, UtcText } from "./Sql.ts"
+import { utc, UtcText, writeRefused } from "./Sql.ts"
 
 const decodeAccounts = Schema.decodeUnknownEffect(Schema.Array(Account))
 const KeyRow = Schema.Struct({ ...KeyInfo.fields, createdAt: UtcText, revokedAt: Schema.NullOr(UtcText) })
@@ -46,21 +47,23 @@ export const PgAccountStore = Layer.effect(
     }, Effect.orDie)
 
     // The UPDATE's row lock serialises concurrent calls and re-checks the limit, so no call over-spends.
-    const consumeCall = Effect.fn("PgAccountStore.consumeCall")(function* (
-      accountId: AccountId,
-      month: string,
-      limit: number
-    ) {
-      yield* sql`INSERT INTO usage_months (account_id, month) VALUES (${accountId}::uuid, ${month})
+    const consumeCall = Effect.fn("PgAccountStore.consumeCall")(
+      function* (accountId: AccountId, month: string, limit: number) {
+        yield* sql`INSERT INTO usage_months (account_id, month) VALUES (${accountId}::uuid, ${month})
         ON CONFLICT DO NOTHING`
-      const updated = yield* sql<{ calls: number; packs: number }>`UPDATE usage_months SET calls = calls + 1
+        const updated = yield* sql<{ calls: number; packs: number }>`UPDATE usage_months SET calls = calls + 1
         WHERE account_id = ${accountId}::uuid AND month = ${month} AND calls < ${limit} + packs * ${packSize}
         RETURNING calls, packs`
-      const row = updated[0]
-      if (row !== undefined) return { allowed: true, used: row.calls, limit: limit + row.packs * packSize }
-      const current = yield* usage(accountId, month)
-      return { allowed: false, used: current.calls, limit: limit + current.packs * packSize }
-    }, Effect.orDie)
+        const row = updated[0]
+        if (row !== undefined) return { allowed: true, used: row.calls, limit: limit + row.packs * packSize }
+        const current = yield* usage(accountId, month)
+        return { allowed: false, used: current.calls, limit: limit + current.packs * packSize }
+      },
+      (effect) =>
+        Effect.catch(effect, (error) =>
+          writeRefused(error) ? Effect.fail(new QuotaCounterUnavailable({ message: error.message })) : Effect.die(error)
+        )
+    )
 
     const byEmail = SqlSchema.findOneOption({
       Request: Schema.String,

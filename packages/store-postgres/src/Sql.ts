@@ -1,6 +1,7 @@
 import { formatUtc, liveStatuses, UtcTimestamp } from "@tenders/core"
-import { DateTime, Schema, SchemaTransformation } from "effect"
+import { DateTime, Predicate, Schema, SchemaTransformation } from "effect"
 import type { Statement } from "effect/sql"
+import { DISK_FULL, READ_ONLY_SQL_TRANSACTION } from "./embedded/WireProtocol.ts"
 
 type Sql = Statement.Constructor
 
@@ -39,3 +40,22 @@ export const openTender = (sql: Sql, now: DateTime.Utc): Statement.Fragment =>
 /** A tender of live status whose deadline has passed at `now`: what the deadline sweep closes. */
 export const lapsedTender = (sql: Sql, now: DateTime.Utc): Statement.Fragment =>
   sql`(${live(sql)} AND t.deadline_sort <= ${at(sql, now)})`
+
+/** The SQLSTATE an error carries, looked for through the causes it wraps (the embedded client wraps its own). */
+const sqlStateOf = (error: unknown, depth = 0): string | undefined => {
+  if (depth > 5 || !Predicate.isObject(error)) return undefined
+  if (Predicate.hasProperty(error, "code") && typeof error.code === "string" && /^[0-9A-Z]{5}$/u.test(error.code)) {
+    return error.code
+  }
+  const reason = Predicate.hasProperty(error, "reason") ? error.reason : undefined
+  return (
+    sqlStateOf(Predicate.hasProperty(reason, "cause") ? reason.cause : undefined, depth + 1) ??
+    sqlStateOf(Predicate.hasProperty(error, "cause") ? error.cause : undefined, depth + 1)
+  )
+}
+
+/** Whether the store refused a write it could not make now: a read-only store (a full embedded disk) or a full disk. */
+export const writeRefused = (error: unknown): boolean => {
+  const state = sqlStateOf(error)
+  return state === READ_ONLY_SQL_TRANSACTION || state === DISK_FULL
+}

@@ -1,7 +1,12 @@
-import { Context, type Effect, type Option } from "effect"
+import { Context, type Effect, type Option, Schema } from "effect"
 import type { Account, KeyInfo, KeyKind, QuotaDecision } from "../Account.ts"
 import type { AccountId, KeyId } from "../Ids.ts"
 import type { Plan } from "../Plan.ts"
+
+/** The store cannot write the call counter now (a full disk, a read-only store); reading still works. */
+export class QuotaCounterUnavailable extends Schema.TaggedError<QuotaCounterUnavailable>()("QuotaCounterUnavailable", {
+  message: Schema.String
+}) {}
 
 /** Accounts, keys and monthly usage. */
 export class AccountStore extends Context.Service<
@@ -13,7 +18,11 @@ export class AccountStore extends Context.Service<
      * Counts one call in `month` (`YYYY-MM`) unless the account already used `limit` plus its packs;
      * atomic under concurrent calls.
      */
-    readonly consumeCall: (accountId: AccountId, month: string, limit: number) => Effect.Effect<QuotaDecision>
+    readonly consumeCall: (
+      accountId: AccountId,
+      month: string,
+      limit: number
+    ) => Effect.Effect<QuotaDecision, QuotaCounterUnavailable>
     /** Calls used in `month` and the packs bought for it. */
     readonly usage: (
       accountId: AccountId,

@@ -66,13 +66,21 @@ export const authorizeCall = Effect.fn("authorizeCall")(function* (
   const rules = planRules[account.plan]
   const month = monthOf(now)
   const baseLimit = account.monthlyLimit ?? rules.monthlyCalls
-  const decision = options.count
-    ? yield* accounts.consumeCall(account.id, month, baseLimit)
-    : yield* Effect.map(accounts.usage(account.id, month), (usage) => ({
-        allowed: true,
-        used: usage.calls,
-        limit: baseLimit + usage.packs * packSize
-      }))
+  const fromUsage = Effect.map(accounts.usage(account.id, month), (usage) => {
+    const limit = baseLimit + usage.packs * packSize
+    return { allowed: usage.calls < limit, used: usage.calls, limit }
+  })
+  // While the store cannot write the counter (a full disk), calls within the limit are served uncounted: a search
+  // is a read, and a bid manager should still find tenders during the operator's incident.
+  const decision = !options.count
+    ? { ...(yield* fromUsage), allowed: true }
+    : yield* accounts
+        .consumeCall(account.id, month, baseLimit)
+        .pipe(
+          Effect.catchTag("QuotaCounterUnavailable", (unavailable) =>
+            Effect.tap(fromUsage, () => Effect.logWarning(`call served uncounted: ${unavailable.message}`))
+          )
+        )
   if (!decision.allowed) {
     const remedy = rules.packs
       ? `buy a $5 pack of ${packSize.toLocaleString("en")} calls (tenders accounts add-pack) or upgrade your plan`
