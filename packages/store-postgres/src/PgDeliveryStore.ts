@@ -1,6 +1,7 @@
 import { Alert, type ClaimedDelivery, DeliveryStore, WatchlistId } from "@tenders/core"
 import { PgClient } from "@effect/sql-pg"
 import { DateTime, Effect, Layer, Schema } from "effect"
+import { SqlSchema } from "effect/sql"
 import { jsonColumn, utc, UtcInstant } from "./Sql.ts"
 
 const EmailPayload = Schema.Struct({ to: Schema.String, watchlistName: Schema.String, alerts: Schema.Array(Alert) })
@@ -111,13 +112,15 @@ export const PgDeliveryStore = Layer.effect(
       }
     }, Effect.orDie)
 
-    const list = Effect.fn("PgDeliveryStore.list")(function* (limit: number) {
-      const rows = yield* sql`SELECT id::text AS id, channel, target, status, attempts,
+    const newest = SqlSchema.findAll({
+      Request: Schema.Number,
+      Result: InfoRow,
+      execute: (limit) => sql`SELECT id::text AS id, channel, target, status, attempts,
           CASE WHEN status = 'pending' THEN ${sql.literal(utc("next_attempt_at"))} END AS "nextAttemptAt",
           last_error AS "lastError", ${sql.literal(utc("created_at"))} AS "createdAt"
         FROM deliveries ORDER BY id DESC LIMIT ${limit}`
-      return yield* Schema.decodeUnknownEffect(Schema.Array(InfoRow))(rows)
-    }, Effect.orDie)
+    })
+    const list = Effect.fn("PgDeliveryStore.list")((limit: number) => newest(limit), Effect.orDie)
 
     const retry = Effect.fn("PgDeliveryStore.retry")(function* (id: number, at: DateTime.Utc) {
       const rows = yield* sql`UPDATE deliveries

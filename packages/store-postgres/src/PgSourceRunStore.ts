@@ -1,16 +1,16 @@
 import { type SourceCode, SourceRunStore } from "@tenders/core"
 import { PgClient } from "@effect/sql-pg"
 import { DateTime, Effect, Layer, Schema } from "effect"
-import { utc, UtcText } from "./Sql.ts"
+import { SqlSchema } from "effect/sql"
+import { jsonColumn, utc, UtcText } from "./Sql.ts"
 
 const Run = Schema.Struct({
-  id: Schema.Number,
+  id: Schema.NumberFromString,
   startedAt: UtcText,
   finishedAt: Schema.NullOr(UtcText),
   error: Schema.NullOr(Schema.String),
-  summary: Schema.Record(Schema.String, Schema.Number)
+  summary: jsonColumn(Schema.Record(Schema.String, Schema.Number))
 })
-const decodeRuns = Schema.decodeUnknownEffect(Schema.Array(Run))
 
 /** Run history, cursors and the lease-based schedule on PostgreSQL; each claim is one atomic UPDATE. */
 export const PgSourceRunStore = Layer.effect(
@@ -79,12 +79,17 @@ export const PgSourceRunStore = Layer.effect(
         WHERE source = ${source} AND lease_owner = ${owner}`
     }, Effect.orDie)
 
-    const recentRuns = Effect.fn("PgSourceRunStore.recentRuns")(function* (source: SourceCode, limit: number) {
-      const rows = yield* sql`SELECT id, ${sql.literal(utc("started_at"))} AS "startedAt",
+    const runsOf = SqlSchema.findAll({
+      Request: Schema.Struct({ source: Schema.String, limit: Schema.Number }),
+      Result: Run,
+      execute: ({ source, limit }) => sql`SELECT id::text AS id, ${sql.literal(utc("started_at"))} AS "startedAt",
           ${sql.literal(utc("finished_at"))} AS "finishedAt", error, COALESCE(summary, '{}'::jsonb) AS summary
         FROM source_runs WHERE source = ${source} ORDER BY started_at DESC, id DESC LIMIT ${limit}`
-      return yield* decodeRuns(rows.map((r) => ({ ...r, id: Number(r["id"]) })))
-    }, Effect.orDie)
+    })
+    const recentRuns = Effect.fn("PgSourceRunStore.recentRuns")(
+      (source: SourceCode, limit: number) => runsOf({ source, limit }),
+      Effect.orDie
+    )
 
     return SourceRunStore.of({ startRun, finishRun, loadCursor, saveCursor, claim, renew, release, recentRuns })
   })
