@@ -5,7 +5,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import { makeProgram } from "../src/main.ts"
-import { runCli } from "./inProcess.ts"
+import { expectOneLineFailure, runCli } from "./inProcess.ts"
 
 const parent = mkdtempSync(join(tmpdir(), "tdarg-"))
 afterAll(() => rmSync(parent, { recursive: true, force: true }))
@@ -68,11 +68,7 @@ describe("tenders arguments, in process", () => {
     ]
     for (const [args, message] of cases) {
       const result = await tenders(args)
-      const what = `${args.join(" ")}: ${result.stderr}`
-      expect(result.status, what).toBe(1)
-      expect(result.stdout, what).toBe("")
-      expect(result.stderr.trimEnd().split("\n"), what).toHaveLength(1)
-      expect(result.stderr, what).toContain(message)
+      expectOneLineFailure(args, result, message)
     }
   })
 

@@ -1,5 +1,6 @@
 // Helpers for tests that run several `tenders` processes on one embedded store (ownership, full disk,
 // outside clients). Kept apart from cli.ts, which is being restructured.
+import { recordLine } from "@tenders/core/testing"
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import * as Fs from "node:fs"
 import { join } from "node:path"
@@ -115,24 +116,14 @@ export const makeFifo = (path: string) => {
 export const records = (prefix: string, count: number, word: string): string =>
   Array.from({ length: count }, (_, i) => {
     const nativeId = `${prefix}${String(i).padStart(5, "0")}-2026`
-    return JSON.stringify({
+    return recordLine({
       id: `ted-${nativeId}`,
-      source: "ted",
-      nativeId,
       title: `${word} street cleaning lot ${i}`,
       buyer: "Gemeente Utrecht",
       country: "NL",
-      region: null,
       budget: "120000.50",
-      currency: "EUR",
       deadline: "2099-01-15T10:00:00Z",
-      publishedAt: "2026-11-01T00:00:00Z",
-      status: "open",
-      url: `https://ted.europa.eu/en/notice/-/detail/${nativeId}`,
-      cpvCodes: ["90911200"],
-      okpd2Codes: [],
-      lots: [],
-      docsUrl: []
+      cpvCodes: ["90911200"]
     })
   }).join("\n") + "\n"
 

@@ -1,3 +1,4 @@
+import { expect } from "vitest"
 import { runTenders } from "../src/main.ts"
 
 /** What a `tenders` command printed, and its exit code. */
@@ -50,4 +51,13 @@ export const runCli = async (args: ReadonlyArray<string>): Promise<CliResult> =>
 export const storeArgs = (env: NodeJS.ProcessEnv): Array<string> => {
   const url = env["DATABASE_URL"]
   return url === undefined ? ["--data-dir", env["TENDERS_DATA_DIR"] ?? ""] : ["--database-url", url]
+}
+
+/** A command failed as a usage error does: exit 1, nothing on stdout, one line on stderr that contains `message`. */
+export const expectOneLineFailure = (args: ReadonlyArray<string>, result: CliResult, message: string): void => {
+  const what = `${args.join(" ")}: ${result.stderr}`
+  expect(result.status, what).toBe(1)
+  expect(result.stdout, what).toBe("")
+  expect(result.stderr.trimEnd().split("\n"), what).toHaveLength(1)
+  expect(result.stderr, what).toContain(message)
 }

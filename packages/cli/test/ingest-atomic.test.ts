@@ -3,6 +3,7 @@
 // both and the `new` alerts come.
 import { PgClient } from "@effect/sql-pg"
 import { layerStore } from "@tenders/store-postgres"
+import { recordLine } from "@tenders/core/testing"
 import { Effect } from "effect"
 import { spawn } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -43,24 +44,14 @@ const counts = `SELECT (SELECT count(*)::int FROM tenders) AS tenders,
   (SELECT count(*)::int FROM tender_events) AS events`
 
 const records = Array.from({ length: 3 }, (_, i) =>
-  JSON.stringify({
+  recordLine({
     id: `ted-77000${i}-2026`,
-    source: "ted",
-    nativeId: `77000${i}-2026`,
     title: `Ferry terminal maintenance ${i}`,
     buyer: "Port of Tallinn",
     country: "EE",
-    region: null,
     budget: "250000",
-    currency: "EUR",
     deadline: "2099-03-01T12:00:00Z",
-    publishedAt: "2026-11-01T00:00:00Z",
-    status: "open",
-    url: `https://ted.europa.eu/en/notice/-/detail/77000${i}-2026`,
-    cpvCodes: ["45241000"],
-    okpd2Codes: [],
-    lots: [],
-    docsUrl: []
+    cpvCodes: ["45241000"]
   })
 ).join("\n")
 

@@ -3,28 +3,20 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
+import type { TenderRecord } from "@tenders/core"
+import { recordLine } from "@tenders/core/testing"
 import { childEnv } from "./cli.ts"
 import { runCli, storeArgs } from "./inProcess.ts"
 
-const record = (n: number, overrides: Record<string, unknown> = {}) =>
-  JSON.stringify({
+const record = (n: number, overrides: Partial<TenderRecord> = {}) =>
+  recordLine({
     id: `ted-88000${n}-2026`,
-    source: "ted",
-    nativeId: `88000${n}-2026`,
     title: `Harbour crane inspection ${n}`,
     buyer: "Port of Riga",
     country: "LV",
-    region: null,
     budget: "90000",
-    currency: "EUR",
     deadline: "2099-05-01T12:00:00Z",
-    publishedAt: "2026-11-01T00:00:00Z",
-    status: "open",
-    url: `https://ted.europa.eu/en/notice/-/detail/88000${n}-2026`,
     cpvCodes: ["71631000"],
-    okpd2Codes: [],
-    lots: [],
-    docsUrl: [],
     ...overrides
   })
 

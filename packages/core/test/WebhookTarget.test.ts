@@ -8,17 +8,11 @@ import {
   webhookAllowHostsLayer,
   webhookProblem
 } from "../src/index.ts"
+import { refusedWebhookProbes } from "../src/testing/index.ts"
 
 /** Every probe of issue 9 defect 3, then one address of each range of the IANA registries, in URL form. */
 const refusedUrls = [
-  "https://[64:ff9b::7f00:1]/",
-  "https://[64:ff9b::a9fe:a9fe]/",
-  "https://[2002:7f00:1::]/",
-  "https://[::127.0.0.1]/",
-  "https://localhost./",
-  "https://[fec0::1]/",
-  "https://198.18.0.1/",
-  "https://192.0.2.1/",
+  ...refusedWebhookProbes,
   "https://0.0.0.0/",
   "https://10.1.2.3/",
   "https://100.64.0.1/",

@@ -28,3 +28,6 @@ export const makeRecord = (overrides: Omit<Partial<TenderRecord>, "id"> & { read
   ...overrides,
   id: TenderId.make(overrides.id)
 })
+
+/** A record as one line of the import format (`tenders ingest --from FILE`), from `makeRecord`. */
+export const recordLine = (overrides: Parameters<typeof makeRecord>[0]): string => JSON.stringify(makeRecord(overrides))
