@@ -1,3 +1,4 @@
+import { recordLine } from "@tenders/core/testing"
 import { loopbackCertificate } from "../../adapters-notify/test/loopbackCertificate.ts"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { createServer as createHttpsServer, type Server } from "node:https"
@@ -197,8 +198,16 @@ describe("alert delivery end to end: the REST API, an SMTP server and an HTTPS w
           // 3. Another matching tender whose deadline is 23 hours away: new, and in its last 24 hours.
           await ingest("closing.json", tedPayload(spanish.notices[0] ?? {}, 23))
           await sent(4, 3)
-          // 4 webhooks and 3 digests in the outbox.
-          await settled(env, 7)
+          // 4 webhooks and a digest per evaluation run in the outbox, all queued with their alerts: every one delivered.
+          // The run after each ingest and the server's scheduled runs race, so the last tender's two alerts come in
+          // one digest, or in one each from two runs.
+          await waitFor(
+            async () => {
+              const statuses = await outbox(env)
+              return statuses.length === 4 + mails.length && statuses.every((status) => status === "delivered")
+            },
+            { timeout: 30_000, what: "every queued delivery delivered and received" }
+          )
 
           const response = await fetch(`${server.base}/v1/alerts`, { headers: { authorization: `Bearer ${key}` } })
           expect(response.status).toBe(200)
@@ -245,11 +254,13 @@ describe("alert delivery end to end: the REST API, an SMTP server and an HTTPS w
           expect(new Set(delivered().map((h) => h.headers["webhook-id"])).size).toBe(4)
           expect(hooks).toHaveLength(4)
 
-          // One digest per evaluation run: three runs, three e-mails, each naming the watchlist and its tenders.
-          expect(mails).toHaveLength(3)
+          // One digest per evaluation run, each naming the watchlist and its tenders: the first tender's new and
+          // amended alerts in one each, the last tender's two alerts in one or two.
+          expect(mails.length).toBeGreaterThanOrEqual(3)
+          expect(mails.length).toBeLessThanOrEqual(4)
           expect(mails.every((m) => m.includes("Software") && m.includes("multipart/alternative"))).toBe(true)
           expect(mails.filter((m) => m.includes("Publications Office of the European Union"))).toHaveLength(2)
-          expect(mails[2]).toMatch(/Software licences and support/u)
+          expect(mails.filter((m) => /Software licences and support/u.test(m))).toHaveLength(mails.length - 2)
         } finally {
           expect(await server.stop()).toBe(0)
           await drop()
@@ -276,24 +287,15 @@ describe("alert delivery end to end: the REST API, an SMTP server and an HTTPS w
           expect(saved.status, await saved.clone().text()).toBe(201)
           const deadline = new Date(Date.now() + 9 * 86_400_000).toISOString().replace(/\.\d{3}Z$/u, "Z")
           const lines = [1, 2, 3].map((n) =>
-            JSON.stringify({
+            recordLine({
               id: `ted-90000${n}-2026`,
-              source: "ted",
-              nativeId: `90000${n}-2026`,
               title: `Ferry terminal works, phase ${n}`,
               buyer: "Port of Tallinn",
               country: "EE",
-              region: null,
               budget: "1200000",
-              currency: "EUR",
               deadline,
               publishedAt: null,
-              status: "open",
-              url: `https://ted.europa.eu/en/notice/-/detail/90000${n}-2026`,
-              cpvCodes: ["45241000"],
-              okpd2Codes: [],
-              lots: [],
-              docsUrl: []
+              cpvCodes: ["45241000"]
             })
           )
           writeFileSync(join(dir, "ferries.jsonl"), `${lines.join("\n")}\n`)

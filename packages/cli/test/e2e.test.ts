@@ -1,3 +1,4 @@
+import { isoFromNow, recordLine } from "@tenders/core/testing"
 import { describe, expect, it } from "vitest"
 import { writeFileSync } from "node:fs"
 import { join } from "node:path"
@@ -112,29 +113,18 @@ for (const name of e2eBackends) {
       expect(saved.status).toBe(201)
       const { watchlistId } = (await saved.json()) as { watchlistId: string }
       const file = join(suite.dataDir, "glacier.jsonl")
-      const deadline = new Date(Date.now() + 5 * 86_400_000).toISOString().replace(/\.\d{3}Z$/u, "Z")
-      writeFileSync(
-        file,
-        `${JSON.stringify({
-          id: "ted-777777-2026",
-          source: "ted",
-          nativeId: "777777-2026",
-          title: "Glaciology survey of the Aletsch glacier",
-          buyer: "Canton du Valais",
-          country: "CH",
-          region: null,
-          budget: "250000",
-          currency: "CHF",
-          deadline,
-          publishedAt: null,
-          status: "open",
-          url: "https://ted.europa.eu/en/notice/-/detail/777777-2026",
-          cpvCodes: ["71354000"],
-          okpd2Codes: [],
-          lots: [],
-          docsUrl: []
-        })}\n`
-      )
+      const record = recordLine({
+        id: "ted-777777-2026",
+        title: "Glaciology survey of the Aletsch glacier",
+        buyer: "Canton du Valais",
+        country: "CH",
+        budget: "250000",
+        currency: "CHF",
+        deadline: isoFromNow(5),
+        publishedAt: null,
+        cpvCodes: ["71354000"]
+      })
+      writeFileSync(file, `${record}\n`)
       const ingested = tenders(["ingest", "--from", file], suite.env())
       expect(ingested.status, ingested.stderr).toBe(0)
       const res = await fetch(`${suite.base()}/v1/alerts`, { headers: { authorization: `Bearer ${key}` } })
