@@ -31,7 +31,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
-          // Files share their workers (and the modules they import): twice as fast; a unit test leaves no global changed.
+          // Files share their workers (and the modules they import): twice as fast; a unit test changes no global.
           isolate: false,
           include: [...unitPackages.map((name) => `packages/${name}/test/**/*.test.ts`), ...inProcessCli],
           sequence: { groupOrder: 0 }

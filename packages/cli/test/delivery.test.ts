@@ -198,7 +198,7 @@ describe("alert delivery end to end: the REST API, an SMTP server and an HTTPS w
           // 3. Another matching tender whose deadline is 23 hours away: new, and in its last 24 hours.
           await ingest("closing.json", tedPayload(spanish.notices[0] ?? {}, 23))
           await sent(4, 3)
-          // 4 webhooks and a digest per evaluation run in the outbox, all queued with their alerts: every one delivered.
+          // 4 webhooks and a digest per evaluation run in the outbox, queued with their alerts: every one delivered.
           // The run after each ingest and the server's scheduled runs race, so the last tender's two alerts come in
           // one digest, or in one each from two runs.
           await waitFor(

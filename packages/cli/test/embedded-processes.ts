@@ -48,7 +48,7 @@ export const serve = async (
   return server
 }
 
-/** Kills (SIGKILL, after SIGCONT) every process {@link start} or {@link serve} started that still runs: for afterEach. */
+/** For afterEach: SIGKILLs (after SIGCONT) every process {@link start} or {@link serve} started that still runs. */
 export const killStarted = async () => {
   for (const child of started) {
     child.kill("SIGCONT")
@@ -143,7 +143,7 @@ export const countRows = async (dataDir: string) => {
   )
 }
 
-/** Runs `statement` on the embedded PostgreSQL behind `socketPath` as an outside client; resolves with its error's message, if any. */
+/** Runs `statement` as an outside client of the PostgreSQL at `socketPath`; resolves with its error message, if any. */
 export const runSql = async (socketPath: string, statement: string): Promise<string | undefined> => {
   const { PgClient } = await import("@effect/sql-pg")
   const { Effect } = await import("effect")

@@ -48,12 +48,16 @@ const input = (prefix: string, count: number, word: string) => {
 const FREE_FOR_PANIC = 10 * MiB
 const BIG = 20_000
 
-const refused =
-  /^tenders: Writes to the embedded store are refused while the disk holding .+ has \d+\.\d MiB free \(it needs 64\.0 MiB to write\): free some space; reads still work\n$/u
+const refused = new RegExp(
+  String.raw`^tenders: Writes to the embedded store are refused while the disk holding .+ has \d+\.\d MiB free ` +
+    String.raw`\(it needs 64\.0 MiB to write\): free some space; reads still work\n$`,
+  "u"
+)
 
 describe("the embedded store on a full disk", () => {
   it(
-    "with no server, an ingest fails at once saying the disk is full, a search still works, and ingests work again once space is freed",
+    "with no server, an ingest fails at once saying the disk is full, a search still works, " +
+      "and ingests work again once space is freed",
     async () => {
       const dir = dataDir("alone")
       const env = childEnv({ TENDERS_DATA_DIR: dir })
@@ -86,7 +90,11 @@ describe("the embedded store on a full disk", () => {
       expect(result.status).toBe(1)
       expect(result.stderr).not.toContain("[object Object]")
       expect(result.stderr).toMatch(
-        /^tenders: Cannot open PGlite in .+: ENOSPC: no space left on device \(the disk holding .+ has \d+\.\d MiB free\)\n$/u
+        new RegExp(
+          String.raw`^tenders: Cannot open PGlite in .+: ENOSPC: no space left on device ` +
+            String.raw`\(the disk holding .+ has \d+\.\d MiB free\)\n$`,
+          "u"
+        )
       )
     },
     SLOW
@@ -94,7 +102,8 @@ describe("the embedded store on a full disk", () => {
 
   // An API search counts the call, a write: while the disk is full it is served uncounted (core's authorizeCall).
   it(
-    "a running server keeps answering /health and reads, refuses writes at once, and takes them again once space is freed",
+    "a running server keeps answering /health and reads, refuses writes at once, " +
+      "and takes them again once space is freed",
     async () => {
       const dir = dataDir("served")
       const env = childEnv({ TENDERS_DATA_DIR: dir })
@@ -128,7 +137,8 @@ describe("the embedded store on a full disk", () => {
   )
 
   it(
-    "a transaction that fills the disk (a PANIC in PostgreSQL) leaves the server answering; once space is freed it serves all that was committed, without a restart",
+    "a transaction that fills the disk (a PANIC in PostgreSQL) leaves the server answering; " +
+      "once space is freed it serves all that was committed, without a restart",
     async () => {
       const dir = dataDir("panic")
       const env = childEnv({ TENDERS_DATA_DIR: dir })
@@ -141,7 +151,10 @@ describe("the embedded store on a full disk", () => {
       disk.fill(72 * MiB)
       const panic = await runSql(
         join(dir, ".s.PGSQL.5432"),
-        "DO $$ BEGIN CREATE TABLE wal_filler (n int); FOR i IN 1..12 LOOP INSERT INTO wal_filler VALUES (i); PERFORM pg_switch_wal(); END LOOP; END $$"
+        `DO $$ BEGIN
+           CREATE TABLE wal_filler (n int);
+           FOR i IN 1..12 LOOP INSERT INTO wal_filler VALUES (i); PERFORM pg_switch_wal(); END LOOP;
+         END $$`
       )
       expect(panic).toBeDefined()
       await waitFor(

@@ -73,7 +73,8 @@ describe("outside clients on the embedded store's socket", () => {
   )
 
   it(
-    "a backup taken while a server runs (and an ingest writes) restores into a fresh data directory with the same tenders",
+    "a backup taken while a server runs (and an ingest writes) " +
+      "restores into a fresh data directory with the same tenders",
     async () => {
       const dataDir = join(root, "original")
       const env = childEnv({ TENDERS_DATA_DIR: dataDir })

@@ -26,8 +26,11 @@ export const mountSmallDisk = (sizeMiB: number): SmallDisk => {
   })
   if (mounted.status !== 0) {
     Fs.rmSync(dir, { recursive: true, force: true })
+    const reason = (mounted.stderr || String(mounted.error)).trim()
     throw new Error(
-      `This test needs a small file system and could not mount a tmpfs (${(mounted.stderr || String(mounted.error)).trim()}). Run it as root (as CI does), or as a user inside a user and mount namespace: unshare --user --map-root-user --mount npx vitest run <this file>`
+      `This test needs a small file system and could not mount a tmpfs (${reason}). ` +
+        "Run it as root (as CI does), or as a user inside a user and mount namespace: " +
+        "unshare --user --map-root-user --mount npx vitest run <this file>"
     )
   }
   const filler = join(dir, "filler")

@@ -59,7 +59,7 @@ export const connectRaw = (path: string) =>
     (socket) => Effect.sync(() => socket.destroy())
   )
 
-/** What the server answered: its errors (severity, SQLSTATE, message) and the next ReadyForQuery status, or that it closed. */
+/** The server's reply: its errors (severity, SQLSTATE, message) and next ReadyForQuery status, or that it closed. */
 export interface Reply {
   readonly errors: ReadonlyArray<{ readonly severity: string; readonly code: string; readonly message: string }>
   readonly status: string | undefined

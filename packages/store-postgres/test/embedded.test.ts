@@ -245,7 +245,8 @@ describe("embedded PGlite", () => {
       const [similarity] = yield* sql<{ s: number }>`SELECT similarity('строительство', 'строительства') AS s`
       assert.isAbove(similarity!.s, 0.5)
       const [vectors] = yield* sql<{ hy: string; ru: string }>`
-        SELECT to_tsvector('armenian', 'գնումներ')::text AS hy, to_tsvector('russian', 'Moscow строительство')::text AS ru`
+        SELECT to_tsvector('armenian', 'գնումներ')::text AS hy,
+          to_tsvector('russian', 'Moscow строительство')::text AS ru`
       // the Snowball Armenian stemmer leaves this short plural alone (no R2 region)
       assert.strictEqual(vectors!.hy, "'գնումներ':1")
       assert.strictEqual(vectors!.ru, "'moscow':1 'строительств':2")

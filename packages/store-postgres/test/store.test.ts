@@ -372,18 +372,16 @@ for (const [name, makeLayer] of backends()) {
       it.effect("closes tenders whose deadline passed, once, with a closed event", () =>
         Effect.gen(function* () {
           const store = yield* TenderStore
-          // One instant for both upserts: two calls of isoFromNow can fall in different seconds.
-          const lapsed = isoFromNow(-0.5)
-          yield* store.upsert([
-            makeRecord({ id: "ted-990001-2026", deadline: lapsed }),
-            makeRecord({ id: "ted-990002-2026", deadline: isoFromNow(3) })
-          ])
+          // One record for both upserts: makeRecord's dates come from the clock, and two calls can fall in
+          // different seconds.
+          const lapsed = makeRecord({ id: "ted-990001-2026", deadline: isoFromNow(-0.5) })
+          yield* store.upsert([lapsed, makeRecord({ id: "ted-990002-2026", deadline: isoFromNow(3) })])
           const closed = yield* store.closeExpired
           assert.isAtLeast(closed, 1)
           assert.strictEqual(Option.getOrThrow(yield* store.get(TenderId.make("ted-990001-2026"))).status, "closed")
           assert.strictEqual(Option.getOrThrow(yield* store.get(TenderId.make("ted-990002-2026"))).status, "open")
           assert.strictEqual(yield* store.closeExpired, 0)
-          const again = yield* store.upsert([makeRecord({ id: "ted-990001-2026", deadline: lapsed })])
+          const again = yield* store.upsert([lapsed])
           assert.strictEqual(again.updated + again.new, 0)
         })
       )

@@ -40,7 +40,8 @@ export const registerStore = (program: Command, globals: () => GlobalOptions) =>
   store
     .command("restore")
     .description(
-      "restore a backup into the data directory; refused while a tenders process uses it, and over a store unless --force"
+      "restore a backup into the data directory; refused while a tenders process uses it, " +
+        "and over a store unless --force"
     )
     .requiredOption("--from <file>", "a file written by `tenders store backup`")
     .option("--force", "replace the store in the data directory (kept beside it as pglite.replaced-<time>)")

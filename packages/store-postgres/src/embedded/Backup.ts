@@ -42,7 +42,9 @@ const requestBackup = (socketPath: string) =>
           ? Effect.succeed(reply.subarray(1))
           : Effect.fail(
               new EmbeddedStoreError({
-                message: `The owner of the embedded store did not make a backup: ${kind === "E" ? reply.subarray(1).toString("utf8") : "it closed the connection"}`
+                message:
+                  "The owner of the embedded store did not make a backup: " +
+                  (kind === "E" ? reply.subarray(1).toString("utf8") : "it closed the connection")
               })
             )
       )
@@ -50,7 +52,7 @@ const requestBackup = (socketPath: string) =>
     return Effect.sync(() => socket.destroy())
   })
 
-/** Writes a backup of the store in `dataDir` to `file` (atomically: a partial file never has its name); returns its size. */
+/** Backs up the store in `dataDir` to `file` (atomically: a partial file never has its name); returns its size. */
 export const backupEmbedded = Effect.fn("backupEmbedded")(function* (dataDir: string, file: string) {
   const endpoint = yield* acquireEmbedded(dataDir)
   const tarball = yield* requestBackup(endpoint.path)
@@ -92,7 +94,9 @@ export const restoreEmbedded = Effect.fn("restoreEmbedded")(function* (
   const target = Path.join(dir, PGLITE_DIR)
   if (!isEmptyOrAbsent(target) && !options.force) {
     return yield* new EmbeddedStoreError({
-      message: `${target} holds a store already: restore into a fresh data directory, or pass --force to replace it (it is kept as ${PGLITE_DIR}.replaced-<time>)`
+      message:
+        `${target} holds a store already: restore into a fresh data directory, ` +
+        `or pass --force to replace it (it is kept as ${PGLITE_DIR}.replaced-<time>)`
     })
   }
   const staging = Path.join(dir, `${PGLITE_DIR}.restoring`)

@@ -28,11 +28,13 @@ const diskState = (path: string): string => `the disk holding ${path} has ${mebi
 
 /** Why a write was refused (SQLSTATE 25006 from the read-only switch), and what to do about it. */
 export const writesRefusedMessage = (path: string): string =>
-  `Writes to the embedded store are refused while ${diskState(path)} (it needs ${mebibytes(WRITE_RESERVE_BYTES)} to write): free some space; reads still work`
+  `Writes to the embedded store are refused while ${diskState(path)} ` +
+  `(it needs ${mebibytes(WRITE_RESERVE_BYTES)} to write): free some space; reads still work`
 
 /** What connections are told while PGlite waits for room to reopen after its backend died. */
 export const reopenWaitMessage = (path: string, reason: string): string =>
-  `The embedded PostgreSQL stopped (${reason}) and reopens once the disk holding ${path} has ${mebibytes(REOPEN_RESERVE_BYTES)} free`
+  `The embedded PostgreSQL stopped (${reason}) ` +
+  `and reopens once the disk holding ${path} has ${mebibytes(REOPEN_RESERVE_BYTES)} free`
 
 /** `message`, with the disk's state appended when the disk is short of room to write. */
 export const withDiskState = (path: string, message: string): string => {

@@ -39,7 +39,7 @@ export interface EmbeddedStore {
   readonly path: () => string
   /** How many times the store was claimed again: a caller passes the number it saw to `reclaim`. */
   readonly generation: () => number
-  /** After losing the owner: take the store over or find the new owner (once for concurrent callers that saw `seen`). */
+  /** Owner lost: take the store over or find the new owner (once for concurrent callers that saw `seen`). */
   readonly reclaim: (seen: number) => Effect.Effect<void, EmbeddedStoreError>
 }
 
@@ -57,7 +57,8 @@ const chooseSocketPath = (dataDir: string): string => {
   if (Buffer.byteLength(fallback) < MAX_SOCKET_PATH_BYTES) return fallback
   Fs.rmdirSync(Path.dirname(fallback))
   throw new Error(
-    `neither ${preferred} nor ${fallback} is shorter than ${MAX_SOCKET_PATH_BYTES} bytes (the Unix socket path limit); use a shorter data directory or TMPDIR`
+    `neither ${preferred} nor ${fallback} is shorter than ${MAX_SOCKET_PATH_BYTES} bytes ` +
+      "(the Unix socket path limit); use a shorter data directory or TMPDIR"
   )
 }
 
@@ -134,7 +135,10 @@ const claim = Effect.fnUntraced(function* (dir: string, scope: Scope.Scope) {
     if (attempt._tag === "Reached") return attempt.endpoint
     if ((yield* Clock.currentTimeMillis) > deadline) {
       return yield* new EmbeddedStoreError({
-        message: `${Path.join(dir, "pglite.lock")} names a live tenders process serving this data directory, but its socket has not answered for ${OWNER_SOCKET_WAIT_MS / 1000} s; if no tenders process uses this data directory, delete the lock file`
+        message:
+          `${Path.join(dir, "pglite.lock")} names a live tenders process serving this data directory, ` +
+          `but its socket has not answered for ${OWNER_SOCKET_WAIT_MS / 1000} s; ` +
+          "if no tenders process uses this data directory, delete the lock file"
       })
     }
     yield* Effect.sleep("20 millis")

@@ -21,7 +21,8 @@ import {
 } from "./WireProtocol.ts"
 
 const COPY_REFUSED =
-  "COPY FROM STDIN (psql's \\copy ... from) cannot reach the embedded PostgreSQL: load tenders with `tenders ingest`, restore a backup with `tenders store restore`"
+  "COPY FROM STDIN (psql's \\copy ... from) cannot reach the embedded PostgreSQL: " +
+  "load tenders with `tenders ingest`, restore a backup with `tenders store restore`"
 
 export class SessionGuard {
   private readonly writable: (() => boolean) | undefined
