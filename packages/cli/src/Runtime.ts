@@ -1,3 +1,4 @@
+import { SearchTextLive } from "@tenders/search-text"
 import { Rates, SourceIntervals, webhookAllowHostsLayer } from "@tenders/core"
 import { layerStore } from "@tenders/store-postgres"
 import { Cause, Config, Effect, Exit, Layer, Option, Predicate, Schema } from "effect"
@@ -36,7 +37,7 @@ export const ratesLayer = Layer.unwrap(
 /** The ports a command needs, over the configured store; health uses the configured source intervals. */
 export const appLayer = (options: GlobalOptions) =>
   Layer.mergeAll(
-    layerStore({ databaseUrl: options.databaseUrl, dataDir: options.dataDir }),
+    layerStore({ databaseUrl: options.databaseUrl, dataDir: options.dataDir }).pipe(Layer.provideMerge(SearchTextLive)),
     ratesLayer,
     Layer.effect(SourceIntervals, sourceIntervals),
     webhookAllowHostsLayer

@@ -1,10 +1,11 @@
 // A tender and its change event commit together, on both stores and for every ingestion path (issue 9, defect 5):
 // a failure or a kill between writing tenders and writing their events must leave neither, so that a re-run writes
 // both and the `new` alerts come.
+import { SearchTextLive } from "@tenders/search-text"
 import { PgClient } from "@effect/sql-pg"
 import { layerStore } from "@tenders/store-postgres"
 import { recordLine } from "@tenders/core/testing"
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { spawn } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -24,7 +25,11 @@ const onStore = (env: NodeJS.ProcessEnv, statements: ReadonlyArray<string>) =>
       for (const statement of statements) results.push(yield* sql.unsafe<Record<string, unknown>>(statement))
       return results
     }).pipe(
-      Effect.provide(layerStore({ databaseUrl: env["DATABASE_URL"], dataDir: env["TENDERS_DATA_DIR"] ?? "" })),
+      Effect.provide(
+        layerStore({ databaseUrl: env["DATABASE_URL"], dataDir: env["TENDERS_DATA_DIR"] ?? "" }).pipe(
+          Layer.provideMerge(SearchTextLive)
+        )
+      ),
       Effect.orDie
     )
   )

@@ -1,29 +1,20 @@
 import { BigDecimal, DateTime, Option } from "effect"
-import { tenderCpvPrefixes } from "./Filters.ts"
 import { type AmountRange, type BudgetCondition, type FilterQuery, isBounded } from "./FilterQuery.ts"
 import { parseDecimal } from "./Money.ts"
 import { isOpen } from "./Open.ts"
 import type { TenderRecord } from "./Tender.ts"
+import { cpvTerm, hasEveryClause } from "./TextQuery.ts"
 
-/** One query word, as the lexemes the store's text search matches it with. */
-export interface MatchToken {
-  /** Stemmed forms (any one must be a lexeme of the tender). */
-  readonly exact: ReadonlyArray<string>
-  /** Prefix forms (TextQuery `wordMatch`); a lexeme starting with one of them matches. */
-  readonly prefix: ReadonlyArray<string>
-}
-
-/** A tender as the matcher sees it: its record and its text lexemes. */
+/** A tender as the matcher sees it: its record and its index terms (SearchText.documentTerms). */
 export interface TenderFacts {
   readonly record: TenderRecord
   readonly lexemes: ReadonlySet<string>
 }
 
-/** Filters ready to match many tenders: the normalised query with its words resolved to lexemes. */
+/** Filters ready to match many tenders: an id and the normalised query (with its text's plan). */
 export interface PreparedFilters {
   readonly id: string
   readonly query: FilterQuery
-  readonly tokens: ReadonlyArray<MatchToken>
 }
 
 /** What the filters read from one tender, computed once for every filter set it is checked against. */
@@ -31,17 +22,14 @@ interface FactsView {
   readonly facts: TenderFacts
   readonly deadline: number | null
   readonly budget: BigDecimal.BigDecimal | null
-  readonly cpvPrefixes: () => ReadonlySet<string>
 }
 
 const viewOf = (facts: TenderFacts): FactsView => {
   const record = facts.record
-  let cpv: ReadonlySet<string> | undefined
   return {
     facts,
     deadline: record.deadline === null ? null : DateTime.toEpochMillis(DateTime.makeUnsafe(record.deadline)),
-    budget: record.budget === null ? null : Option.getOrNull(parseDecimal(record.budget)),
-    cpvPrefixes: () => (cpv ??= new Set(tenderCpvPrefixes(record)))
+    budget: record.budget === null ? null : Option.getOrNull(parseDecimal(record.budget))
   }
 }
 
@@ -57,10 +45,6 @@ const budgetMatches = (budget: BudgetCondition, view: FactsView): boolean => {
   return range !== undefined && (!isBounded(range) || within(view.budget, range))
 }
 
-const hasToken = (token: MatchToken, lexemes: ReadonlySet<string>): boolean =>
-  token.exact.some((l) => lexemes.has(l)) ||
-  (token.prefix.length > 0 && [...lexemes].some((l) => token.prefix.some((p) => l.startsWith(p))))
-
 const matchesView = (prepared: PreparedFilters, view: FactsView): boolean => {
   const { query } = prepared
   const record = view.facts.record
@@ -70,11 +54,9 @@ const matchesView = (prepared: PreparedFilters, view: FactsView): boolean => {
   const after = query.deadlineAfter
   if (after !== undefined && (view.deadline === null || view.deadline <= DateTime.toEpochMillis(after))) return false
   if (query.budget !== undefined && !budgetMatches(query.budget, view)) return false
-  if (query.cpvPrefixes.length > 0) {
-    const prefixes = view.cpvPrefixes()
-    if (!query.cpvPrefixes.some((p) => prefixes.has(p))) return false
-  }
-  return prepared.tokens.every((token) => hasToken(token, view.facts.lexemes))
+  // A tender's CPV prefixes are terms: its own codes' and those its OKPD2 codes map to (the crosswalk).
+  if (query.cpvPrefixes.length > 0 && !query.cpvPrefixes.some((p) => view.facts.lexemes.has(cpvTerm(p)))) return false
+  return hasEveryClause(query.text.clauses, view.facts.lexemes)
 }
 
 /**
@@ -85,12 +67,11 @@ export const matchesFilters = (prepared: PreparedFilters, facts: TenderFacts, no
   isOpen(facts.record, now) && matchesView(prepared, viewOf(facts))
 
 /**
- * An inverted index over prepared filter sets: each is filed under its first word's lexemes (or prefixes), or under
- * "no text"; a tender is checked only against the sets filed under one of its lexemes.
+ * An inverted index over prepared filter sets: each is filed under its first clause's terms, or under "no text"; a
+ * tender is checked only against the sets filed under one of its terms.
  */
 export const indexFilters = (all: ReadonlyArray<PreparedFilters>) => {
   const byLexeme = new Map<string, Array<PreparedFilters>>()
-  const byPrefix = new Map<string, Array<PreparedFilters>>()
   const noText: Array<PreparedFilters> = []
   const file = (map: Map<string, Array<PreparedFilters>>, key: string, prepared: PreparedFilters) => {
     const list = map.get(key)
@@ -98,22 +79,15 @@ export const indexFilters = (all: ReadonlyArray<PreparedFilters>) => {
     else list.push(prepared)
   }
   for (const prepared of all) {
-    const first = prepared.tokens[0]
+    const first = prepared.query.text.clauses[0]
     if (first === undefined) noText.push(prepared)
-    else {
-      for (const l of first.exact) file(byLexeme, l, prepared)
-      for (const p of first.prefix) file(byPrefix, p, prepared)
-    }
+    else for (const alternative of first.alternatives) file(byLexeme, alternative.term, prepared)
   }
-  const maxPrefix = Math.max(0, ...[...byPrefix.keys()].map((k) => k.length))
   /** The filter sets a tender was checked against (the candidates the index found). */
   const candidates = (facts: TenderFacts): ReadonlySet<PreparedFilters> => {
     const found = new Set<PreparedFilters>(noText)
     for (const lexeme of facts.lexemes) {
       for (const prepared of byLexeme.get(lexeme) ?? []) found.add(prepared)
-      for (let n = 1; n <= Math.min(maxPrefix, lexeme.length); n++) {
-        for (const prepared of byPrefix.get(lexeme.slice(0, n)) ?? []) found.add(prepared)
-      }
     }
     return found
   }

@@ -2,7 +2,7 @@ import { type BigDecimal, type DateTime, Option } from "effect"
 import { type Filters, normalizeCpvPrefix } from "./Filters.ts"
 import { decimalFromNumber } from "./Money.ts"
 import { boundsPerCurrency, type RatesTable } from "./Rates.ts"
-import { type QueryToken, tokenize } from "./TextQuery.ts"
+import type { QueryPlan } from "./TextQuery.ts"
 import { parseInstant } from "./Time.ts"
 
 /** An inclusive amount range; a null side is open. */
@@ -22,7 +22,8 @@ export type BudgetCondition =
 
 /** A validated filter set, normalised once for the store's SQL and for the in-memory matcher alike. */
 export interface FilterQuery {
-  readonly words: ReadonlyArray<QueryToken>
+  /** The free text, analysed (SearchText.queryPlan); no clause when there is no `q`. */
+  readonly text: QueryPlan
   /** Upper-case ISO 3166-1 alpha-2 codes, each once. */
   readonly countries: ReadonlyArray<string>
   readonly cpvPrefixes: ReadonlyArray<string>
@@ -35,8 +36,11 @@ const amount = (n: number | undefined) => (n === undefined ? null : decimalFromN
 /** Whether a range bounds anything. */
 export const isBounded = (range: AmountRange): boolean => range.min !== null || range.max !== null
 
-/** Normalises validated filters; the one place where the JSON numbers of a budget range become decimals. */
-export const toFilterQuery = (filters: Filters, rates: RatesTable): FilterQuery => {
+/**
+ * Normalises validated filters with the plan of their `q`; the one place where the JSON numbers of a budget range
+ * become decimals.
+ */
+export const toFilterQuery = (filters: Filters, rates: RatesTable, text: QueryPlan): FilterQuery => {
   const ranged = filters.minBudget !== undefined || filters.maxBudget !== undefined
   const budget: BudgetCondition | undefined =
     filters.budgetCurrency !== undefined
@@ -54,7 +58,7 @@ export const toFilterQuery = (filters: Filters, rates: RatesTable): FilterQuery 
         ? { _tag: "Own", range: { min: amount(filters.minBudget), max: amount(filters.maxBudget) } }
         : undefined
   return {
-    words: tokenize(filters.q ?? ""),
+    text,
     countries: [...new Set((filters.countries ?? []).map((c) => c.toUpperCase()))],
     cpvPrefixes: [...new Set((filters.cpv ?? []).map(normalizeCpvPrefix))],
     budget,

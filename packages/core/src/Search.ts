@@ -27,6 +27,9 @@ export interface HintInput {
   readonly filtersUsed: ReadonlyArray<string>
   readonly budgetCurrency: BudgetCurrency | undefined
   readonly ratesQuarter: string
+  /** What the query was widened with (SearchText.queryPlan). */
+  readonly also: ReadonlyArray<string>
+  readonly corrections: ReadonlyArray<readonly [string, string]>
 }
 
 const advice: Record<string, string> = {
@@ -38,13 +41,14 @@ const advice: Record<string, string> = {
   budgetCurrency: "drop `budgetCurrency` (tenders in other currencies or without a budget are skipped)"
 }
 
-const approximateHint =
-  "No open tender contains every word of `q`; these have similar words in the title or buyer. " +
-  "Check the spelling or use fewer words."
+const approximateHint = "Not every result has every word of `q`: the tenders that match best come first."
 
 /** The `hint` of a search response, or undefined when results filled the limit and no note applies. */
 export const searchHint = (input: HintInput): string | undefined => {
   const parts: Array<string> = []
+  if (input.corrections.length > 0) {
+    parts.push(`Read ${input.corrections.map(([typed, read]) => `"${typed}" as "${read}"`).join(", ")}.`)
+  }
   if (input.approximate) {
     parts.push(approximateHint)
   } else if (input.found < input.limit) {
@@ -56,6 +60,7 @@ export const searchHint = (input: HintInput): string | undefined => {
     if (input.textUsed) steps.push("use fewer or more general words in `q`")
     parts.push(steps.length > 0 ? `${lead} To broaden: ${steps.join("; ")}.` : lead)
   }
+  if (input.also.length > 0) parts.push(`Also searched: ${input.also.join(", ")}.`)
   if (input.budgetCurrency !== undefined) {
     parts.push(`Budgets converted to ${input.budgetCurrency} at reference rates of ${input.ratesQuarter}.`)
   }

@@ -1,60 +1,103 @@
+import { Context } from "effect"
 import type { TenderRecord } from "./Tender.ts"
 import { subjectOf } from "./TenderRead.ts"
 
-/** The writing systems the search distinguishes; each has its own stemming configuration. */
-export type Script = "latin" | "cyrillic" | "armenian" | "other"
-
-/** A word of a free-text query with the script it is written in. */
-export interface QueryToken {
-  readonly text: string
-  readonly script: Script
-}
-
 /**
- * How a query word of each script matches: stemmed with its language's configuration, and (for Armenian, whose
- * stemmer keeps plurals, and for words of no stemmed script, such as numbers and codes) also as a prefix of the
- * unstemmed words. The store's SQL and its token resolution both read this table.
+ * How a query word was matched, best first: a word of the text (its own stem in some language), a concept (a
+ * glossary entry, a place, a transliteration), a classification code, a spelling correction.
  */
-export const wordMatch: Readonly<
-  Record<Script, { readonly stemming: "english" | "russian" | "armenian" | undefined; readonly prefix: boolean }>
-> = {
-  latin: { stemming: "english", prefix: false },
-  cyrillic: { stemming: "russian", prefix: false },
-  armenian: { stemming: "armenian", prefix: true },
-  other: { stemming: undefined, prefix: true }
+export type MatchKind = "word" | "concept" | "code" | "correction"
+
+/** One way a query word can be found in a tender: an index term and how good a match it is. */
+export interface Alternative {
+  readonly term: string
+  readonly kind: MatchKind
 }
 
-const wordPattern = /[\p{L}\p{N}]+/gu
-
-/** The script of a word, decided by its first letter. */
-export const scriptOf = (word: string): Script => {
-  if (/\p{Script=Armenian}/u.test(word)) return "armenian"
-  if (/\p{Script=Cyrillic}/u.test(word)) return "cyrillic"
-  if (/\p{Script=Latin}/u.test(word)) return "latin"
-  return "other"
+/** A word (or code) of the query with every term that finds it; a tender matches it when it has any of them. */
+export interface Clause {
+  /** The query text the clause stands for, as typed (lower-cased). */
+  readonly text: string
+  /** How much the clause counts in the score (low for words found in almost every notice). */
+  readonly weight: number
+  readonly alternatives: ReadonlyArray<Alternative>
 }
 
-/** Splits a free-text query into words (letters and digits only); operators and punctuation are dropped. */
-export const tokenize = (q: string): ReadonlyArray<QueryToken> =>
-  Array.from(q.normalize("NFC").matchAll(wordPattern), (m) => m[0].toLowerCase())
-    .slice(0, 32)
-    .map((text) => ({ text, script: scriptOf(text) }))
+/** What a free-text query searches for: its clauses, and what was also searched, for the `hint`. */
+export interface QueryPlan {
+  readonly clauses: ReadonlyArray<Clause>
+  /** Readable names of the concepts, translations and codes the query was widened with. */
+  readonly also: ReadonlyArray<string>
+  /** Words the index does not know that were read as others: `[typed, read as]`. */
+  readonly corrections: ReadonlyArray<readonly [string, string]>
+}
 
-/** The words of a document grouped by script, so each group is stemmed with its own configuration. */
-export const splitByScript = (text: string): Record<Script, string> => {
-  const groups: Record<Script, Array<string>> = { latin: [], cyrillic: [], armenian: [], other: [] }
-  for (const m of text.normalize("NFC").matchAll(wordPattern)) groups[scriptOf(m[0])].push(m[0])
-  return {
-    latin: groups.latin.join(" "),
-    cyrillic: groups.cyrillic.join(" "),
-    armenian: groups.armenian.join(" "),
-    other: groups.other.join(" ")
+/** A query word the index may not know: its text and the terms it is looked up by. */
+export interface SpellingQuestion {
+  /** The clause's text, as the plan has it (the key of its correction). */
+  readonly text: string
+  /** The word as the vocabulary of indexed words writes it (Latin without diacritics). */
+  readonly lookup: string
+  /** The terms that find the word as typed: when the index has none of them, the word is unknown. */
+  readonly forms: ReadonlyArray<string>
+}
+
+/** The empty plan (no `q`). */
+export const noText: QueryPlan = { clauses: [], also: [], corrections: [] }
+
+/** Where in a tender a term occurs, best first: its title, lot names, buyer and place, codes and ids. */
+export type Field = "title" | "lots" | "parties" | "codes"
+
+/** The index terms of a tender, each with the best field it occurs in. */
+export type DocumentTerms = ReadonlyMap<string, Field>
+
+/** The store's tsvector weight of each field (A is the highest). */
+export const fieldLetter: Readonly<Record<Field, "A" | "B" | "C" | "D">> = {
+  title: "A",
+  lots: "B",
+  parties: "C",
+  codes: "D"
+}
+
+/** Ranking: how much a match in each field counts (title above lots above buyer above codes). */
+export const fieldWeight: Readonly<Record<Field, number>> = { title: 1, lots: 0.6, parties: 0.4, codes: 0.3 }
+
+/** Ranking: how much each kind of match counts (exact words above concepts above codes above corrections). */
+export const kindWeight: Readonly<Record<MatchKind, number>> = { word: 1, concept: 0.7, code: 0.5, correction: 0.45 }
+
+/** The best match of a clause in a tender's terms, 0 when none of its alternatives occurs. */
+export const clauseScore = (clause: Clause, terms: DocumentTerms): number => {
+  let best = 0
+  for (const alternative of clause.alternatives) {
+    const field = terms.get(alternative.term)
+    if (field !== undefined) best = Math.max(best, kindWeight[alternative.kind] * fieldWeight[field])
   }
+  return best
 }
 
 /**
- * The text a tender is found by, in the store's weight order: its title; its lot names; its buyer and region; its
- * native id and codes.
+ * The relevance of a tender to a query: the sum over clauses of the clause weight times its best match. The
+ * store's SQL computes the same sum (store-postgres SearchSql.ts `relevance`); equal scores fall back to the
+ * nearest deadline, then the id.
+ */
+export const relevance = (plan: QueryPlan, terms: DocumentTerms): number =>
+  plan.clauses.reduce((sum, clause) => sum + clause.weight * clauseScore(clause, terms), 0)
+
+/** Whether a tender has every clause of the query (what a watchlist alerts on and `estimatedMatches` counts). */
+export const hasEveryClause = (clauses: ReadonlyArray<Clause>, terms: ReadonlySet<string> | DocumentTerms) =>
+  clauses.every((clause) => clause.alternatives.some((a) => terms.has(a.term)))
+
+/** The fields in ranking order, best first. */
+export const rankedFields: ReadonlyArray<Field> = ["title", "lots", "parties", "codes"]
+
+/** The term of a CPV prefix (2..8 digits, no check digit): what the `cpv` filter and typed codes look for. */
+export const cpvTerm = (prefix: string): string => `${cpvTermPrefix}${prefix}`
+
+/** What every CPV term starts with (a tender's CPV prefixes are its terms that start with it). */
+export const cpvTermPrefix = "cpv:"
+
+/**
+ * The text a tender is found by, by field: its title; its lot names; its buyer and region; its native id and codes.
  */
 export const tenderText = (record: TenderRecord) => ({
   title: record.title,
@@ -62,3 +105,27 @@ export const tenderText = (record: TenderRecord) => ({
   parties: [record.buyer ?? "", record.region ?? ""].join(" "),
   codes: [record.nativeId, ...record.cpvCodes, ...record.okpd2Codes].join(" ")
 })
+
+/**
+ * The text analysis search and alerts share: a query's plan and a tender's terms, from one analyzer (the
+ * `@tenders/search-text` package: stemming per language, concepts, places, codes, transliteration).
+ */
+export class SearchText extends Context.Service<
+  SearchText,
+  {
+    /** The plan of a free-text query; words the index does not know are left as they are. */
+    readonly queryPlan: (q: string) => QueryPlan
+    readonly documentTerms: (record: TenderRecord) => DocumentTerms
+    /** The words of a tender as written (normalised), which a misspelt query word may be corrected to. */
+    readonly documentWords: (record: TenderRecord) => ReadonlyArray<string>
+    /**
+     * The words of a plan that could be misspellings: clauses matched only by their own forms (no concept, place
+     * or code), with those forms; the store says which of them it does not know (`TenderStore.spellings`).
+     */
+    readonly correctable: (plan: QueryPlan) => ReadonlyArray<SpellingQuestion>
+    /** The plan with some words read as others (`[typed, read as]`): their clauses match as corrections. */
+    readonly corrected: (plan: QueryPlan, corrections: ReadonlyMap<string, string>) => QueryPlan
+    /** Changes whenever the analysis or its data change: stored terms of another version are rebuilt. */
+    readonly version: string
+  }
+>()("@tenders/core/SearchText") {}

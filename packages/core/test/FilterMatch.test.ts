@@ -3,33 +3,39 @@ import { DateTime, Schema } from "effect"
 import {
   type Filters,
   indexFilters,
-  type MatchToken,
+  type Clause,
   type PreparedFilters,
   RatesTable,
   type TenderFacts,
   toFilterQuery
 } from "../src/index.ts"
-import { isoFromNow, makeRecord } from "../src/testing/index.ts"
+import { isoFromNow, makeRecord, simpleDocumentTerms } from "../src/testing/index.ts"
 import rates from "../src/data/reference-rates.json" with { type: "json" }
 
 const table = Schema.decodeUnknownSync(RatesTable)(rates)
 const now = DateTime.makeUnsafe(Date.now())
-const prepare = (id: string, filters: Filters, tokens: ReadonlyArray<MatchToken> = []): PreparedFilters => ({
+const prepare = (id: string, filters: Filters, clauses: ReadonlyArray<Clause> = []): PreparedFilters => ({
   id,
-  query: toFilterQuery(filters, table),
-  tokens
+  query: toFilterQuery(filters, table, { clauses, also: [], corrections: [] })
 })
-const facts = (overrides: Parameters<typeof makeRecord>[0], lexemes: ReadonlyArray<string>): TenderFacts => ({
-  record: makeRecord(overrides),
-  lexemes: new Set(lexemes)
+// The given terms, and the `cpv:` terms of the record's codes (as every analysis gives them).
+const facts = (overrides: Parameters<typeof makeRecord>[0], lexemes: ReadonlyArray<string>): TenderFacts => {
+  const record = makeRecord(overrides)
+  const codes = [...simpleDocumentTerms(record).keys()].filter((term) => term.startsWith("cpv:"))
+  return { record, lexemes: new Set([...lexemes, ...codes]) }
+}
+const clause = (text: string, ...terms: ReadonlyArray<string>): Clause => ({
+  text,
+  weight: 1,
+  alternatives: terms.map((term) => ({ term, kind: "word" as const }))
 })
-const road: ReadonlyArray<MatchToken> = [{ exact: ["road"], prefix: [] }]
+const road = [clause("road", "road")]
 
 describe("filter matching (alerts and the in-memory store)", () => {
   const index = indexFilters([
     prepare("roads", { q: "roads" }, road),
     prepare("roads-de", { q: "road", countries: ["de"] }, road),
-    prepare("hy", { q: "ճանապարհ" }, [{ exact: ["ճանապարհ"], prefix: ["ճանապարհ"] }]),
+    prepare("hy", { q: "ճանապարհ" }, [clause("ճանապարհ", "ճանապարհ", "c:road")]),
     prepare("cpv45", { cpv: ["45000000-7"] }),
     prepare("big-eur", { minBudget: 1_000_000, budgetCurrency: "EUR" }),
     prepare("later", { q: "road", deadlineAfter: isoFromNow(30).slice(0, 10) }, road)
@@ -40,7 +46,7 @@ describe("filter matching (alerts and the in-memory store)", () => {
       .map((w) => w.id)
       .toSorted()
 
-  it("matches by lexeme, prefix, country, CPV prefix, converted budget and deadline, like search", () => {
+  it("matches by term, any alternative of a clause, country, CPV prefix, converted budget and deadline", () => {
     assert.deepStrictEqual(
       ids(facts({ id: "ted-1-2026", country: "DE", cpvCodes: ["45233140"], budget: "100" }, ["road", "work"])),
       ["cpv45", "roads", "roads-de"]
@@ -48,7 +54,7 @@ describe("filter matching (alerts and the in-memory store)", () => {
     const french = { id: "ted-2-2026", country: "FR", cpvCodes: [], budget: "2000000", currency: "EUR" }
     assert.deepStrictEqual(ids(facts(french, ["road"])), ["big-eur", "roads"])
     const armenian = { id: "gnumner-x", source: "gnumner" as const, country: "AM", cpvCodes: [], budget: "500000000" }
-    assert.deepStrictEqual(ids(facts({ ...armenian, currency: "AMD" }, ["ճանապարհների"])), ["big-eur", "hy"])
+    assert.deepStrictEqual(ids(facts({ ...armenian, currency: "AMD" }, ["c:road"])), ["big-eur", "hy"])
     const late = { id: "ted-3-2026", cpvCodes: [], budget: null, deadline: isoFromNow(40) }
     assert.deepStrictEqual(ids(facts(late, ["road"])), ["later", "roads", "roads-de"])
   })
@@ -68,9 +74,7 @@ describe("filter matching (alerts and the in-memory store)", () => {
 
   it("checks a tender only against the filter sets filed under its words, of 10,000", () => {
     const many = indexFilters(
-      Array.from({ length: 10_000 }, (_, i) =>
-        prepare(`w${i}`, { q: `word${i}` }, [{ exact: [`word${i}`], prefix: [] }])
-      )
+      Array.from({ length: 10_000 }, (_, i) => prepare(`w${i}`, { q: `word${i}` }, [clause(`word${i}`, `word${i}`)]))
     )
     const tender = facts({ id: "ted-6-2026" }, ["word42", "word4242", "other"])
     assert.strictEqual(many.candidates(tender).size, 2)

@@ -1,13 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { DateTime, Option } from "effect"
-import {
-  cpvPrefixesOf,
-  hasWord,
-  normalizeCpvPrefix,
-  parseInstant,
-  tokenize,
-  usedStructuredFilters
-} from "../src/index.ts"
+import { cpvPrefixesOf, hasWord, normalizeCpvPrefix, parseInstant, usedStructuredFilters } from "../src/index.ts"
 
 describe("filters", () => {
   it("normalises CPV codes and prefixes as DESIGN §4 says", () => {
@@ -34,14 +27,5 @@ describe("filters", () => {
     assert.deepStrictEqual(usedStructuredFilters({ countries: [], minBudget: 0 }), ["minBudget"])
     assert.isFalse(hasWord("  & | "))
     assert.isTrue(hasWord("ճանապարհ"))
-  })
-
-  it("tokenises by script and drops query operators", () => {
-    assert.deepStrictEqual(tokenize("Road & ремонт | ճանապարհ:* 45233"), [
-      { text: "road", script: "latin" },
-      { text: "ремонт", script: "cyrillic" },
-      { text: "ճանապարհ", script: "armenian" },
-      { text: "45233", script: "other" }
-    ])
   })
 })

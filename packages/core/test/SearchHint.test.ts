@@ -10,7 +10,9 @@ describe("search hints", () => {
       textUsed: true,
       filtersUsed: ["cpv", "maxBudget"],
       budgetCurrency: "EUR",
-      ratesQuarter: "2026-Q4"
+      ratesQuarter: "2026-Q4",
+      also: [],
+      corrections: []
     })
     assert.include(hint, "No open tenders match")
     assert.include(hint, "`cpv`")
@@ -24,7 +26,9 @@ describe("search hints", () => {
         textUsed: true,
         filtersUsed: [],
         budgetCurrency: undefined,
-        ratesQuarter: "x"
+        ratesQuarter: "x",
+        also: [],
+        corrections: []
       })
     )
   })

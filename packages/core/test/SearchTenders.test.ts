@@ -4,12 +4,13 @@ import { Rates, searchTenders, type SourceRunSummary, TenderStore } from "../src
 import {
   isoFromNow,
   makeRecord,
+  SearchTextSimple,
   SourceStatusStoreEmpty,
   sourceStatusStoreMemory,
   TenderStoreMemory
 } from "../src/testing/index.ts"
 
-const Test = Layer.mergeAll(TenderStoreMemory, SourceStatusStoreEmpty, Rates.bundled)
+const Test = Layer.mergeAll(TenderStoreMemory, SourceStatusStoreEmpty, Rates.bundled, SearchTextSimple)
 
 describe("searchTenders", () => {
   it.live("returns at most the default 10 open tenders, nearest deadline first, and no hint when full", () =>
@@ -58,7 +59,9 @@ describe("searchTenders", () => {
         { code: "eaeu", lastSuccessAt: DateTime.subtract(now, { hours: 2 }), lastFailureAt: now, runningSince: null }
       ])
       const response = yield* searchTenders({ q: "road" }, "free").pipe(
-        Effect.provide(Layer.mergeAll(TenderStoreMemory, sourceStatusStoreMemory(runs), Rates.bundled))
+        Effect.provide(
+          Layer.mergeAll(TenderStoreMemory, sourceStatusStoreMemory(runs), Rates.bundled, SearchTextSimple)
+        )
       )
       assert.deepStrictEqual(response.degradedSources, ["eaeu"])
       assert.deepStrictEqual(response.results, [])

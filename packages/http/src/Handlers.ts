@@ -5,6 +5,7 @@ import {
   getTender,
   listAlerts,
   type Rates,
+  type SearchText,
   searchTenders,
   type SourceStatusStore,
   sourceHealth,
@@ -26,7 +27,7 @@ export const TendersHandlers = HttpApiBuilder.group(
   TendersApi,
   "tenders",
   Effect.fn(function* (handlers) {
-    const provide = yield* withPorts<TenderStore | Rates | SourceStatusStore>()
+    const provide = yield* withPorts<TenderStore | Rates | SourceStatusStore | SearchText>()
     return handlers
       .handle("search", ({ payload }) =>
         provide(Effect.flatMap(CurrentCaller, (caller) => searchTenders(payload, caller.account.plan)))
@@ -42,7 +43,7 @@ export const WatchlistsHandlers = HttpApiBuilder.group(
   TendersApi,
   "watchlists",
   Effect.fn(function* (handlers) {
-    const provide = yield* withPorts<TenderStore | Rates | WatchlistStore | AlertStore>()
+    const provide = yield* withPorts<TenderStore | Rates | WatchlistStore | AlertStore | SearchText>()
     return handlers
       .handle("create", ({ payload }) =>
         provide(Effect.flatMap(CurrentCaller, (caller) => createWatchlist(payload, caller.account)))
@@ -61,7 +62,7 @@ export const SystemHandlers = HttpApiBuilder.group(
   TendersApi,
   "system",
   Effect.fn(function* (handlers) {
-    const provide = yield* withPorts<TenderStore | Rates | SourceStatusStore>()
+    const provide = yield* withPorts<TenderStore | Rates | SourceStatusStore | SearchText>()
     return handlers.handle("health", () => provide(sourceHealth))
   })
 )

@@ -5,7 +5,8 @@ import {
   AlertStoreEmpty,
   SourceStatusStoreEmpty,
   TenderStoreMemory,
-  WatchlistStoreMemory
+  WatchlistStoreMemory,
+  SearchTextSimple
 } from "@tenders/core/testing"
 import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
@@ -48,6 +49,7 @@ export const makeTestApi = <A = never>(overrides?: Layer.Layer<A>) =>
         WatchlistStoreMemory,
         AlertStoreEmpty,
         Rates.bundled,
+        SearchTextSimple,
         overrides ?? Layer.empty
       )
     )

@@ -1,6 +1,14 @@
 import { McpServer } from "@modelcontextprotocol/server"
 import { TendersApi } from "@tenders/contract"
-import type { AccountStore, AlertStore, Rates, SourceStatusStore, TenderStore, WatchlistStore } from "@tenders/core"
+import type {
+  AccountStore,
+  AlertStore,
+  Rates,
+  SearchText,
+  SourceStatusStore,
+  TenderStore,
+  WatchlistStore
+} from "@tenders/core"
 import { Context, Effect, FiberSet } from "effect"
 import { OpenApi } from "effect/http-api"
 import type { CallQuota } from "./CallQuota.ts"
@@ -10,7 +18,7 @@ import { advertise } from "./ToolSchema.ts"
 import { tools } from "./Tools.ts"
 
 /** The core ports the four tools need, provided by the composition root (the same ones REST uses). */
-export type McpPorts = TenderStore | Rates | SourceStatusStore | WatchlistStore | AlertStore | AccountStore
+export type McpPorts = TenderStore | Rates | SourceStatusStore | WatchlistStore | AlertStore | AccountStore | SearchText
 
 /** Runs a tool call's effect from the SDK's Promise world. */
 export type McpRunner = <A>(effect: Effect.Effect<A, never, McpPorts>) => Promise<A>

@@ -15,7 +15,8 @@ import {
   alertStoreWith,
   SourceStatusStoreEmpty,
   TenderStoreMemory,
-  WatchlistStoreMemory
+  WatchlistStoreMemory,
+  SearchTextSimple
 } from "@tenders/core/testing"
 import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
@@ -72,6 +73,7 @@ export const makeTestMcp = (
         WatchlistStoreMemory,
         alertStoreWith(options.alerts ?? []),
         Rates.bundled,
+        SearchTextSimple,
         options.overrides ?? Layer.empty
       )
     )

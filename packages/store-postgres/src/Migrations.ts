@@ -201,6 +201,41 @@ const watchlistVersion = Effect.gen(function* () {
     ON watchlists FOR EACH STATEMENT EXECUTE FUNCTION bump_watchlist_version()`
 })
 
+/**
+ * Search terms come from the text analysis in TypeScript (core SearchText, `@tenders/search-text`): one weighted
+ * vector per tender, rebuilt at start when the analysis changes (SearchIndex.ts). The database's own stemming,
+ * the title-only vector and the watchlists' stored tokens go.
+ */
+const searchTerms = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`CREATE TABLE search_index_state (id integer PRIMARY KEY CHECK (id = 1), version text NOT NULL)`
+  yield* sql`INSERT INTO search_index_state (id, version) VALUES (1, '')`
+  yield* sql`ALTER TABLE tenders DROP COLUMN title_vec`
+  yield* sql`DROP FUNCTION tenders_text_vector(text, text, text, text, "char")`
+  yield* sql`DROP TRIGGER watchlists_version ON watchlists`
+  yield* sql`ALTER TABLE watchlists DROP COLUMN match_tokens`
+  yield* sql`CREATE TRIGGER watchlists_version
+    AFTER INSERT OR DELETE OR UPDATE OF filters, account_id, created_at
+    ON watchlists FOR EACH STATEMENT EXECUTE FUNCTION bump_watchlist_version()`
+  // The words of the stored tenders as written, which a misspelt query word is corrected to (trigram similarity).
+  yield* sql`CREATE TABLE search_vocabulary (word text PRIMARY KEY)`
+  yield* sql`CREATE INDEX search_vocabulary_trgm_idx ON search_vocabulary USING gin (word gin_trgm_ops)`
+})
+
+/**
+ * The title's terms in a column of their own: the first candidate tier (every word in the title) needs the planner's
+ * own estimate of how many titles match, which a weight-restricted query on the whole vector does not give (it
+ * scanned the deadline index through every open tender when no title matched).
+ */
+const titleTerms = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`ALTER TABLE tenders ADD COLUMN title_vec tsvector NOT NULL DEFAULT ''::tsvector`
+  yield* sql`CREATE INDEX tenders_title_vec_idx ON tenders USING gin (title_vec) WHERE status IN ('open', 'amended')`
+  yield* sql`ALTER TABLE tenders ALTER COLUMN title_vec SET STATISTICS 2000`
+  // Filled by the rebuild at start (the analysis version changes with it).
+  yield* sql`UPDATE search_index_state SET version = '' WHERE id = 1`
+})
+
 /** Runs the schema migrations once, in order (the migrator locks its table inside a transaction). */
 export const migrate = Migrator.make({})({
   loader: Migrator.fromRecord({
@@ -210,7 +245,9 @@ export const migrate = Migrator.make({})({
     "4_watchlists": watchlists,
     "5_alerts": alerts,
     "6_deliveries": deliveries,
-    "7_watchlist_version": watchlistVersion
+    "7_watchlist_version": watchlistVersion,
+    "8_search_terms": searchTerms,
+    "9_title_terms": titleTerms
   }),
   table: "tenders_migrations"
 })

@@ -19,13 +19,11 @@ import { SqlSchema } from "effect/sql"
 import { jsonColumn, lapsedTender, openTender, utc, UtcInstant } from "./Sql.ts"
 import { TenderRow, tenderColumns } from "./TenderRow.ts"
 
-const Token = Schema.Struct({ exact: Schema.Array(Schema.String), prefix: Schema.Array(Schema.String) })
 const WatchlistRow = Schema.Struct({
   id: WatchlistId,
   accountId: AccountId,
   createdAt: UtcInstant,
-  filters: jsonColumn(Filters),
-  tokens: jsonColumn(Schema.Array(Token))
+  filters: jsonColumn(Filters)
 })
 const EventRow = Schema.Struct({
   id: Schema.NumberFromString,
@@ -83,7 +81,7 @@ export const PgAlertStore = Layer.effect(
       Request: Schema.Void,
       Result: WatchlistRow,
       execute: () => sql`SELECT id::text AS id, account_id::text AS "accountId",
-          ${sql.literal(utc("created_at"))} AS "createdAt", filters, match_tokens AS tokens FROM watchlists`
+          ${sql.literal(utc("created_at"))} AS "createdAt", filters FROM watchlists`
     })(undefined).pipe(Effect.orDie, Effect.withSpan("PgAlertStore.watchlists"))
 
     const watchlistsVersion = sql<{ v: string }>`SELECT version::text AS v FROM watchlist_version WHERE id = 1`.pipe(

@@ -1,10 +1,10 @@
-import { canonicalJson, NoticeStore, type NoticeResolver, ParsedNotice, TenderRecord } from "@tenders/core"
+import { canonicalJson, NoticeStore, type NoticeResolver, ParsedNotice, SearchText, TenderRecord } from "@tenders/core"
 import { PgClient } from "@effect/sql-pg"
 import { DateTime, Effect, Layer, Schema } from "effect"
 import { createHash } from "node:crypto"
 import { jsonColumn } from "./Sql.ts"
 import { TenderRow, tenderColumns } from "./TenderRow.ts"
-import { writeTenders } from "./TenderWrite.ts"
+import { rememberWords, writeTenders } from "./TenderWrite.ts"
 
 const decodeNotices = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ notice: jsonColumn(ParsedNotice) })))
 const decodeTender = Schema.decodeUnknownEffect(Schema.Array(TenderRow))
@@ -25,6 +25,7 @@ export const PgNoticeStore = Layer.effect(
   NoticeStore,
   Effect.gen(function* () {
     const sql = yield* PgClient.PgClient
+    const text = yield* SearchText
 
     const applyOne = Effect.fnUntraced(function* (notice: ParsedNotice, resolve: NoticeResolver, now: string) {
       const hash = hashOf(notice)
@@ -59,7 +60,8 @@ export const PgNoticeStore = Layer.effect(
               ON CONFLICT (alias) DO UPDATE SET tender_id = EXCLUDED.tender_id`
         }
       }
-      yield* writeTenders(sql, [{ record: tender, procedureKey: notice.procedureKey }], now)
+      yield* writeTenders(sql, text, [{ record: tender, procedureKey: notice.procedureKey }], now)
+      yield* rememberWords(sql, text, [tender])
       if (change !== "unchanged") {
         yield* sql`INSERT INTO tender_events (tender_id, change, notice_key, created_at)
             VALUES (${tender.id}, ${change}, ${key}, ${now}::timestamptz)`

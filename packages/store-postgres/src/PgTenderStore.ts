@@ -1,19 +1,34 @@
-import { type SearchQuery, type TenderId, type TenderRecord, TenderStore } from "@tenders/core"
+import {
+  minSimilarity,
+  type SearchQuery,
+  SearchText,
+  type SpellingQuestion,
+  type TenderId,
+  type TenderRecord,
+  TenderStore
+} from "@tenders/core"
 import { PgClient } from "@effect/sql-pg"
 import { DateTime, Effect, Layer, Schema } from "effect"
 import { SqlSchema, type Statement } from "effect/sql"
-import { searchConditions, textQuery } from "./SearchSql.ts"
+import { anyClause, anyOf, everyClause, relevanceSql, searchConditions } from "./SearchSql.ts"
 import { lapsedTender } from "./Sql.ts"
 import { TenderRow, tenderColumns } from "./TenderRow.ts"
-import { writeTenders } from "./TenderWrite.ts"
+import { rememberWords, writeTenders } from "./TenderWrite.ts"
+
+/** How many tenders of each candidate tier a search ranks (measured in docs/benchmarks.md). */
+export const candidateWindow = 300
 
 const decodeRows = Schema.decodeUnknownEffect(Schema.Array(TenderRow))
+const decodeRanked = Schema.decodeUnknownEffect(
+  Schema.Array(Schema.Struct({ ...TenderRow.fields, complete: Schema.Boolean }))
+)
 
 /** TenderStore on PostgreSQL (real or embedded). */
 export const PgTenderStore = Layer.effect(
   TenderStore,
   Effect.gen(function* () {
     const sql = yield* PgClient.PgClient
+    const text = yield* SearchText
 
     // A tender and its change event commit together: a crash in between would leave a tender whose content hash
     // never changes again, so its `new` event, and every alert it should raise, would never come.
@@ -24,10 +39,17 @@ export const PgTenderStore = Layer.effect(
       const written = yield* Effect.gen(function* () {
         const rows = yield* writeTenders(
           sql,
+          text,
           latest.map((record) => ({ record, procedureKey: record.nativeId })),
           now
         )
         if (rows.length > 0) {
+          const written = new Set(rows.map((row) => row.id))
+          yield* rememberWords(
+            sql,
+            text,
+            latest.filter((record) => written.has(record.id))
+          )
           const events = rows.map((w) => ({ id: w.id, change: w.inserted ? "new" : "updated" }))
           yield* sql`INSERT INTO tender_events (tender_id, change, notice_key, created_at)
               SELECT e.id, e.change, NULL, ${now}::timestamptz
@@ -45,34 +67,50 @@ export const PgTenderStore = Layer.effect(
       sql`SELECT ${sql.literal(tenderColumns)} FROM tenders t WHERE ${where}
         ORDER BY t.deadline_sort, t.id LIMIT ${limit}`.unprepared.pipe(Effect.flatMap(decodeRows))
 
-    // Relevance in two exact tiers: tenders whose title has every word, then those matching elsewhere
-    // (lot names, buyer, codes); nearest deadline first within a tier. The second tier runs only when the
-    // first leaves room, so broad words stop after one early-exit index scan. When neither finds anything,
-    // titles and buyers with similar words (pg_trgm word similarity) answer, marked approximate.
+    // Relevance ranking (core TextQuery `relevance`) over a candidate window: in each of three tiers (every clause in
+    // the title, every clause anywhere, any clause), the `candidateWindow` open tenders with the nearest deadlines;
+    // the window is ranked by relevance, then nearest deadline, then id. Each tier is one index-friendly query (the
+    // GIN index for rare words, the deadline index with early exit for broad ones), so the cost is bounded however
+    // many tenders match; when a tier has fewer matches than the window, the ranking over it is exact.
     const search = Effect.fn("PgTenderStore.search")(function* (query: SearchQuery) {
-      const text = textQuery(sql, query.words)
-      if (text === undefined)
+      const any = anyClause(sql, query.text)
+      const every = everyClause(sql, query.text)
+      if (any === undefined || every === undefined)
         return { tenders: yield* page(searchConditions(sql, query, []), query.limit), approximate: false }
-      const inTitle = yield* page(searchConditions(sql, query, [sql`t.title_vec @@ ${text}`]), query.limit)
-      if (inTitle.length >= query.limit) return { tenders: inTitle, approximate: false }
-      const elsewhere = yield* page(
-        searchConditions(sql, query, [sql`t.search_vec @@ ${text}`, sql`NOT (t.title_vec @@ ${text})`]),
-        query.limit - inTitle.length
-      )
-      if (inTitle.length + elsewhere.length > 0) return { tenders: [...inTitle, ...elsewhere], approximate: false }
-      const words = query.words.map((token) => token.text).join(" ")
-      const similar = yield* sql`SELECT ${sql.literal(tenderColumns)} FROM tenders t
-        WHERE ${searchConditions(sql, query, [sql`(${words} <% lower(t.title) OR ${words} <% lower(t.buyer))`])}
-        ORDER BY greatest(word_similarity(${words}, lower(t.title)),
-            coalesce(word_similarity(${words}, lower(t.buyer)), 0)) DESC,
-          t.deadline_sort, t.id
-        LIMIT ${query.limit}`.unprepared.pipe(Effect.flatMap(decodeRows))
-      return { tenders: similar, approximate: similar.length > 0 }
+      const tier = (match: Statement.Fragment) =>
+        sql`(SELECT t.id FROM tenders t WHERE ${searchConditions(sql, query, [match])}
+          ORDER BY t.deadline_sort, t.id LIMIT ${candidateWindow})`
+      const rows = yield* sql`WITH candidates AS (${tier(sql`t.title_vec @@ ${every}`)}
+          UNION ${tier(sql`t.search_vec @@ ${every}`)} UNION ${tier(sql`t.search_vec @@ ${any}`)})
+        SELECT ${sql.literal(tenderColumns)}, t.search_vec @@ ${every} AS complete
+        FROM tenders t JOIN candidates c ON c.id = t.id
+        ORDER BY ${relevanceSql(sql, query.text)} DESC, t.deadline_sort, t.id
+        LIMIT ${query.limit}`.unprepared.pipe(Effect.flatMap(decodeRanked))
+      return {
+        tenders: rows.map(({ complete: _complete, ...tender }) => tender),
+        approximate: rows.some((row) => !row.complete)
+      }
+    }, Effect.orDie)
+
+    // A word is known when an open tender has one of its forms (the GIN index answers at the first); an unknown
+    // word is read as the vocabulary word most like it (the trigram index finds candidates above pg_trgm's 0.3).
+    const spellings = Effect.fn("PgTenderStore.spellings")(function* (questions: ReadonlyArray<SpellingQuestion>) {
+      const found = new Map<string, string>()
+      for (const question of questions) {
+        const rows = yield* sql<{ word: string }>`SELECT v.word FROM search_vocabulary v
+          WHERE NOT EXISTS (SELECT 1 FROM tenders t WHERE t.status IN ('open', 'amended')
+              AND t.search_vec @@ ${anyOf(question.forms)}::tsquery)
+            AND v.word % ${question.lookup} AND similarity(v.word, ${question.lookup}) >= ${minSimilarity}
+          ORDER BY similarity(v.word, ${question.lookup}) DESC, v.word LIMIT 1`.unprepared
+        const word = rows[0]?.word
+        if (word !== undefined) found.set(question.text, word)
+      }
+      return found
     }, Effect.orDie)
 
     const count = Effect.fn("PgTenderStore.count")(function* (query: SearchQuery) {
-      const text = textQuery(sql, query.words)
-      const where = searchConditions(sql, query, text === undefined ? [] : [sql`t.search_vec @@ ${text}`])
+      const every = everyClause(sql, query.text)
+      const where = searchConditions(sql, query, every === undefined ? [] : [sql`t.search_vec @@ ${every}`])
       const rows = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM tenders t WHERE ${where}`.unprepared
       return rows[0]?.n ?? 0
     }, Effect.orDie)
@@ -111,6 +149,15 @@ export const PgTenderStore = Layer.effect(
       Effect.withSpan("PgTenderStore.refreshStatistics")
     )
 
-    return TenderStore.of({ upsert: upsertBatch, search, count, get, size, refreshStatistics, closeExpired })
+    return TenderStore.of({
+      upsert: upsertBatch,
+      search,
+      spellings,
+      count,
+      get,
+      size,
+      refreshStatistics,
+      closeExpired
+    })
   })
 )

@@ -1,13 +1,4 @@
-import {
-  AccountId,
-  type MatchToken,
-  type QueryToken,
-  type StoredWatchlist,
-  WatchlistId,
-  WatchlistInput,
-  WatchlistStore,
-  wordMatch
-} from "@tenders/core"
+import { AccountId, type StoredWatchlist, WatchlistId, WatchlistInput, WatchlistStore } from "@tenders/core"
 import { PgClient } from "@effect/sql-pg"
 import { DateTime, Effect, Layer, Schema } from "effect"
 import { SqlSchema } from "effect/sql"
@@ -38,32 +29,9 @@ export const PgWatchlistStore = Layer.effect(
   Effect.gen(function* () {
     const sql = yield* PgClient.PgClient
 
-    // The stems of a word are the lexemes its script's dictionary gives (stop words give none), as the text
-    // vectors hold them (TenderWrite.ts); the prefix forms follow core's `wordMatch`.
-    const lexize = SqlSchema.findAll({
-      Request: Schema.Struct({ dictionary: Schema.String, word: Schema.String }),
-      Result: Schema.Struct({ l: Schema.NullOr(Schema.Array(Schema.String)) }),
-      execute: ({ dictionary, word }) => sql`SELECT ts_lexize(${dictionary}::regdictionary, ${word}) AS l`
-    })
-
-    const resolveTokens = Effect.fn("PgWatchlistStore.resolveTokens")(function* (tokens: ReadonlyArray<QueryToken>) {
-      const resolved: Array<MatchToken> = []
-      for (const token of tokens) {
-        const { prefix, stemming } = wordMatch[token.script]
-        const stems =
-          stemming === undefined
-            ? []
-            : ((yield* lexize({ dictionary: `${stemming}_stem`, word: token.text }))[0]?.l ?? [])
-        // A stop word has no lexeme and no prefix: the search ignores it, so matching does too.
-        if (stems.length > 0 || prefix) resolved.push({ exact: [...stems], prefix: prefix ? [token.text] : [] })
-      }
-      return resolved
-    }, Effect.orDie)
-
     const create = Effect.fn("PgWatchlistStore.create")(function* (
       accountId: AccountId,
       input: WatchlistInput,
-      tokens: ReadonlyArray<MatchToken>,
       limit: number
     ) {
       const now = DateTime.formatIso(yield* DateTime.now)
@@ -74,10 +42,9 @@ export const PgWatchlistStore = Layer.effect(
           n: number
         }>`SELECT count(*)::int AS n FROM watchlists WHERE account_id = ${accountId}::uuid`
         if ((rows[0]?.n ?? 0) >= limit) return undefined
-        yield* sql`INSERT INTO watchlists (id, account_id, name, filters, email, webhook, created_at, match_tokens)
+        yield* sql`INSERT INTO watchlists (id, account_id, name, filters, email, webhook, created_at)
             VALUES (${id}::uuid, ${accountId}::uuid, ${input.name}, ${sql.json(input.filters)},
-              ${input.channels?.email ?? true}, ${input.channels?.webhook ?? null}, ${now}::timestamptz,
-              ${sql.json(tokens)})`
+              ${input.channels?.email ?? true}, ${input.channels?.webhook ?? null}, ${now}::timestamptz)`
         return id
       }).pipe(sql.withTransaction)
     }, Effect.orDie)
@@ -100,6 +67,6 @@ export const PgWatchlistStore = Layer.effect(
       return rows.length > 0
     }, Effect.orDie)
 
-    return WatchlistStore.of({ create, list, remove, resolveTokens })
+    return WatchlistStore.of({ create, list, remove })
   })
 )

@@ -1,29 +1,74 @@
 import {
   type AmountRange,
+  type Clause,
+  fieldLetter,
+  fieldWeight,
   type FilterQuery,
   formatDecimal,
   isBounded,
-  type QueryToken,
-  type SearchQuery,
-  wordMatch
+  kindWeight,
+  type MatchKind,
+  rankedFields,
+  type SearchQuery
 } from "@tenders/core"
 import type { Statement } from "effect/sql"
 import { at, openTender } from "./Sql.ts"
 
 type Sql = Statement.Constructor
 
-// Tokens are letters and digits only (core's tokenize), so `text || ':*'` cannot inject tsquery operators.
-const tokenQuery = (sql: Sql, token: QueryToken): Statement.Fragment => {
-  const { prefix, stemming } = wordMatch[token.script]
-  const forms: Array<Statement.Fragment> = []
-  if (stemming !== undefined) forms.push(sql`plainto_tsquery(${stemming}::regconfig, ${token.text})`)
-  if (prefix) forms.push(sql`to_tsquery('simple', ${token.text} || ':*')`)
-  return forms.length === 1 ? (forms[0] ?? sql`''::tsquery`) : sql`(${sql.join(" || ", false)(forms)})`
-}
+// tsquery text is built from quoted terms only (a quote doubled, a backslash escaped): no term can add an
+// operator, and it is sent as a parameter, never concatenated into SQL.
+/** A term as a tsvector or tsquery lexeme: quoted, a quote doubled, a backslash escaped. */
+export const lexeme = (term: string) => `'${term.replaceAll("\\", "\\\\").replaceAll("'", "''")}'`
+/** The tsquery text of any of the terms, in fields of the given weights (all when none). */
+export const anyOf = (terms: ReadonlyArray<string>, weights = "") =>
+  `(${terms.map((t) => `${lexeme(t)}${weights ? `:${weights}` : ""}`).join(" | ")})`
 
-/** The tsquery of the free text, or undefined when it has no word. Never built by string concatenation. */
-export const textQuery = (sql: Sql, words: FilterQuery["words"]): Statement.Fragment | undefined =>
-  words.length === 0 ? undefined : sql.join(" && ", true)(words.map((token) => tokenQuery(sql, token)))
+/** The tsquery text of a tender having any of a clause's terms. */
+const clauseText = (clause: Clause) => anyOf(clause.alternatives.map((a) => a.term))
+
+/** The tsquery of tenders having every clause (what alerts and `count` match), or undefined without text. */
+export const everyClause = (sql: Sql, text: FilterQuery["text"]): Statement.Fragment | undefined =>
+  text.clauses.length === 0 ? undefined : sql`${text.clauses.map(clauseText).join(" & ")}::tsquery`
+
+/** The tsquery of tenders having every clause in their title (the first candidate tier), or undefined without text. */
+export const everyClauseInTitle = (sql: Sql, text: FilterQuery["text"]): Statement.Fragment | undefined =>
+  text.clauses.length === 0
+    ? undefined
+    : sql`${text.clauses
+        .map((c) =>
+          anyOf(
+            c.alternatives.map((a) => a.term),
+            fieldLetter.title
+          )
+        )
+        .join(" & ")}::tsquery`
+
+/** The tsquery of tenders having any clause (the search's candidates), or undefined without text. */
+export const anyClause = (sql: Sql, text: FilterQuery["text"]): Statement.Fragment | undefined =>
+  text.clauses.length === 0 ? undefined : sql`${text.clauses.map(clauseText).join(" | ")}::tsquery`
+
+/**
+ * The relevance of `t` to the query: core's `relevance` (TextQuery.ts) in SQL. Each clause counts its weight times
+ * its best match, a kind's weight times the weight of the best field the term occurs in (the tsvector's weight).
+ */
+export const relevanceSql = (sql: Sql, text: FilterQuery["text"]): Statement.Fragment => {
+  const clauses = text.clauses.map((clause) => {
+    const byKind = new Map<MatchKind, Array<string>>()
+    for (const a of clause.alternatives) byKind.set(a.kind, [...(byKind.get(a.kind) ?? []), a.term])
+    const kinds = [...byKind].map(([kind, terms]) => {
+      const branches = rankedFields.map(
+        (field) =>
+          sql`WHEN t.search_vec @@ ${anyOf(terms, fieldLetter[field])}::tsquery
+            THEN ${kindWeight[kind] * fieldWeight[field]}::float8`
+      )
+      return sql`(CASE ${sql.join(" ", false)(branches)} ELSE 0::float8 END)`
+    })
+    const best = kinds.length === 1 ? kinds[0] : sql`greatest(${sql.join(", ", false)(kinds)})`
+    return sql`${clause.weight}::float8 * ${best}`
+  })
+  return clauses.length === 0 ? sql`0::float8` : sql.join(" + ", false)(clauses)
+}
 
 const list = (sql: Sql, values: ReadonlyArray<string>) => sql.join(", ", false)(values.map((v) => sql`${v}`))
 
@@ -33,7 +78,6 @@ const inRange = (sql: Sql, range: AmountRange): Statement.Fragment => {
   if (range.max !== null) parts.push(sql`t.budget <= ${formatDecimal(range.max)}::numeric`)
   return sql.and(parts)
 }
-
 /** The WHERE conditions of a search: open tenders, the given text conditions, every filter (core FilterMatch.ts). */
 export const searchConditions = (sql: Sql, query: SearchQuery, textConditions: ReadonlyArray<Statement.Fragment>) => {
   const conditions: Array<Statement.Fragment> = [openTender(sql, query.now), ...textConditions]

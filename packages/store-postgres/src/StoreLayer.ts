@@ -12,6 +12,7 @@ import { PgSourceRunStore } from "./PgSourceRunStore.ts"
 import { PgSourceStatusStore } from "./PgSourceStatusStore.ts"
 import { PgTenderStore } from "./PgTenderStore.ts"
 import { PgWatchlistStore } from "./PgWatchlistStore.ts"
+import { refreshSearchTerms } from "./SearchIndex.ts"
 
 /** Where the data lives: real PostgreSQL when `databaseUrl` is set, else embedded PGlite in `dataDir`. */
 export interface StoreOptions {
@@ -27,7 +28,10 @@ export const layerSql = (
     ? PgClient.layer({ url: Redacted.make(options.databaseUrl), maxConnections: 10 })
     : layerEmbedded(options.dataDir)
 
-/** Every store port over a migrated database, plus the SQL client itself. */
+/**
+ * Every store port over a migrated database whose search terms are those of the given text analysis (rebuilt at
+ * start when it changed), plus the SQL client itself.
+ */
 export const layerStore = (options: StoreOptions) =>
   Layer.mergeAll(
     PgTenderStore,
@@ -38,4 +42,7 @@ export const layerStore = (options: StoreOptions) =>
     PgWatchlistStore,
     PgAlertStore,
     PgDeliveryStore
-  ).pipe(Layer.provideMerge(Layer.effectDiscard(Effect.orDie(migrate))), Layer.provideMerge(layerSql(options)))
+  ).pipe(
+    Layer.provideMerge(Layer.effectDiscard(Effect.orDie(Effect.andThen(migrate, refreshSearchTerms)))),
+    Layer.provideMerge(layerSql(options))
+  )

@@ -4,6 +4,7 @@ import { Reactivity } from "effect/reactivity"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { SearchTextLive } from "@tenders/search-text"
 import { layerStore } from "../src/index.ts"
 
 /** A fresh embedded store in a temporary directory, removed afterwards. */
@@ -12,7 +13,9 @@ export const embeddedStore = () =>
     Effect.acquireRelease(
       Effect.sync(() => mkdtempSync(join(tmpdir(), "tdr-"))),
       (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
-    ).pipe(Effect.map((dataDir) => layerStore({ databaseUrl: undefined, dataDir })))
+    ).pipe(
+      Effect.map((dataDir) => layerStore({ databaseUrl: undefined, dataDir }).pipe(Layer.provideMerge(SearchTextLive)))
+    )
   )
 
 /** A fresh database on the PostgreSQL server of TEST_DATABASE_URL, dropped afterwards. */
@@ -28,7 +31,7 @@ export const postgresStore = (url: string) =>
       )
       const target = new URL(url)
       target.pathname = `/${name}`
-      return layerStore({ databaseUrl: target.toString(), dataDir: "" })
+      return layerStore({ databaseUrl: target.toString(), dataDir: "" }).pipe(Layer.provideMerge(SearchTextLive))
     }).pipe(Effect.orDie)
   )
 

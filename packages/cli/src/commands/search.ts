@@ -70,7 +70,10 @@ export const registerSearch = (program: Command, globals: () => GlobalOptions) =
     program
       .command("search")
       .description("search open tenders in the local store")
-      .argument("<q>", 'free text in English, Russian or Armenian ("" for filters only)')
+      .argument(
+        "<q>",
+        'free text in any language: English, Russian, Armenian, other EU languages ("" for filters only)'
+      )
   )
     .option("--limit <n>", "number of results, 1 to 20 (default 10)")
     .option("--json", "print the API's JSON response")

@@ -60,7 +60,7 @@ export const registerWatchlists = (program: Command, globals: () => GlobalOption
       .description("create a watchlist for an account (the plan's rules apply, as on the API)")
       .requiredOption("--email <email>", "account e-mail")
       .requiredOption("--name <name>", "watchlist name (1 to 100 characters)")
-      .option("--q <words>", "free text in English, Russian or Armenian")
+      .option("--q <words>", "free text in any language: English, Russian, Armenian, other EU languages")
   )
     .option("--no-email-alerts", "do not send alerts by e-mail")
     .option("--webhook <url>", "HTTPS endpoint for signed JSON alerts (paid plans)")

@@ -1,7 +1,7 @@
 import { Context, type DateTime, type Effect } from "effect"
 import type { AlertReason } from "../Alert.ts"
 import type { CreatedAlert, PlannedDelivery } from "../Delivery.ts"
-import type { MatchToken, TenderFacts } from "../FilterMatch.ts"
+import type { TenderFacts } from "../FilterMatch.ts"
 import type { Filters } from "../Filters.ts"
 import type { AccountId, WatchlistId } from "../Ids.ts"
 import type { TenderChange } from "../Lifecycle.ts"
@@ -13,7 +13,6 @@ export interface WatchlistForMatching {
   readonly accountId: AccountId
   readonly createdAt: DateTime.Utc
   readonly filters: Filters
-  readonly tokens: ReadonlyArray<MatchToken>
 }
 
 /** A change event of a tender, written in the transaction that changed it. */

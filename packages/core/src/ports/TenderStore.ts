@@ -1,6 +1,7 @@
 import { Context, type Effect, type Option } from "effect"
 import type { SearchQuery } from "../Search.ts"
 import type { StoredTender, TenderId, TenderRecord } from "../Tender.ts"
+import type { SpellingQuestion } from "../TextQuery.ts"
 
 /** What one upsert batch did. */
 export interface UpsertCounts {
@@ -15,6 +16,9 @@ export interface SearchResult {
   readonly approximate: boolean
 }
 
+/** How alike a word and its correction must be (pg_trgm `similarity`, 0..1). */
+export const minSimilarity = 0.45
+
 /** Tender storage and search. */
 export class TenderStore extends Context.Service<
   TenderStore,
@@ -26,6 +30,11 @@ export class TenderStore extends Context.Service<
      * tenders whose title or buyer has similar words (trigram similarity), marked approximate.
      */
     readonly search: (query: SearchQuery) => Effect.Effect<SearchResult>
+    /**
+     * For each word none of whose forms the index holds, the indexed word most like it (trigram similarity, at
+     * least `minSimilarity`); words the index knows, or with nothing similar, are absent.
+     */
+    readonly spellings: (words: ReadonlyArray<SpellingQuestion>) => Effect.Effect<ReadonlyMap<string, string>>
     /** Number of open tenders matching the query (no limit). */
     readonly count: (query: SearchQuery) => Effect.Effect<number>
     readonly get: (id: TenderId) => Effect.Effect<Option.Option<StoredTender>>

@@ -5,7 +5,8 @@ import { isOpen } from "../Open.ts"
 import { newWebhookSecret } from "../Secrets.ts"
 import { AlertStore, type DeliveryPlanner, type OpenAlert } from "../ports/AlertStore.ts"
 import { MemoryDb, type MemoryState, nextSeq } from "./MemoryDb.ts"
-import { memoryFacts } from "./memoryText.ts"
+import { SearchText } from "../TextQuery.ts"
+import { factsWith } from "./memoryText.ts"
 
 const deadlineOf = (alert: OpenAlert) => alert.tender.deadline ?? "9999"
 
@@ -46,14 +47,14 @@ export const AlertStoreOnMemory = Layer.effect(
   AlertStore,
   Effect.gen(function* () {
     const db = yield* MemoryDb
+    const memoryFacts = factsWith((yield* SearchText).documentTerms)
     return AlertStore.of({
       watchlists: Effect.sync(() =>
-        db.watchlists.map(({ stored, tokens }) => ({
+        db.watchlists.map(({ stored }) => ({
           id: stored.id,
           accountId: stored.accountId,
           createdAt: stored.createdAt,
-          filters: stored.filters,
-          tokens
+          filters: stored.filters
         }))
       ),
       watchlistsVersion: Effect.sync(() => String(db.watchlistsVersion)),

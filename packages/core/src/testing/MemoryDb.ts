@@ -2,7 +2,6 @@ import { Context, type DateTime, Layer } from "effect"
 import type { Account, KeyInfo } from "../Account.ts"
 import type { AlertReason } from "../Alert.ts"
 import type { EmailDigest } from "../ports/Notifier.ts"
-import type { MatchToken } from "../FilterMatch.ts"
 import type { AccountId, AlertId, WatchlistId } from "../Ids.ts"
 import type { TenderEvent } from "../ports/AlertStore.ts"
 import type { StoredWatchlist } from "../ports/WatchlistStore.ts"
@@ -56,7 +55,6 @@ export interface MemoryState {
   readonly events: Array<TenderEvent>
   readonly watchlists: Array<{
     readonly stored: StoredWatchlist
-    readonly tokens: ReadonlyArray<MatchToken>
     webhookDisabled: boolean
   }>
   readonly alerts: Array<{

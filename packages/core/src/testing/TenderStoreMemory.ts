@@ -1,13 +1,14 @@
 import { DateTime, Effect, Layer, Option } from "effect"
 import { matchesFilters } from "../FilterMatch.ts"
 import { sameRecord } from "../Lifecycle.ts"
-import { effectiveStatus } from "../Open.ts"
-import { TenderStore } from "../ports/TenderStore.ts"
+import { effectiveStatus, isOpen } from "../Open.ts"
+import { minSimilarity, TenderStore } from "../ports/TenderStore.ts"
 import type { SearchQuery } from "../Search.ts"
-import type { StoredTender, TenderRecord } from "../Tender.ts"
+import type { TenderRecord } from "../Tender.ts"
 import { formatUtc } from "../Time.ts"
 import { MemoryDb, type MemoryState, nextSeq } from "./MemoryDb.ts"
-import { memoryFacts, resolveWords, titleWords } from "./memoryText.ts"
+import { SearchTextSimple, trigramSimilarity } from "./memoryText.ts"
+import { hasEveryClause, relevance, SearchText } from "../TextQuery.ts"
 
 const deadlineOrder = (a: TenderRecord, b: TenderRecord) => {
   const da = a.deadline ?? "9999"
@@ -15,16 +16,24 @@ const deadlineOrder = (a: TenderRecord, b: TenderRecord) => {
   return da < db ? -1 : da > db ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0
 }
 
-/** Open tenders matching a search, in the store's order: title matches first, then nearest deadline, then id. */
-const matching = (db: MemoryState, query: SearchQuery): ReadonlyArray<StoredTender> => {
-  const prepared = { id: "search", query, tokens: resolveWords(query.words) }
-  const inTitle = (record: TenderRecord) => {
-    const title = titleWords(record)
-    return prepared.tokens.every((t) => [...title].some((w) => t.prefix.some((p) => w.startsWith(p))))
-  }
+/**
+ * Open tenders passing the filters with their relevance, in the store's order: best first, then nearest deadline,
+ * then id. With `every`, only those having every clause of the text (what `count` and alerts use); else those
+ * having any (the search's candidates).
+ */
+const ranked = (db: MemoryState, text: SearchText["Service"], query: SearchQuery, every: boolean) => {
+  const prepared = { id: "search", query: { ...query, text: { ...query.text, clauses: [] } } }
+  const clauses = query.text.clauses
   return [...db.tenders.values()]
-    .filter((record) => matchesFilters(prepared, memoryFacts(record), query.now))
-    .toSorted((a, b) => Number(!inTitle(a)) - Number(!inTitle(b)) || deadlineOrder(a, b))
+    .flatMap((record) => {
+      const terms = text.documentTerms(record)
+      if (!matchesFilters(prepared, { record, lexemes: new Set(terms.keys()) }, query.now)) return []
+      const complete = hasEveryClause(clauses, terms)
+      const score = relevance(query.text, terms)
+      if (clauses.length > 0 && !complete && (every || score === 0)) return []
+      return [{ record, score, complete }]
+    })
+    .toSorted((a, b) => b.score - a.score || deadlineOrder(a.record, b.record))
 }
 
 /** Writes records as the store does: changed ones get `updatedAt` and a `new` or `updated` event. */
@@ -49,11 +58,34 @@ export const TenderStoreOnMemory = Layer.effect(
   TenderStore,
   Effect.gen(function* () {
     const db = yield* MemoryDb
+    const text = yield* SearchText
     return TenderStore.of({
       upsert: (records) => Effect.map(DateTime.now, (now) => writeRecords(db, records, now)),
       search: (query) =>
-        Effect.sync(() => ({ tenders: matching(db, query).slice(0, query.limit), approximate: false })),
-      count: (query) => Effect.sync(() => matching(db, query).length),
+        Effect.sync(() => {
+          const found = ranked(db, text, query, false).slice(0, query.limit)
+          return {
+            tenders: found.map((f) => f.record),
+            approximate: found.some((f) => !f.complete)
+          }
+        }),
+      count: (query) => Effect.sync(() => ranked(db, text, query, true).length),
+      spellings: (questions) =>
+        Effect.map(DateTime.now, (now) => {
+          const open = [...db.tenders.values()].filter((record) => isOpen(record, now))
+          const known = new Set(open.flatMap((record) => [...text.documentTerms(record).keys()]))
+          const vocabulary = [...new Set([...db.tenders.values()].flatMap((record) => text.documentWords(record)))]
+          const found = new Map<string, string>()
+          for (const question of questions) {
+            if (question.forms.some((form) => known.has(form))) continue
+            const best = vocabulary
+              .map((word) => [word, trigramSimilarity(word, question.lookup)] as const)
+              .filter(([, similarity]) => similarity >= minSimilarity)
+              .toSorted((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]
+            if (best !== undefined) found.set(question.text, best[0])
+          }
+          return found
+        }),
       get: (id) => Effect.sync(() => Option.fromNullishOr(db.tenders.get(db.aliases.get(id) ?? id))),
       size: Effect.sync(() => db.tenders.size),
       refreshStatistics: Effect.void,
@@ -72,4 +104,4 @@ export const TenderStoreOnMemory = Layer.effect(
 )
 
 /** A TenderStore kept in memory, on its own state. */
-export const TenderStoreMemory = TenderStoreOnMemory.pipe(Layer.provide(MemoryDb.layer))
+export const TenderStoreMemory = TenderStoreOnMemory.pipe(Layer.provide([MemoryDb.layer, SearchTextSimple]))

@@ -2,7 +2,7 @@ import { DateTime, Effect, Layer } from "effect"
 import { WatchlistId } from "../Ids.ts"
 import { WatchlistStore } from "../ports/WatchlistStore.ts"
 import { MemoryDb, nextSeq } from "./MemoryDb.ts"
-import { memoryUuid, resolveWords } from "./memoryText.ts"
+import { memoryUuid } from "./memoryText.ts"
 
 /** WatchlistStore over the shared in-memory state; the plan's limit is checked and the watchlist saved at once. */
 export const WatchlistStoreOnMemory = Layer.effect(
@@ -10,12 +10,11 @@ export const WatchlistStoreOnMemory = Layer.effect(
   Effect.gen(function* () {
     const db = yield* MemoryDb
     return WatchlistStore.of({
-      resolveTokens: (tokens) => Effect.succeed(resolveWords(tokens)),
-      create: (accountId, input, tokens, limit) =>
+      create: (accountId, input, limit) =>
         Effect.map(DateTime.now, (createdAt) => {
           if (db.watchlists.filter((w) => w.stored.accountId === accountId).length >= limit) return undefined
           const id = WatchlistId.make(memoryUuid(nextSeq(db)))
-          db.watchlists.push({ stored: { ...input, id, accountId, createdAt }, tokens, webhookDisabled: false })
+          db.watchlists.push({ stored: { ...input, id, accountId, createdAt }, webhookDisabled: false })
           db.watchlistsVersion++
           return id
         }),

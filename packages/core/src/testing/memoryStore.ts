@@ -1,8 +1,10 @@
 import { Layer } from "effect"
+import type { SearchText } from "../TextQuery.ts"
 import { AccountStoreOnMemory } from "./AccountStoreMemory.ts"
 import { AlertStoreOnMemory } from "./AlertStoreMemory.ts"
 import { DeliveryStoreOnMemory } from "./DeliveryStoreMemory.ts"
 import { MemoryDb } from "./MemoryDb.ts"
+import { SearchTextSimple } from "./memoryText.ts"
 import { NoticeStoreOnMemory } from "./NoticeStoreMemory.ts"
 import { SourceRunStoreOnMemory } from "./SourceRunStoreMemory.ts"
 import { TenderStoreOnMemory } from "./TenderStoreMemory.ts"
@@ -10,14 +12,19 @@ import { WatchlistStoreOnMemory } from "./WatchlistStoreMemory.ts"
 
 /**
  * Every store port in memory over one shared state (exposed as `MemoryDb` for assertions): the in-memory twin of
- * store-postgres' `layerStore`, for unit tests of use cases that span ports.
+ * store-postgres' `layerStore`, for unit tests of use cases that span ports, with the given text analysis (also
+ * provided to the use cases under test).
  */
-export const memoryStore = Layer.mergeAll(
-  TenderStoreOnMemory,
-  NoticeStoreOnMemory,
-  AccountStoreOnMemory,
-  WatchlistStoreOnMemory,
-  AlertStoreOnMemory,
-  DeliveryStoreOnMemory,
-  SourceRunStoreOnMemory
-).pipe(Layer.provideMerge(MemoryDb.layer))
+export const memoryStoreWith = (text: Layer.Layer<SearchText>) =>
+  Layer.mergeAll(
+    TenderStoreOnMemory,
+    NoticeStoreOnMemory,
+    AccountStoreOnMemory,
+    WatchlistStoreOnMemory,
+    AlertStoreOnMemory,
+    DeliveryStoreOnMemory,
+    SourceRunStoreOnMemory
+  ).pipe(Layer.provideMerge(MemoryDb.layer), Layer.provideMerge(text))
+
+/** Every store port in memory, with the fakes' simple text analysis (`SearchTextSimple`). */
+export const memoryStore = memoryStoreWith(SearchTextSimple)

@@ -6,7 +6,7 @@ import { planRules } from "../Plan.ts"
 import { Rates } from "../ports/Rates.ts"
 import { TenderStore } from "../ports/TenderStore.ts"
 import { WatchlistStore } from "../ports/WatchlistStore.ts"
-import { tokenize } from "../TextQuery.ts"
+import { SearchText } from "../TextQuery.ts"
 import { matchesEverything, type WatchlistCreated, type WatchlistInput } from "../Watchlist.ts"
 import { WebhookAllowHosts, webhookProblem } from "../WebhookTarget.ts"
 import { requireFilterPlan, toSearchQuery } from "./SearchTenders.ts"
@@ -15,7 +15,7 @@ const invalid = (problem: string) => new InvalidInput({ message: `Invalid reques
 
 /**
  * Everything that makes a watchlist invalid whatever the plan (400): filters that match every tender, a webhook
- * target that is refused, a `q` of stop words only. Returns the query words resolved as matching uses them.
+ * target that is refused, a `q` of stop words only.
  */
 const validate = Effect.fn("createWatchlist.validate")(function* (input: WatchlistInput) {
   if (matchesEverything(input.filters)) {
@@ -24,13 +24,12 @@ const validate = Effect.fn("createWatchlist.validate")(function* (input: Watchli
   const webhook = input.channels?.webhook
   const problem = webhook === undefined ? undefined : webhookProblem(webhook, yield* WebhookAllowHosts)
   if (problem !== undefined) return yield* invalid(problem)
-  const tokens = yield* (yield* WatchlistStore).resolveTokens(tokenize(input.filters.q ?? ""))
-  if (hasWord(input.filters.q) && tokens.length === 0) {
+  const plan = (yield* SearchText).queryPlan(input.filters.q ?? "")
+  if (hasWord(input.filters.q) && plan.clauses.length === 0) {
     return yield* invalid(
       'filters.q has only stop words (such as "the" or "and"), which search ignores; use a more specific word'
     )
   }
-  return tokens
 })
 
 /** What the caller's plan refuses (403 plan_required): structured filters and webhooks on Free. */
@@ -63,10 +62,10 @@ const hintOf = (input: WatchlistInput, estimatedMatches: number, ratesQuarter: s
  * checked atomically with the insert; 201 with the open tenders matching today.
  */
 export const createWatchlist = Effect.fn("createWatchlist")(function* (input: WatchlistInput, account: Account) {
-  const tokens = yield* validate(input)
+  yield* validate(input)
   yield* requirePlan(input, account)
   const rules = planRules[account.plan]
-  const id = yield* (yield* WatchlistStore).create(account.id, input, tokens, rules.watchlists)
+  const id = yield* (yield* WatchlistStore).create(account.id, input, rules.watchlists)
   if (id === undefined) {
     return yield* new LimitReached({
       message:
@@ -74,7 +73,7 @@ export const createWatchlist = Effect.fn("createWatchlist")(function* (input: Wa
         "delete one or upgrade your plan."
     })
   }
-  const estimatedMatches = yield* (yield* TenderStore).count(yield* toSearchQuery(input.filters, 1))
+  const estimatedMatches = yield* (yield* TenderStore).count(yield* toSearchQuery(input.filters, 1, "as typed"))
   const hint = hintOf(input, estimatedMatches, (yield* Rates).table.quarter)
   const created: WatchlistCreated = { watchlistId: id, estimatedMatches, ...(hint === undefined ? {} : { hint }) }
   return created

@@ -6,6 +6,7 @@ import { toFilterQuery } from "../FilterQuery.ts"
 import type { AccountId } from "../Ids.ts"
 import { AlertStore, type NewAlert, type WatchlistForMatching } from "../ports/AlertStore.ts"
 import { Rates } from "../ports/Rates.ts"
+import { SearchText } from "../TextQuery.ts"
 
 const batch = 2_000
 const day = Duration.hours(24)
@@ -31,12 +32,16 @@ const prepareWatchlists = Effect.fn("prepareWatchlists")(function* (cached: Prep
   const version = yield* store.watchlistsVersion
   if (cached !== undefined && cached.version === version) return cached
   const rates = yield* Rates
+  const text = yield* SearchText
   const watchlists = yield* store.watchlists
   const prepared: PreparedWatchlists = {
     version,
     byId: new Map(watchlists.map((w) => [w.id, w])),
     index: indexFilters(
-      watchlists.map((w) => ({ id: w.id, query: toFilterQuery(w.filters, rates.table), tokens: w.tokens }))
+      watchlists.map((w) => ({
+        id: w.id,
+        query: toFilterQuery(w.filters, rates.table, text.queryPlan(w.filters.q ?? ""))
+      }))
     )
   }
   return prepared

@@ -6,6 +6,7 @@ import { degradedSources } from "../Health.ts"
 import { type Plan, planRules } from "../Plan.ts"
 import { Rates } from "../ports/Rates.ts"
 import { TenderStore } from "../ports/TenderStore.ts"
+import { SearchText } from "../TextQuery.ts"
 import { type SearchQuery, type SearchResponse, searchHint } from "../Search.ts"
 import { toCard } from "../TenderRead.ts"
 import { sourceHealth } from "./SourceHealth.ts"
@@ -20,10 +21,33 @@ export const requireFilterPlan = Effect.fn("requireFilterPlan")(function* (filte
   }
 })
 
-/** Normalises validated filters into the store's query. */
-export const toSearchQuery = Effect.fn("toSearchQuery")(function* (filters: Filters, limit: number) {
+/**
+ * The plan of a search's `q`: words the index does not know are read as the most similar indexed word (a
+ * correction, ranked below exact matches, and said in the hint).
+ */
+export const planSearchText = Effect.fn("planSearchText")(function* (q: string) {
+  const text = yield* SearchText
+  const plan = text.queryPlan(q)
+  const questions = text.correctable(plan)
+  if (questions.length === 0) return plan
+  const corrections = yield* (yield* TenderStore).spellings(questions)
+  return corrections.size === 0 ? plan : text.corrected(plan, corrections)
+})
+
+/**
+ * Normalises validated filters into the store's query, with the plan of their `q`: corrected for a search, as typed
+ * for what a watchlist matches (alerts run unattended: a correction guessed from today's index must not change
+ * what a saved watchlist means as the index grows).
+ */
+export const toSearchQuery = Effect.fn("toSearchQuery")(function* (
+  filters: Filters,
+  limit: number,
+  spelling: "correct" | "as typed" = "correct"
+) {
   const rates = yield* Rates
-  const query: SearchQuery = { ...toFilterQuery(filters, rates.table), limit, now: yield* DateTime.now }
+  const q = filters.q ?? ""
+  const text = spelling === "correct" ? yield* planSearchText(q) : (yield* SearchText).queryPlan(q)
+  const query: SearchQuery = { ...toFilterQuery(filters, rates.table, text), limit, now: yield* DateTime.now }
   return query
 })
 
@@ -43,7 +67,9 @@ export const searchTenders = Effect.fn("searchTenders")(function* (request: Sear
     textUsed: hasWord(request.q),
     filtersUsed: usedStructuredFilters(request),
     budgetCurrency: request.budgetCurrency,
-    ratesQuarter: rates.table.quarter
+    ratesQuarter: rates.table.quarter,
+    also: query.text.also,
+    corrections: query.text.corrections
   })
   const degraded = degradedSources(health)
   const response: SearchResponse = {

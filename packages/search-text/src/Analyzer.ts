@@ -1,0 +1,239 @@
+import {
+  type Alternative,
+  type Clause,
+  cpvPrefixesOf,
+  cpvTerm,
+  type DocumentTerms,
+  type Field,
+  kindWeight,
+  type MatchKind,
+  noText,
+  normalizeCpvPrefix,
+  type QueryPlan,
+  rankedFields,
+  type SpellingQuestion,
+  tenderCpvPrefixes,
+  type TenderRecord,
+  tenderText
+} from "@tenders/core"
+import { cpvSignificant, type Lexicon, type PhraseIndex } from "./Lexicon.ts"
+import { foldLatin, normalizeText, scriptOf, wordsOf, type Word } from "./Normalize.ts"
+import { countryLanguages, formsOf, latinLanguages, type StemmedLanguage, stemmerOf } from "./Stemming.ts"
+import { phonetic, transliterate } from "./Translit.ts"
+
+/** The term of an OKPD2 code or level (dotted, as OKPD2 writes it). */
+export const okpd2Term = (code: string): string => `okpd:${code}`
+
+/** Every level of an OKPD2 code: `42.11.20.000` -> 42, 42.1, 42.11, 42.11.2, 42.11.20, 42.11.20.0, ... */
+export const okpd2Levels = (code: string): ReadonlyArray<string> => {
+  const levels: Array<string> = []
+  for (let n = 2; n <= code.length; n++) {
+    const prefix = code.slice(0, n)
+    if (/\d$/u.test(prefix)) levels.push(prefix)
+  }
+  return levels
+}
+
+const translitTerm = (latin: string): string => `t:${phonetic(latin)}`
+
+/** The transliteration terms of a word: of the word and of its stem (so Казани and Казань meet at kazan). */
+const translitTerms = (word: Word): ReadonlyArray<string> => {
+  if (word.script === "cyrillic" || word.script === "armenian") {
+    const stem = stemmerOf(word.script === "cyrillic" ? "ru" : "hy")(word.text)
+    return [...new Set([translitTerm(transliterate(word.text)), translitTerm(transliterate(stem))])]
+  }
+  if (word.script === "latin") {
+    const folded = formsOf(word, [])[0] ?? word.text
+    return [...new Set([translitTerm(folded), translitTerm(stemmerOf("en")(word.text))])]
+  }
+  return []
+}
+
+/** The concepts whose phrases occur in a sequence of word forms, with the span of words each covers. */
+const findPhrases = (index: PhraseIndex, positions: ReadonlyArray<ReadonlySet<string>>) => {
+  const found: Array<{ readonly concept: string; readonly from: number; readonly to: number }> = []
+  positions.forEach((forms, i) => {
+    for (const form of forms) {
+      for (const phrase of index.get(form) ?? []) {
+        if (phrase.stems.every((stem, k) => positions[i + k]?.has(stem) === true)) {
+          found.push({ concept: phrase.concept, from: i, to: i + phrase.stems.length - 1 })
+        }
+      }
+    }
+  })
+  return found
+}
+
+const codePattern = /(?<![\p{L}\p{N}.])(\d{2}(?:\.\d{1,3}){1,3}|\d{2,8}(?:-\d)?)(?![\p{L}\p{N}]|\.\d)/gu
+
+/** The analysis: a tender's terms and a query's plan, from one lexicon. */
+export const makeAnalyzer = (lexicon: Lexicon, stopWords: ReadonlySet<string>) => {
+  const documentTerms = (record: TenderRecord): DocumentTerms => {
+    const terms = new Map<string, Field>()
+    const add = (term: string, field: Field) => {
+      if (!terms.has(term)) terms.set(term, field)
+    }
+    const latin: ReadonlyArray<StemmedLanguage> = ["en", ...(countryLanguages[record.country ?? ""] ?? [])]
+    const text = tenderText(record)
+    for (const field of rankedFields) {
+      if (field === "codes") continue
+      const words = wordsOf(text[field])
+      const positions = words.map((word) => new Set(formsOf(word, latin)))
+      for (const forms of positions) for (const form of forms) add(form, field)
+      for (const word of words) if (word.script !== "latin") for (const t of translitTerms(word)) add(t, field)
+      for (const { concept } of findPhrases(lexicon.concepts, positions)) add(concept, field)
+      for (const { concept } of findPhrases(lexicon.places, positions)) add(concept, field)
+    }
+    // TED's region is a NUTS code: the places whose territory holds it.
+    const region = record.region ?? ""
+    if (/^[A-Z]{2}[0-9A-Z]{0,3}$/u.test(region)) {
+      for (let n = 2; n <= region.length; n++)
+        for (const place of lexicon.nuts.get(region.slice(0, n)) ?? []) add(place, "parties")
+    }
+    add(normalizeText(record.nativeId), "codes")
+    const cpv = new Set(tenderCpvPrefixes(record))
+    const okpd2 = new Set(record.okpd2Codes.flatMap(okpd2Levels))
+    // The crosswalk both ways: OKPD2 levels give CPV prefixes, CPV prefixes give OKPD2 levels.
+    for (const level of okpd2)
+      for (const code of lexicon.okpd2ToCpv.get(level) ?? [])
+        for (const p of cpvPrefixesOf(code)) if (p.length <= code.length) cpv.add(p)
+    for (const prefix of cpv)
+      for (const code of lexicon.cpvToOkpd2.get(prefix) ?? []) for (const l of okpd2Levels(code)) okpd2.add(l)
+    for (const prefix of cpv) add(cpvTerm(prefix), "codes")
+    for (const level of okpd2) add(okpd2Term(level), "codes")
+    return terms
+  }
+
+  const queryPlan = (q: string): QueryPlan => {
+    const normalized = normalizeText(q)
+    const clauses: Array<{ text: string; weight: number; alternatives: Map<string, MatchKind> }> = []
+    const also: Array<string> = []
+    // Codes first: an OKPD2 code with dots, or a CPV code or prefix (with or without its check digit).
+    for (const match of normalized.matchAll(codePattern)) {
+      const code = match[1] ?? ""
+      const alternatives = new Map<string, MatchKind>()
+      if (code.includes(".")) alternatives.set(okpd2Term(code), "code")
+      else {
+        alternatives.set(code.split("-")[0] ?? code, "word")
+        alternatives.set(cpvTerm(normalizeCpvPrefix(code.slice(0, 8))), "code")
+      }
+      clauses.push({ text: code, weight: 1, alternatives })
+    }
+    const rest = normalized.replace(codePattern, " ")
+    const words = wordsOf(rest)
+      .filter((word) => !stopWords.has(word.text))
+      .slice(0, 32)
+    const positions = words.map((word) => new Set(formsOf(word, latinLanguages)))
+    const wordClauses = words.map((word, i) => {
+      const alternatives = new Map<string, MatchKind>()
+      for (const form of positions[i] ?? []) alternatives.set(form, "word")
+      for (const t of translitTerms(word)) if (!alternatives.has(t)) alternatives.set(t, "concept")
+      return { text: word.text, weight: 1, alternatives }
+    })
+    const widen = (found: ReadonlyArray<{ concept: string; from: number; to: number }>) => {
+      for (const { concept, from, to } of found) {
+        for (let i = from; i <= to; i++) {
+          const clause = wordClauses[i]
+          if (clause === undefined) continue
+          if (!clause.alternatives.has(concept)) clause.alternatives.set(concept, "concept")
+          if (lexicon.generic.has(concept)) clause.weight = Math.min(clause.weight, 0.3)
+        }
+        const names = lexicon.names.get(concept)
+        const typed = new Set(words.slice(from, to + 1).map((w) => w.text))
+        for (const language of ["en", "ru", "hy"]) {
+          const name = names?.[language]?.[0]
+          if (name !== undefined && !typed.has(normalizeText(name)) && !also.includes(name)) also.push(name)
+        }
+      }
+    }
+    widen(findPhrases(lexicon.concepts, positions))
+    const places = findPhrases(lexicon.places, positions)
+    widen(places)
+    // CPV labels whose every content stem is among the query's forms name a code the query is about; a place's
+    // words name none ("Kazan" is not the Hungarian for boiler).
+    const placeWords = new Set(
+      places.flatMap(({ from, to }) => Array.from({ length: to - from + 1 }, (_, k) => from + k))
+    )
+    const allForms = new Set(positions.flatMap((forms, i) => (placeWords.has(i) ? [] : [...forms])))
+    const labelCodes = new Map<string, ReadonlyArray<string>>()
+    for (const form of allForms) {
+      for (const label of lexicon.labels.get(form) ?? []) {
+        if (!label.stems.every((stem) => allForms.has(stem))) continue
+        const prefix = cpvSignificant(label.code)
+        if (prefix.length < 3) continue
+        const known = labelCodes.get(prefix)
+        if (known === undefined || known.length < label.stems.length) labelCodes.set(prefix, label.stems)
+      }
+    }
+    const codes = [...labelCodes].toSorted((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0])).slice(0, 8)
+    for (const [prefix, stems] of codes) {
+      positions.forEach((forms, i) => {
+        if (stems.some((stem) => forms.has(stem))) wordClauses[i]?.alternatives.set(cpvTerm(prefix), "code")
+      })
+    }
+    for (const [prefix] of codes.slice(0, 3)) also.push(`CPV ${prefix}`)
+    const all = [...clauses, ...wordClauses]
+    if (all.length === 0) return noText
+    const plan: ReadonlyArray<Clause> = all.map((clause) => ({
+      text: clause.text,
+      weight: clause.weight,
+      alternatives: [...clause.alternatives]
+        .map(([term, kind]): Alternative => ({ term, kind }))
+        .toSorted((a, b) => kindWeight[b.kind] - kindWeight[a.kind])
+    }))
+    return { clauses: plan, also: also.slice(0, 8), corrections: [] }
+  }
+
+  const documentWords = (record: TenderRecord): ReadonlyArray<string> => {
+    const text = tenderText(record)
+    const words = new Set<string>()
+    for (const field of [text.title, text.lots, text.parties]) {
+      for (const word of wordsOf(field)) {
+        if ([...word.text].length < minCorrectable || !/\p{L}/u.test(word.text) || stopWords.has(word.text)) continue
+        words.add(word.script === "latin" ? foldLatin(word.text) : word.text)
+      }
+    }
+    return [...words]
+  }
+
+  // A clause is a possible misspelling when only its own forms (and their transliteration) find it: a word that
+  // names a concept, a place or a code is known.
+  const correctable = (plan: QueryPlan): ReadonlyArray<SpellingQuestion> =>
+    plan.clauses.flatMap((clause) =>
+      [...clause.text].length >= minCorrectable &&
+      /\p{L}/u.test(clause.text) &&
+      clause.alternatives.every((a) => a.kind === "word" || a.term.startsWith("t:"))
+        ? [
+            {
+              text: clause.text,
+              lookup: scriptOf(clause.text) === "latin" ? foldLatin(clause.text) : clause.text,
+              forms: clause.alternatives.filter((a) => a.kind === "word").map((a) => a.term)
+            }
+          ]
+        : []
+    )
+
+  const corrected = (plan: QueryPlan, corrections: ReadonlyMap<string, string>): QueryPlan => {
+    const applied: Array<readonly [string, string]> = []
+    const also = [...plan.also]
+    const clauses = plan.clauses.map((clause) => {
+      const read = corrections.get(clause.text)
+      const replacement = read === undefined ? undefined : queryPlan(read)
+      const first = replacement?.clauses[0]
+      if (read === undefined || replacement === undefined || first === undefined) return clause
+      applied.push([clause.text, read])
+      for (const name of replacement.also) if (!also.includes(name)) also.push(name)
+      return {
+        text: clause.text,
+        weight: first.weight,
+        alternatives: first.alternatives.map((a) => ({ term: a.term, kind: "correction" as const }))
+      }
+    })
+    return { clauses, also: also.slice(0, 8), corrections: [...plan.corrections, ...applied] }
+  }
+
+  return { documentTerms, queryPlan, documentWords, correctable, corrected }
+}
+
+/** Words shorter than this are never corrected (too many near neighbours). */
+const minCorrectable = 4

@@ -1,0 +1,59 @@
+// A light Armenian stemmer: Snowball's Armenian stemmer is both too strong (դպրոցի -> դպրո, տանիքի -> տան) and too
+// weak (դպրոցների is left whole), so a noun's forms would not meet. This one strips, longest first, the endings of
+// Eastern Armenian nouns and adjectives: plural (-ներ, -եր), case (-ի, -ու, -ից, -ով, -ում, -ին, -ման), article
+// (-ը), the abstract -ություն/-ության, the adjective -ային/-ական; a stem keeps at least three letters.
+
+const suffixes = [
+  "ություններից",
+  "ությունների",
+  "ությունները",
+  "ություններ",
+  "ությունից",
+  "ությունով",
+  "ությունում",
+  "ությունը",
+  "ությունն",
+  "ություն",
+  "ությամբ",
+  "ության",
+  "ներից",
+  "ներով",
+  "ներում",
+  "ներին",
+  "ների",
+  "ները",
+  "ներն",
+  "ներ",
+  "երից",
+  "երով",
+  "երում",
+  "երին",
+  "երի",
+  "երը",
+  "երն",
+  "եր",
+  "ային",
+  "ական",
+  "յին",
+  "ման",
+  "ում",
+  "ից",
+  "ով",
+  "ին",
+  "ու",
+  "ի",
+  "ը"
+].toSorted((a, b) => b.length - a.length)
+
+const minimum = 3
+
+/** The stem of a lower-case Armenian word (NFKC: և as եւ). */
+export const armenianStem = (word: string): string => {
+  let stem = word
+  for (let pass = 0; pass < 2; pass++) {
+    const suffix = suffixes.find((s) => stem.endsWith(s) && [...stem].length - [...s].length >= minimum)
+    if (suffix === undefined) break
+    stem = stem.slice(0, stem.length - suffix.length)
+  }
+  return stem
+}

@@ -1,0 +1,48 @@
+import { SearchText } from "@tenders/core"
+import { createHash } from "node:crypto"
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
+import { Effect, Layer } from "effect"
+import { makeAnalyzer } from "./Analyzer.ts"
+import { buildLexicon, dataDirectory, parseLexiconData, readLexiconFiles } from "./Lexicon.ts"
+
+/** Version of the analysis code: bump when what it makes of the same data changes. */
+const analysisVersion = 2
+
+/** The stop words of every language (a query's language is not known, so all lists apply). */
+export const readStopWords = (directory: string = dataDirectory): ReadonlySet<string> => {
+  const lists = JSON.parse(readFileSync(join(directory, "stopwords.json"), "utf8")) as Record<string, unknown>
+  return new Set(Object.values(lists).flatMap((list) => (Array.isArray(list) ? (list as Array<string>) : [])))
+}
+
+/**
+ * SearchText over the data shipped in `data/`. Its version hashes the files as read and the analysis version (every
+ * process needs it: the store compares it at start); the lexicon is parsed and indexed on first use only (about
+ * 0.7 s), so commands that analyse no text (keys, usage, store backup) do not pay for it.
+ */
+export const searchTextFromFiles = (directory: string = dataDirectory) => {
+  const files = readLexiconFiles(directory)
+  const stopWords = readStopWords(directory)
+  const hash = createHash("sha256").update(String(analysisVersion))
+  for (const text of Object.values(files)) hash.update(text)
+  const version = hash
+    .update(JSON.stringify([...stopWords]))
+    .digest("hex")
+    .slice(0, 16)
+  let analyzer: ReturnType<typeof makeAnalyzer> | undefined
+  const analysis = () => (analyzer ??= makeAnalyzer(buildLexicon(parseLexiconData(files)), stopWords))
+  return SearchText.of({
+    version,
+    queryPlan: (q) => analysis().queryPlan(q),
+    documentTerms: (record) => analysis().documentTerms(record),
+    documentWords: (record) => analysis().documentWords(record),
+    correctable: (plan) => analysis().correctable(plan),
+    corrected: (plan, corrections) => analysis().corrected(plan, corrections)
+  })
+}
+
+/** SearchText over the data shipped in `data/` (files read when the layer is built, indexed on first use). */
+export const SearchTextLive = Layer.effect(
+  SearchText,
+  Effect.sync(() => searchTextFromFiles())
+)

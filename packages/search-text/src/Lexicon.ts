@@ -1,0 +1,238 @@
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
+import { stemIn } from "./Stemming.ts"
+import { wordsOf } from "./Normalize.ts"
+
+/** A glossary concept: its terms per language (ISO 639-1), dictionary forms. */
+export interface GlossaryEntry {
+  readonly id: string
+  readonly generic?: boolean
+  readonly [language: string]: ReadonlyArray<string> | string | boolean | undefined
+}
+
+/** A place with its names per language and the NUTS codes of its territory. */
+export interface PlaceEntry {
+  readonly id: string
+  readonly names: Readonly<Record<string, ReadonlyArray<string>>>
+  readonly nuts?: ReadonlyArray<string>
+}
+
+/** A CPV code (8 digits, no check digit) with its labels per language. */
+export interface CpvEntry {
+  readonly code: string
+  readonly labels: Readonly<Record<string, string>>
+}
+
+/** A link between an OKPD2 code (any level, dotted) and a CPV code or prefix. */
+export interface CrosswalkLink {
+  readonly okpd2: string
+  readonly cpv: string
+}
+
+/**
+ * The data the analysis reads; CPV labels as `indexLabels` makes them (shipped precomputed: stemming them takes
+ * seconds).
+ */
+export interface LexiconData {
+  readonly glossary: ReadonlyArray<GlossaryEntry>
+  readonly places: ReadonlyArray<PlaceEntry>
+  readonly labels: ReadonlyArray<LabelMatch>
+  readonly crosswalk: ReadonlyArray<CrosswalkLink>
+}
+
+/** A phrase of a concept: the stems of its words in order. */
+export interface Phrase {
+  readonly stems: ReadonlyArray<string>
+  readonly concept: string
+}
+
+/** Phrases indexed by their first stem, matched against a text's word forms. */
+export type PhraseIndex = ReadonlyMap<string, ReadonlyArray<Phrase>>
+
+const indexPhrases = (phrases: ReadonlyArray<Phrase>): PhraseIndex => {
+  const index = new Map<string, Array<Phrase>>()
+  for (const phrase of phrases) {
+    const first = phrase.stems[0]
+    if (first === undefined) continue
+    const list = index.get(first)
+    if (list === undefined) index.set(first, [phrase])
+    else if (!list.some((p) => p.concept === phrase.concept && p.stems.join(" ") === phrase.stems.join(" ")))
+      list.push(phrase)
+  }
+  return index
+}
+
+const phraseStems = (language: string, term: string): ReadonlyArray<string> =>
+  wordsOf(term).map((word) => stemIn(language, word))
+
+/** A CPV label as the query side matches it: the stems that are not generic in its language, and its code. */
+export interface LabelMatch {
+  readonly code: string
+  readonly stems: ReadonlyArray<string>
+}
+
+/** The lexicon, indexed for the analysis. */
+export interface Lexicon {
+  readonly concepts: PhraseIndex
+  readonly places: PhraseIndex
+  /** Concept id -> readable names per language (for the hint). */
+  readonly names: ReadonlyMap<string, Readonly<Record<string, ReadonlyArray<string>>>>
+  readonly generic: ReadonlySet<string>
+  /** NUTS code -> place concepts. */
+  readonly nuts: ReadonlyMap<string, ReadonlyArray<string>>
+  /** Content stem -> the CPV labels having it. */
+  readonly labels: ReadonlyMap<string, ReadonlyArray<LabelMatch>>
+  readonly okpd2ToCpv: ReadonlyMap<string, ReadonlyArray<string>>
+  readonly cpvToOkpd2: ReadonlyMap<string, ReadonlyArray<string>>
+}
+
+const push = <K, V>(map: Map<K, Array<V>>, key: K, value: V) => {
+  const list = map.get(key)
+  if (list === undefined) map.set(key, [value])
+  else if (!list.includes(value)) list.push(value)
+}
+
+const languageTerms = (entry: GlossaryEntry): ReadonlyArray<readonly [string, ReadonlyArray<string>]> =>
+  Object.entries(entry).flatMap(([key, value]) =>
+    Array.isArray(value) ? [[key, value as Array<string>] as const] : []
+  )
+
+/** The significant prefix of a CPV code: without trailing zeros, at least two digits. */
+export const cpvSignificant = (code: string): string => {
+  const trimmed = code.replace(/0+$/u, "")
+  return trimmed.length >= 2 ? trimmed : code.slice(0, 2)
+}
+
+/**
+ * Share of a language's labels a stem may appear in before it counts as generic ("works", "and", "services"); a
+ * stem in at most `genericFloor` labels never is.
+ */
+const genericShare = 0.01
+const genericFloor = 5
+
+/**
+ * The CPV labels as the query side matches them: per label, its stems that are not generic in its language (a stem
+ * found in more than `genericShare` of a language's labels, such as "works", "and", "services"), once per code and
+ * stem set; labels of generic stems only are left out.
+ */
+export const indexLabels = (cpv: ReadonlyArray<CpvEntry>): ReadonlyArray<LabelMatch> => {
+  const stemmed = cpv.flatMap((entry) =>
+    Object.entries(entry.labels).map(([language, label]) => ({
+      code: entry.code,
+      language,
+      stems: [...new Set(phraseStems(language, label))]
+    }))
+  )
+  const frequency = new Map<string, number>()
+  const perLanguage = new Map<string, number>()
+  for (const label of stemmed) {
+    perLanguage.set(label.language, (perLanguage.get(label.language) ?? 0) + 1)
+    for (const stem of label.stems) {
+      frequency.set(`${label.language}|${stem}`, (frequency.get(`${label.language}|${stem}`) ?? 0) + 1)
+    }
+  }
+  const seen = new Set<string>()
+  const matches: Array<LabelMatch> = []
+  for (const label of stemmed) {
+    const limit = Math.max(genericFloor, genericShare * (perLanguage.get(label.language) ?? 1))
+    const content = label.stems.filter((s) => (frequency.get(`${label.language}|${s}`) ?? 0) <= limit).toSorted()
+    const key = `${label.code}|${content.join(" ")}`
+    if (content.length === 0 || seen.has(key)) continue
+    seen.add(key)
+    matches.push({ code: label.code, stems: content })
+  }
+  return matches
+}
+
+/** Indexes lexicon data for the analysis. */
+export const buildLexicon = (data: LexiconData): Lexicon => {
+  const names = new Map<string, Readonly<Record<string, ReadonlyArray<string>>>>()
+  const conceptPhrases: Array<Phrase> = []
+  const generic = new Set<string>()
+  for (const entry of data.glossary) {
+    const concept = `c:${entry.id}`
+    if (entry.generic === true) generic.add(concept)
+    const terms = languageTerms(entry)
+    names.set(concept, Object.fromEntries(terms))
+    for (const [language, list] of terms) {
+      for (const term of list) conceptPhrases.push({ stems: phraseStems(language, term), concept })
+    }
+  }
+  const placePhrases: Array<Phrase> = []
+  const nuts = new Map<string, Array<string>>()
+  for (const place of data.places) {
+    const concept = `p:${place.id}`
+    names.set(concept, place.names)
+    for (const [language, list] of Object.entries(place.names)) {
+      for (const name of list) placePhrases.push({ stems: phraseStems(language, name), concept })
+    }
+    for (const code of place.nuts ?? []) push(nuts, code, concept)
+  }
+
+  const labels = new Map<string, Array<LabelMatch>>()
+  for (const match of data.labels) for (const stem of match.stems) push(labels, stem, match)
+
+  const okpd2ToCpv = new Map<string, Array<string>>()
+  const cpvToOkpd2 = new Map<string, Array<string>>()
+  for (const link of data.crosswalk) {
+    push(okpd2ToCpv, link.okpd2, link.cpv)
+    push(cpvToOkpd2, link.cpv, link.okpd2)
+  }
+  return {
+    concepts: indexPhrases(conceptPhrases),
+    places: indexPhrases(placePhrases),
+    names,
+    generic,
+    nuts,
+    labels,
+    okpd2ToCpv,
+    cpvToOkpd2
+  }
+}
+
+const parseJsonLines = <A>(text: string): ReadonlyArray<A> =>
+  text
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line) as A)
+
+const readJsonLines = <A>(path: string): ReadonlyArray<A> => parseJsonLines(readFileSync(path, "utf8"))
+
+/** The data files shipped with this package (`data/`, described in docs/search-data.md). */
+export const dataDirectory = join(import.meta.dirname, "..", "data")
+
+/** Reads the CPV codes with their labels (the source of `cpv-label-index.jsonl`). */
+export const readCpv = (directory: string = dataDirectory): ReadonlyArray<CpvEntry> =>
+  readJsonLines<CpvEntry>(join(directory, "classifications", "cpv.jsonl"))
+
+/** The label index file's content: one JSON line per label match. */
+export const labelIndexLines = (labels: ReadonlyArray<LabelMatch>): string =>
+  labels.map((label) => JSON.stringify(label)).join("\n") + "\n"
+
+/** The lexicon's files, by role, relative to the data directory. */
+const lexiconFiles = {
+  glossary: "glossary.jsonl",
+  places: "places.jsonl",
+  labels: join("classifications", "cpv-label-index.jsonl"),
+  crosswalk: join("classifications", "cpv-okpd2.jsonl")
+} as const
+
+/** The text of the lexicon's files (what the analysis version hashes, before any parsing). */
+export const readLexiconFiles = (directory: string = dataDirectory): Record<keyof typeof lexiconFiles, string> => ({
+  glossary: readFileSync(join(directory, lexiconFiles.glossary), "utf8"),
+  places: readFileSync(join(directory, lexiconFiles.places), "utf8"),
+  labels: readFileSync(join(directory, lexiconFiles.labels), "utf8"),
+  crosswalk: readFileSync(join(directory, lexiconFiles.crosswalk), "utf8")
+})
+
+/** Parses the lexicon's files. */
+export const parseLexiconData = (files: Record<keyof typeof lexiconFiles, string>): LexiconData => ({
+  glossary: parseJsonLines<GlossaryEntry>(files.glossary),
+  places: parseJsonLines<PlaceEntry>(files.places),
+  labels: parseJsonLines<LabelMatch>(files.labels),
+  crosswalk: parseJsonLines<CrosswalkLink>(files.crosswalk)
+})
+
+/** Reads the shipped lexicon data. */
+export const readLexiconData = (directory: string = dataDirectory): LexiconData =>
+  parseLexiconData(readLexiconFiles(directory))

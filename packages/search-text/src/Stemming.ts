@@ -1,0 +1,140 @@
+import snowball from "snowball-stemmers"
+import { armenianStem } from "./Armenian.ts"
+import { foldLatin, type Word } from "./Normalize.ts"
+
+/** Languages with a stemmer (Snowball through `snowball-stemmers`, Armenian our own), by ISO 639-1 code. */
+const snowballNames = {
+  en: "english",
+  de: "german",
+  fr: "french",
+  it: "italian",
+  es: "spanish",
+  pt: "portuguese",
+  nl: "dutch",
+  ro: "romanian",
+  sv: "swedish",
+  da: "danish",
+  fi: "finnish",
+  hu: "hungarian",
+  cs: "czech",
+  sl: "slovene",
+  ga: "irish",
+  ru: "russian"
+} as const
+
+export type StemmedLanguage = keyof typeof snowballNames | "hy"
+
+/** The Latin-script languages with a stemmer: a query word in Latin letters is stemmed in each. */
+export const latinLanguages: ReadonlyArray<StemmedLanguage> = [
+  "en",
+  "de",
+  "fr",
+  "it",
+  "es",
+  "pt",
+  "nl",
+  "ro",
+  "sv",
+  "da",
+  "fi",
+  "hu",
+  "cs",
+  "sl",
+  "ga"
+]
+
+/**
+ * The official languages of a notice by its country (ISO 3166-1 alpha-2), for TED notices, whose text is in the
+ * buyer's language: their Latin words are stemmed in these and in English (TED titles also carry the English CPV
+ * label). Languages without a stemmer (Polish, Slovak, the Baltic languages, Croatian, Maltese) match by word.
+ */
+export const countryLanguages: Readonly<Record<string, ReadonlyArray<StemmedLanguage>>> = {
+  AT: ["de"],
+  BE: ["fr", "nl", "de"],
+  CH: ["de", "fr", "it"],
+  CZ: ["cs"],
+  DE: ["de"],
+  DK: ["da"],
+  ES: ["es"],
+  FI: ["fi", "sv"],
+  FR: ["fr"],
+  HU: ["hu"],
+  IE: ["ga"],
+  IT: ["it"],
+  LU: ["fr", "de"],
+  NL: ["nl"],
+  NO: ["da"],
+  PT: ["pt"],
+  RO: ["ro"],
+  SE: ["sv"],
+  SI: ["sl"]
+}
+
+const cacheLimit = 200_000
+const stemmers = new Map<StemmedLanguage, (word: string) => string>()
+
+const cached = (stem: (word: string) => string) => {
+  const cache = new Map<string, string>()
+  return (word: string) => {
+    let result = cache.get(word)
+    if (result === undefined) {
+      result = stem(word)
+      if (cache.size >= cacheLimit) cache.clear()
+      cache.set(word, result)
+    }
+    return result
+  }
+}
+
+/** The stemmer of a language (cached: notices repeat their words). */
+export const stemmerOf = (language: StemmedLanguage): ((word: string) => string) => {
+  let stemmer = stemmers.get(language)
+  if (stemmer === undefined) {
+    if (language === "hy") stemmer = cached(armenianStem)
+    else {
+      const snow = snowball.newStemmer(snowballNames[language])
+      stemmer = cached((word) => foldLatin(snow.stem(word)))
+    }
+    stemmers.set(language, stemmer)
+  }
+  return stemmer
+}
+
+/**
+ * The forms a word is indexed and looked up by: the word itself (Latin without diacritics) and its stem in each
+ * given language of its script (Cyrillic: Russian; Armenian: Armenian; Latin: `latin`). Stems shorter than three
+ * letters are dropped (they would join unrelated words).
+ */
+export const formsOf = (word: Word, latin: ReadonlyArray<StemmedLanguage>): ReadonlyArray<string> => {
+  const forms = new Set<string>()
+  const add = (form: string) => {
+    if (form.length >= 3 || form === word.text) forms.add(form)
+  }
+  switch (word.script) {
+    case "latin": {
+      const folded = foldLatin(word.text)
+      forms.add(folded)
+      for (const language of latin) add(stemmerOf(language)(word.text))
+      break
+    }
+    case "cyrillic":
+      forms.add(word.text)
+      add(stemmerOf("ru")(word.text))
+      break
+    case "armenian":
+      forms.add(word.text)
+      add(stemmerOf("hy")(word.text))
+      break
+    default:
+      forms.add(word.text)
+  }
+  return [...forms]
+}
+
+/** The stem of a term of a known language (glossary entries, classification labels). */
+export const stemIn = (language: string, word: Word): string => {
+  if (word.script === "cyrillic") return stemmerOf("ru")(word.text)
+  if (word.script === "armenian") return stemmerOf("hy")(word.text)
+  if (word.script === "latin" && language in snowballNames) return stemmerOf(language as StemmedLanguage)(word.text)
+  return word.script === "latin" ? foldLatin(word.text) : word.text
+}

@@ -1,0 +1,7 @@
+export * from "./Analyzer.ts"
+export * from "./Armenian.ts"
+export * from "./Layer.ts"
+export * from "./Lexicon.ts"
+export * from "./Normalize.ts"
+export * from "./Stemming.ts"
+export * from "./Translit.ts"

@@ -1,0 +1,127 @@
+import { hasEveryClause, relevance, type TenderRecord } from "@tenders/core"
+import { makeRecord } from "@tenders/core/testing"
+import { describe, expect, it } from "vitest"
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
+import {
+  armenianStem,
+  buildLexicon,
+  dataDirectory,
+  indexLabels,
+  labelIndexLines,
+  makeAnalyzer,
+  readCpv,
+  readStopWords
+} from "../src/index.ts"
+
+// A small lexicon made here, so each capability is shown on data the test controls (the shipped data has its own
+// tests in glossary-data.test.ts and classifications.test.ts).
+const lexicon = buildLexicon({
+  glossary: [
+    { id: "road", en: ["road"], ru: ["дорога", "автомобильная дорога"], hy: ["ճանապարհ"], de: ["Straße"] },
+    { id: "repair", en: ["repair"], ru: ["ремонт"], hy: ["վերանորոգում", "նորոգում"], fr: ["réparation"] },
+    { id: "school", en: ["school"], ru: ["школа"], hy: ["դպրոց"], de: ["Schule"], it: ["scuola"] },
+    { id: "roof", en: ["roof"], ru: ["кровля", "крыша"], hy: ["տանիք"], de: ["Dach"] },
+    { id: "supply", generic: true, en: ["supply"], ru: ["поставка"], hy: ["մատակարարում"] }
+  ],
+  places: [
+    { id: "gyumri", names: { en: ["Gyumri"], hy: ["Գյումրի"], ru: ["Гюмри"] } },
+    { id: "munich", names: { en: ["Munich"], de: ["München"], ru: ["Мюнхен"] }, nuts: ["DE212"] }
+  ],
+  labels: indexLabels([{ code: "09134200", labels: { en: "Diesel fuel", de: "Dieselkraftstoff" } }]),
+  crosswalk: [{ okpd2: "19.20.21", cpv: "09134200" }]
+})
+const analyzer = makeAnalyzer(lexicon, readStopWords())
+
+const record = (fields: Omit<Partial<TenderRecord>, "id"> & { readonly id: string }): TenderRecord =>
+  makeRecord({ buyer: null, region: null, cpvCodes: [], okpd2Codes: [], lots: [], ...fields } as never)
+
+const russianRoad = record({
+  id: "eaeu-1",
+  source: "eaeu",
+  country: "RU",
+  title: "Выполнение работ по капитальному ремонту автомобильной дороги в г. Казани"
+})
+const armenianRoof = record({
+  id: "gnumner-1",
+  source: "gnumner",
+  country: "AM",
+  title: "Գյումրիի դպրոցների տանիքների վերանորոգման աշխատանքներ"
+})
+const germanSchool = record({ id: "ted-1-2026", country: "DE", title: "Sanierung des Daches der Schule" })
+
+const matches = (q: string, tender: TenderRecord) =>
+  hasEveryClause(analyzer.queryPlan(q).clauses, analyzer.documentTerms(tender))
+const score = (q: string, tender: TenderRecord) => relevance(analyzer.queryPlan(q), analyzer.documentTerms(tender))
+
+describe("the text analysis", () => {
+  it("finds tenders across languages through concepts: English, Russian, Armenian, German", () => {
+    expect(matches("road repair", russianRoad)).toBe(true)
+    expect(matches("school roof repair", armenianRoof)).toBe(true)
+    expect(matches("ремонт кровли школы", armenianRoof)).toBe(true)
+    expect(matches("Schule Dach", armenianRoof)).toBe(true)
+    expect(matches("school roof", germanSchool)).toBe(true)
+    expect(matches("road repair", germanSchool)).toBe(false)
+  })
+
+  it("stems each language with its own stemmer, Armenian with its noun endings", () => {
+    expect(armenianStem("դպրոցների")).toBe("դպրոց")
+    expect(armenianStem("դպրոցի")).toBe("դպրոց")
+    expect(armenianStem("վերանորոգման")).toBe(armenianStem("վերանորոգում"))
+    expect(armenianStem("ճանապարհային")).toBe("ճանապարհ")
+    expect(matches("ремонтом дорог", russianRoad)).toBe(true)
+    expect(matches("դպրոց", armenianRoof)).toBe(true)
+    expect(matches("Schulen", germanSchool)).toBe(true)
+  })
+
+  it("finds places in any script: exonyms and transliteration", () => {
+    expect(matches("Gyumri", armenianRoof)).toBe(true)
+    expect(matches("Гюмри", armenianRoof)).toBe(true)
+    expect(matches("Kazan", russianRoad)).toBe(true)
+    const munich = record({ id: "ted-2-2026", country: "DE", title: "Reinigung", region: "DE212" })
+    expect(matches("Munich", munich)).toBe(true)
+    expect(matches("Мюнхен", munich)).toBe(true)
+  })
+
+  it("matches codes: CPV with or without check digit, prefixes, OKPD2 with dots, through the crosswalk", () => {
+    const diesel = record({
+      id: "eaeu-2",
+      source: "eaeu",
+      country: "RU",
+      title: "Топливо",
+      okpd2Codes: ["19.20.21.300"]
+    })
+    expect(matches("19.20.21", diesel)).toBe(true)
+    expect(matches("09134200-9", diesel)).toBe(true)
+    expect(matches("0913", diesel)).toBe(true)
+    expect(matches("diesel fuel", diesel)).toBe(true)
+    const ted = record({ id: "ted-3-2026", title: "Fuel", cpvCodes: ["09134200"] })
+    expect(matches("19.20", ted)).toBe(true)
+    expect(matches("45", ted)).toBe(false)
+  })
+
+  it("ranks title above buyer, words above concepts, and weighs generic words low", () => {
+    const inTitle = record({ id: "ted-4-2026", title: "Road repair works" })
+    const inBuyer = record({ id: "ted-5-2026", title: "Works", buyer: "Road repair agency" })
+    expect(score("road repair", inTitle)).toBeGreaterThan(score("road repair", inBuyer))
+    expect(score("road repair", inTitle)).toBeGreaterThan(score("road repair", russianRoad))
+    const plan = analyzer.queryPlan("supply of roof")
+    expect(plan.clauses.map((c) => [c.text, c.weight])).toEqual([
+      ["supply", 0.3],
+      ["roof", 1]
+    ])
+  })
+
+  it("says what else was searched, and drops stop words", () => {
+    const plan = analyzer.queryPlan("road repair")
+    expect(plan.also).toEqual(expect.arrayContaining(["дорога", "ճանապարհ", "ремонт", "վերանորոգում"]))
+    expect(analyzer.queryPlan("the and of").clauses).toEqual([])
+  })
+})
+
+describe("the shipped CPV label index", () => {
+  it("is what the generator makes of cpv.jsonl (regenerate with scripts/label-index.ts)", () => {
+    const shipped = readFileSync(join(dataDirectory, "classifications", "cpv-label-index.jsonl"), "utf8")
+    expect(shipped === labelIndexLines(indexLabels(readCpv()))).toBe(true)
+  })
+})
