@@ -76,6 +76,31 @@ describe("embedded PGlite recovers", () => {
     }).pipe(Effect.provide(Reactivity.layer))
   )
 
+  it.live("a statement waiting on a stopping owner is sent again to the next owner by the client, and runs once", () =>
+    Effect.gen(function* () {
+      const dir = yield* tempDir
+      const ownerScope = yield* Scope.make()
+      const { path } = yield* acquireEmbedded(dir).pipe(Scope.provide(ownerScope))
+      const setup = yield* rawSession(path)
+      yield* exchange(setup, simpleQuery("CREATE TABLE counter (id int PRIMARY KEY, n int NOT NULL)"))
+      yield* exchange(setup, simpleQuery("INSERT INTO counter VALUES (1, 0)"))
+      const holder = yield* rawSession(path)
+      yield* Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        assert.deepStrictEqual(yield* sql`SELECT n FROM counter`, [{ n: 0 }]) // the client's connection is open
+        assert.strictEqual(yield* exchange(holder, simpleQuery("BEGIN; UPDATE counter SET n = n + 1")), "T")
+        // The statement waits for the holder's turn; the owner stops, and its answer is a FATAL 57P01.
+        const waiting = yield* Effect.forkChild(sql`UPDATE counter SET n = n + 100`)
+        const stopping = yield* Effect.forkChild(Scope.close(ownerScope, Exit.void))
+        yield* refusesConnections(path)
+        assert.strictEqual(yield* exchange(holder, simpleQuery("UPDATE counter SET n = n + 1; COMMIT")), "I")
+        yield* Fiber.join(stopping)
+        yield* Fiber.join(waiting)
+        assert.deepStrictEqual(yield* sql`SELECT n FROM counter`, [{ n: 102 }])
+      }).pipe(Effect.provide(layerEmbedded(dir)))
+    }).pipe(Effect.provide(Reactivity.layer))
+  )
+
   it.live("when PGlite's backend ends (COPY FROM STDIN in a transaction), it is reopened and clients go on", () =>
     Effect.gen(function* () {
       const dir = yield* tempDir

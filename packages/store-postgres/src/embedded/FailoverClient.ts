@@ -15,6 +15,12 @@
  *   owner may have committed it, so the caller gets an error saying the outcome is unknown.
  * Streams are not sent again. A write refused because the disk is full (SQLSTATE 25006 from the owner's
  * read-only switch, or 53100) fails with a message saying so (DiskSpace.ts).
+ *
+ * The driver loses the SQLSTATE of a FATAL that reaches a statement in flight: it keeps the ErrorResponse
+ * until a ReadyForQuery that never comes, and fails the statement with "Connection closed" when the socket
+ * closes. So {@link connectSocket} reads the server's messages too and, once a FATAL was read, ends the
+ * socket with an error carrying its SQLSTATE: a statement still waiting on a stopping owner fails with
+ * 57P01 (not run, sent again) instead of "broken" (outcome unknown).
  */
 import * as PgClient from "@effect/sql-pg/PgClient"
 import { Effect, Option, Predicate, Stream } from "effect"
@@ -25,7 +31,13 @@ import * as Net from "node:net"
 import { withDiskState, writesRefusedMessage } from "./DiskSpace.ts"
 import { describeCause } from "./EmbeddedStoreError.ts"
 import type { EmbeddedStore } from "./Endpoint.ts"
-import { ADMIN_SHUTDOWN, CANNOT_CONNECT_NOW, DISK_FULL, READ_ONLY_SQL_TRANSACTION } from "./WireProtocol.ts"
+import {
+  ADMIN_SHUTDOWN,
+  CANNOT_CONNECT_NOW,
+  DISK_FULL,
+  READ_ONLY_SQL_TRANSACTION,
+  ReadyScanner
+} from "./WireProtocol.ts"
 
 /** Tries of one statement or transaction after the first: 20 ms apart, doubling up to 1 s; about 10 s in all. */
 const MAX_RETRIES = 15
@@ -129,6 +141,26 @@ const autocommit = (store: EmbeddedStore, inner: PgClient.PgClient): Connection 
 }
 
 /**
+ * A connection to the owner's socket that ends with the SQLSTATE of the FATAL the owner sent (see the
+ * module doc). The socket is ended after the driver has read the chunk that carried the FATAL (a
+ * microtask later, before the socket's end is read): an answer in the same chunk still completes its
+ * statement, and only a statement left waiting gets the FATAL's SQLSTATE.
+ */
+const connectSocket = (path: string): Net.Socket => {
+  const socket = Net.connect({ path })
+  const scanner = new ReadyScanner()
+  socket.on("error", () => {}) // the driver's own listener reports it; this one only keeps an early one from throwing
+  socket.on("data", (chunk: Buffer) => {
+    if (scanner.fatal !== undefined) return
+    scanner.push(chunk)
+    if (scanner.fatal === undefined) return
+    const farewell = Object.assign(new Error(scanner.fatal), { code: scanner.fatalCode })
+    queueMicrotask(() => socket.destroy(farewell))
+  })
+  return socket
+}
+
+/**
  * A `PgClient` for `store` with a pool of `maxConnections`. Transactions are the pool client's own (same
  * transaction service, so statements inside one run on its connection); only the outermost is sent again.
  */
@@ -137,7 +169,7 @@ export const makeFailoverClient = Effect.fnUntraced(function* (store: EmbeddedSt
     username: "postgres",
     database: "postgres",
     ssl: false,
-    stream: () => Net.connect({ path: store.path() }),
+    stream: () => connectSocket(store.path()),
     maxConnections
   })
   const client = yield* Client.make({

@@ -68,6 +68,8 @@ export class ReadyScanner {
   sawMessage = false
   /** `FATAL: message` or `PANIC: message`, once the backend said it ends. */
   fatal: string | undefined
+  /** The SQLSTATE of that FATAL or PANIC. */
+  fatalCode: string | undefined
 
   push(data: Uint8Array): void {
     let i = 0
@@ -103,7 +105,10 @@ export class ReadyScanner {
     if (this.errorBody !== undefined) {
       const fields = errorFields(Buffer.concat(this.errorBody))
       const severity = fields.get("V") ?? fields.get("S")
-      if (severity === "FATAL" || severity === "PANIC") this.fatal ??= `${severity}: ${fields.get("M") ?? ""}`
+      if ((severity === "FATAL" || severity === "PANIC") && this.fatal === undefined) {
+        this.fatal = `${severity}: ${fields.get("M") ?? ""}`
+        this.fatalCode = fields.get("C")
+      }
       this.errorBody = undefined
     }
   }
