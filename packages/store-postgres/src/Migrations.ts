@@ -236,6 +236,22 @@ const titleTerms = Effect.gen(function* () {
   yield* sql`UPDATE search_index_state SET version = '' WHERE id = 1`
 })
 
+/**
+ * Each stored lexeme is tagged with its field ("Aroad": SearchSql.ts) instead of a tsvector weight, so the planner's
+ * statistics count a term in each field; the title-only vector, which served the same end for the title, goes. The
+ * trigram indexes on titles and buyers served the search before issue 10 and nothing queries them now. The text
+ * index's pending list (new entries every search reads through until they are merged) is bounded at 512 kB instead
+ * of 4 MB. The terms are rebuilt at start in the new form (SearchIndex.ts).
+ */
+const fieldLexemes = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`ALTER TABLE tenders DROP COLUMN title_vec`
+  yield* sql`DROP INDEX tenders_title_trgm_idx`
+  yield* sql`DROP INDEX tenders_buyer_trgm_idx`
+  yield* sql`ALTER INDEX tenders_search_vec_idx SET (gin_pending_list_limit = 512)`
+  yield* sql`UPDATE search_index_state SET version = '' WHERE id = 1`
+})
+
 /** Runs the schema migrations once, in order (the migrator locks its table inside a transaction). */
 export const migrate = Migrator.make({})({
   loader: Migrator.fromRecord({
@@ -247,7 +263,8 @@ export const migrate = Migrator.make({})({
     "6_deliveries": deliveries,
     "7_watchlist_version": watchlistVersion,
     "8_search_terms": searchTerms,
-    "9_title_terms": titleTerms
+    "9_title_terms": titleTerms,
+    "10_field_lexemes": fieldLexemes
   }),
   table: "tenders_migrations"
 })

@@ -1,6 +1,8 @@
 import {
   type AmountRange,
+  bestAlternatives,
   type Clause,
+  type Field,
   fieldLetter,
   fieldWeight,
   type FilterQuery,
@@ -16,41 +18,81 @@ import { at, openTender } from "./Sql.ts"
 
 type Sql = Statement.Constructor
 
-// tsquery text is built from quoted terms only (a quote doubled, a backslash escaped): no term can add an
+// A tender's terms are stored as lexemes of one tsvector, each tagged with the best field it occurs in: the
+// field's letter (A title, B lots, C buyer and place, D codes) then the term ("Aroad", "Dcpv:45233"). A tag of its
+// own, not a tsvector weight, so that the planner's statistics count each term in each field: a query for a term in
+// one field gets the estimate of that field, and picks the GIN index or the deadline order rightly.
+// tsquery text is built from quoted lexemes only (a quote doubled, a backslash escaped): no term can add an
 // operator, and it is sent as a parameter, never concatenated into SQL.
-/** A term as a tsvector or tsquery lexeme: quoted, a quote doubled, a backslash escaped. */
-export const lexeme = (term: string) => `'${term.replaceAll("\\", "\\\\").replaceAll("'", "''")}'`
-/** The tsquery text of any of the terms, in fields of the given weights (all when none). */
-export const anyOf = (terms: ReadonlyArray<string>, weights = "") =>
-  `(${terms.map((t) => `${lexeme(t)}${weights ? `:${weights}` : ""}`).join(" | ")})`
 
-/** The tsquery text of a tender having any of a clause's terms. */
-const clauseText = (clause: Clause) => anyOf(clause.alternatives.map((a) => a.term))
+/** A string as a tsvector or tsquery lexeme: quoted, a quote doubled, a backslash escaped. */
+export const lexeme = (text: string) => `'${text.replaceAll("\\", "\\\\").replaceAll("'", "''")}'`
+
+/** The stored lexeme of a term in a field. */
+export const fieldLexeme = (term: string, field: Field): string => `${fieldLetter[field]}${term}`
+
+/** The term of a stored lexeme (what `fieldLexeme` tagged). */
+export const termOfLexeme = (stored: string): string => stored.slice(1)
+
+/** The stored lexemes of terms in fields (all fields when not given). */
+export const lexemesOf = (terms: ReadonlyArray<string>, fields: ReadonlyArray<Field> = rankedFields) =>
+  terms.flatMap((term) => fields.map((field) => fieldLexeme(term, field)))
+
+/** The tsquery text of a tender having any of the stored lexemes. */
+export const anyLexeme = (lexemes: ReadonlyArray<string>) => `(${lexemes.map(lexeme).join(" | ")})`
+
+/** The tsquery text of a tender having any of the terms in any of the fields (all fields when not given). */
+export const anyOf = (terms: ReadonlyArray<string>, fields: ReadonlyArray<Field> = rankedFields) =>
+  anyLexeme(lexemesOf(terms, fields))
+
+/** The tsquery of a tender having, for each set, one of its lexemes. */
+export const allOf = (sql: Sql, sets: ReadonlyArray<ReadonlyArray<string>>): Statement.Fragment =>
+  sql`${sets.map(anyLexeme).join(" & ")}::tsquery`
+
+/** For each clause, the lexemes of its terms (in the given fields, all when not given). */
+export const clauseLexemes = (text: FilterQuery["text"], fields?: ReadonlyArray<Field>) =>
+  text.clauses.map((clause) =>
+    lexemesOf(
+      clause.alternatives.map((a) => a.term),
+      fields
+    )
+  )
 
 /** The tsquery of tenders having every clause (what alerts and `count` match), or undefined without text. */
 export const everyClause = (sql: Sql, text: FilterQuery["text"]): Statement.Fragment | undefined =>
-  text.clauses.length === 0 ? undefined : sql`${text.clauses.map(clauseText).join(" & ")}::tsquery`
+  text.clauses.length === 0 ? undefined : allOf(sql, clauseLexemes(text))
 
-/** The tsquery of tenders having every clause in their title (the first candidate tier), or undefined without text. */
-export const everyClauseInTitle = (sql: Sql, text: FilterQuery["text"]): Statement.Fragment | undefined =>
-  text.clauses.length === 0
-    ? undefined
-    : sql`${text.clauses
-        .map((c) =>
-          anyOf(
-            c.alternatives.map((a) => a.term),
-            fieldLetter.title
-          )
-        )
-        .join(" & ")}::tsquery`
+/**
+ * For each clause, the lexemes of its best alternatives (core `bestAlternatives`) in the title: a tender with one
+ * of each has the highest relevance there is.
+ */
+export const bestLexemes = (text: FilterQuery["text"]) =>
+  text.clauses.map((clause) =>
+    lexemesOf(
+      bestAlternatives(clause).map((a) => a.term),
+      ["title"]
+    )
+  )
 
-/** The tsquery of tenders having any clause (the search's candidates), or undefined without text. */
-export const anyClause = (sql: Sql, text: FilterQuery["text"]): Statement.Fragment | undefined =>
-  text.clauses.length === 0 ? undefined : sql`${text.clauses.map(clauseText).join(" | ")}::tsquery`
+/**
+ * The levels of a one-clause query, best first: each the lexemes of the matches worth one score (core
+ * `clauseScore`: a kind's weight times a field's). A tender's relevance is its first level's: the levels in order,
+ * each by deadline and without the tenders of the levels before, are the exact ranking.
+ */
+export const levelLexemes = (clause: Clause): ReadonlyArray<ReadonlyArray<string>> => {
+  const byScore = new Map<number, Array<string>>()
+  for (const alternative of clause.alternatives) {
+    for (const field of rankedFields) {
+      const score = kindWeight[alternative.kind] * fieldWeight[field]
+      byScore.set(score, [...(byScore.get(score) ?? []), fieldLexeme(alternative.term, field)])
+    }
+  }
+  return [...byScore].toSorted(([a], [b]) => b - a).map(([, lexemes]) => lexemes)
+}
 
 /**
  * The relevance of `t` to the query: core's `relevance` (TextQuery.ts) in SQL. Each clause counts its weight times
- * its best match, a kind's weight times the weight of the best field the term occurs in (the tsvector's weight).
+ * its best match, a kind's weight times the weight of the field the term occurs in (its lexeme's tag).
  */
 export const relevanceSql = (sql: Sql, text: FilterQuery["text"]): Statement.Fragment => {
   const clauses = text.clauses.map((clause) => {
@@ -59,7 +101,7 @@ export const relevanceSql = (sql: Sql, text: FilterQuery["text"]): Statement.Fra
     const kinds = [...byKind].map(([kind, terms]) => {
       const branches = rankedFields.map(
         (field) =>
-          sql`WHEN t.search_vec @@ ${anyOf(terms, fieldLetter[field])}::tsquery
+          sql`WHEN t.search_vec @@ ${anyOf(terms, [field])}::tsquery
             THEN ${kindWeight[kind] * fieldWeight[field]}::float8`
       )
       return sql`(CASE ${sql.join(" ", false)(branches)} ELSE 0::float8 END)`

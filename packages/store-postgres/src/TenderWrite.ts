@@ -1,20 +1,10 @@
-import { cpvTermPrefix, type DocumentTerms, fieldLetter, type SearchText, type TenderRecord } from "@tenders/core"
+import { cpvTermPrefix, type DocumentTerms, type SearchText, type TenderRecord } from "@tenders/core"
 import type { PgClient } from "@effect/sql-pg"
-import { lexeme } from "./SearchSql.ts"
+import { fieldLexeme, lexeme } from "./SearchSql.ts"
 
-// A tsvector literal: each term a lexeme (SearchSql `lexeme`) with one position weighted by the
-// best field it occurs in (A title, B lots, C buyer and place, D codes), which is what the ranking reads.
-
-/** The tsvector text of a tender's terms (core SearchText.documentTerms). */
+/** The tsvector text of a tender's terms (core SearchText.documentTerms), each tagged with its best field. */
 export const termsVector = (terms: DocumentTerms): string =>
-  [...terms].map(([term, field]) => `${lexeme(term)}:1${fieldLetter[field]}`).join(" ")
-
-/** The tsvector text of the terms a tender's title has. */
-export const titleVector = (terms: DocumentTerms): string =>
-  [...terms]
-    .filter(([, field]) => field === "title")
-    .map(([term]) => lexeme(term))
-    .join(" ")
+  [...terms].map(([term, field]) => lexeme(fieldLexeme(term, field))).join(" ")
 
 /** The CPV prefixes a tender is filed under: its `cpv:` terms (own codes, and those of the crosswalk). */
 export const cpvPrefixesOfTerms = (terms: DocumentTerms): ReadonlyArray<string> =>
@@ -26,7 +16,6 @@ const toInsertRow = (text: SearchText["Service"], { record, procedureKey }: Tend
     doc: record,
     procedure_key: procedureKey,
     terms: termsVector(terms),
-    title_terms: titleVector(terms),
     cpv_prefixes: cpvPrefixesOfTerms(terms)
   }
 }
@@ -49,7 +38,7 @@ export const writeTenders = (
 ) =>
   sql<{ id: string; inserted: boolean }>`
         INSERT INTO tenders AS t (id, source, native_id, title, buyer, country, region, budget, currency, deadline,
-          published_at, status, url, cpv_codes, okpd2_codes, lots, docs_url, cpv_prefixes, search_vec, title_vec,
+          published_at, status, url, cpv_codes, okpd2_codes, lots, docs_url, cpv_prefixes, search_vec,
           content_hash, procedure_key, created_at, updated_at)
         SELECT r.doc->>'id', r.doc->>'source', r.doc->>'nativeId', r.doc->>'title', r.doc->>'buyer', r.doc->>'country',
           r.doc->>'region', (r.doc->>'budget')::numeric, r.doc->>'currency', (r.doc->>'deadline')::timestamptz,
@@ -60,16 +49,15 @@ export const writeTenders = (
           ARRAY(SELECT jsonb_array_elements_text(r.doc->'docsUrl')),
           r.cpv_prefixes,
           r.terms::tsvector,
-          r.title_terms::tsvector,
           md5(r.doc::text), r.procedure_key, ${now}::timestamptz, ${now}::timestamptz
         FROM jsonb_to_recordset(${sql.json(rows.map((row) => toInsertRow(text, row)))})
-          AS r(doc jsonb, terms text, title_terms text, cpv_prefixes text[], procedure_key text)
+          AS r(doc jsonb, terms text, cpv_prefixes text[], procedure_key text)
         ON CONFLICT (id) DO UPDATE SET source = EXCLUDED.source, native_id = EXCLUDED.native_id, title = EXCLUDED.title,
           buyer = EXCLUDED.buyer, country = EXCLUDED.country, region = EXCLUDED.region, budget = EXCLUDED.budget,
           currency = EXCLUDED.currency, deadline = EXCLUDED.deadline, published_at = EXCLUDED.published_at,
           status = EXCLUDED.status, url = EXCLUDED.url, cpv_codes = EXCLUDED.cpv_codes,
           okpd2_codes = EXCLUDED.okpd2_codes, lots = EXCLUDED.lots, docs_url = EXCLUDED.docs_url,
-          cpv_prefixes = EXCLUDED.cpv_prefixes, search_vec = EXCLUDED.search_vec, title_vec = EXCLUDED.title_vec,
+          cpv_prefixes = EXCLUDED.cpv_prefixes, search_vec = EXCLUDED.search_vec,
           content_hash = EXCLUDED.content_hash, updated_at = EXCLUDED.updated_at
         WHERE t.content_hash <> EXCLUDED.content_hash
         RETURNING t.id, (xmax = 0) AS inserted`
@@ -80,19 +68,17 @@ export const rewriteTerms = (
   text: SearchText["Service"],
   records: ReadonlyArray<TenderRecord>
 ) =>
-  sql`UPDATE tenders AS t SET search_vec = r.terms::tsvector, title_vec = r.title_terms::tsvector,
-      cpv_prefixes = r.cpv_prefixes
+  sql`UPDATE tenders AS t SET search_vec = r.terms::tsvector, cpv_prefixes = r.cpv_prefixes
     FROM jsonb_to_recordset(${sql.json(
       records.map((record) => {
         const terms = text.documentTerms(record)
         return {
           id: record.id,
           terms: termsVector(terms),
-          title_terms: titleVector(terms),
           cpv_prefixes: cpvPrefixesOfTerms(terms)
         }
       })
-    )}) AS r(id text, terms text, title_terms text, cpv_prefixes text[])
+    )}) AS r(id text, terms text, cpv_prefixes text[])
     WHERE t.id = r.id`
 
 /** Adds the words of tenders to the vocabulary spelling corrections read from (SearchText.documentWords). */

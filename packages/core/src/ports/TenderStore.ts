@@ -42,7 +42,7 @@ export class TenderStore extends Context.Service<
     readonly size: Effect.Effect<number>
     /** Closes open and amended tenders whose deadline has passed, with a `closed` event each; returns how many. */
     readonly closeExpired: Effect.Effect<number>
-    /** Refreshes the planner's statistics after a large ingestion run. */
+    /** After a large ingestion run: refreshes the planner's statistics and merges pending index entries. */
     readonly refreshStatistics: Effect.Effect<void>
   }
 >()("@tenders/core/TenderStore") {}

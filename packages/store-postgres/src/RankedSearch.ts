@@ -1,0 +1,272 @@
+/**
+ * Search by relevance on PostgreSQL (core TextQuery `relevance`), exact where it can be and over a candidate window
+ * where not, with a cost that stays bounded however many tenders match:
+ * 1. the tenders of the highest relevance there is (every clause's best alternatives in the title), by deadline,
+ *    when they fill the page;
+ * 2. for a one-clause query, the next levels of relevance in turn, each by deadline, until the page is full;
+ * 3. else every tender with any clause, ranked, when fewer than `candidateWindow` have one;
+ * 4. else, in each of three tiers (every clause in the title, every clause anywhere, any clause), the
+ *    `candidateWindow` open tenders with the nearest deadlines, ranked together.
+ * Ties: nearest deadline, then id.
+ *
+ * Each step needs the open tenders of a text condition with the nearest deadlines (`nearest`). The GIN index finds
+ * them at a cost that grows with the matches; the deadline order, at a cost that grows with the tenders read past
+ * until enough match. PostgreSQL's planner picks from its estimate of the matches, which can be far off (a term it
+ * has no statistics for; two common words that seldom meet): it read every open tender in deadline order for none
+ * (200 ms at 100k). So the choice is made here, from the same statistics (a term's share of tenders, a term without
+ * statistics taken as the rarest with), and each way is bounded: the GIN index is
+ * asked for a bounded number of matches with other scans off, the deadline order reads a bounded number of
+ * tenders (`crossover`), and only when both fall short does the planner choose alone.
+ */
+import type { SearchQuery } from "@tenders/core"
+import { PgClient } from "@effect/sql-pg"
+import { Effect, Schema } from "effect"
+import type { Statement } from "effect/sql"
+import type { SqlError } from "effect/sql/SqlError"
+import {
+  allOf,
+  anyLexeme,
+  bestLexemes,
+  clauseLexemes,
+  levelLexemes,
+  relevanceSql,
+  searchConditions
+} from "./SearchSql.ts"
+import { openTender } from "./Sql.ts"
+import { TenderRow, tenderColumns } from "./TenderRow.ts"
+
+/** How many tenders of each candidate tier a search ranks (measured in docs/benchmarks.md). */
+export const candidateWindow = 100
+/**
+ * Where the GIN index and the deadline order cost the same: the index reads every match (m), the deadline order
+ * about limit × tenders / m of them, equal at m = √(limit × tenders). Below it the index is asked first, for at most
+ * that many matches; above it the deadline order, for at most that many tenders (at m above it, limit × tenders / m
+ * is below it).
+ */
+const crossover = (limit: number, tenders: number) => Math.max(100, Math.round(Math.sqrt(limit * Math.max(tenders, 0))))
+
+type Tender = typeof TenderRow.Type
+const decodeRows = Schema.decodeUnknownEffect(Schema.Array(TenderRow))
+const decodeLevels = Schema.decodeUnknownEffect(
+  Schema.Array(Schema.Struct({ ...TenderRow.fields, level: Schema.Number, matches: Schema.Number }))
+)
+const decodeRanked = Schema.decodeUnknownEffect(
+  Schema.Array(Schema.Struct({ ...TenderRow.fields, complete: Schema.Boolean }))
+)
+const Statistics = Schema.Struct({
+  rows: Schema.Number,
+  elems: Schema.NullOr(Schema.Array(Schema.String)),
+  freqs: Schema.NullOr(Schema.Array(Schema.Number))
+})
+
+/** The planner's statistics of the stored lexemes: how many tenders have one, at most (Infinity when unknown). */
+interface TermStatistics {
+  readonly tenders: number
+  readonly matchesOfAny: (lexemes: ReadonlyArray<string>) => number
+}
+
+const toTermStatistics = ({ rows, elems, freqs }: typeof Statistics.Type): TermStatistics => {
+  if (rows < 0 || elems === null || freqs === null) return { tenders: Math.max(rows, 0), matchesOfAny: () => Infinity }
+  // most_common_elem_freqs: one share per element, then the least and greatest share and the share of nulls.
+  const share = new Map(elems.map((elem, i) => [elem, freqs[i] ?? 0]))
+  const rarest = freqs[elems.length] ?? 0
+  return {
+    tenders: rows,
+    matchesOfAny: (lexemes) =>
+      rows *
+      Math.min(
+        1,
+        lexemes.reduce((sum, l) => sum + (share.get(l) ?? rarest), 0)
+      )
+  }
+}
+
+/** The scan settings of one search's transaction: free (the planner's choice), or the GIN index only. */
+interface Planner {
+  readonly free: (free: boolean) => Effect.Effect<void, SqlError>
+}
+
+export const makeRankedSearch = Effect.gen(function* () {
+  const sql = yield* PgClient.PgClient
+
+  const loadStatistics = sql`SELECT c.reltuples::float8 AS rows,
+      s.most_common_elems::text::text[] AS elems, s.most_common_elem_freqs::float8[] AS freqs
+    FROM pg_class c LEFT JOIN pg_stats s
+      ON s.schemaname = current_schema() AND s.tablename = 'tenders' AND s.attname = 'search_vec'
+    WHERE c.oid = 'tenders'::regclass`.pipe(
+    Effect.flatMap(Schema.decodeUnknownEffect(Schema.Array(Statistics))),
+    Effect.map((rows) =>
+      rows[0] === undefined ? toTermStatistics({ rows: -1, elems: null, freqs: null }) : toTermStatistics(rows[0])
+    ),
+    Effect.orDie
+  )
+  // Statistics change when ANALYZE runs (after a large ingest, or by autovacuum): read again after a minute.
+  const [statistics, statisticsChanged] = yield* Effect.cachedInvalidateWithTTL(loadStatistics, "1 minute")
+
+  const makePlanner = (): Planner => {
+    let current = true
+    return {
+      free: (free) =>
+        free === current
+          ? Effect.void
+          : sql`SELECT set_config('enable_seqscan', ${free ? "on" : "off"}, true),
+              set_config('enable_indexscan', ${free ? "on" : "off"}, true)`.pipe(
+              Effect.andThen(Effect.sync(() => (current = free)))
+            )
+    }
+  }
+
+  // Statements the planner plans run unprepared: a cached generic plan cannot see the words. Those that run with
+  // the GIN index only are prepared: their plan is the same for every word.
+  const page = (where: Statement.Fragment, limit: number) =>
+    sql`SELECT ${sql.literal(tenderColumns)} FROM tenders t WHERE ${where}
+      ORDER BY t.deadline_sort, t.id LIMIT ${limit}`.unprepared.pipe(Effect.flatMap(decodeRows))
+
+  /**
+   * For each condition, from the GIN index (other scans off): its `limit` nearest matches, and whether that is all
+   * of them or `cap` were found (then `undefined`).
+   */
+  const probe = Effect.fn("RankedSearch.probe")(function* (
+    planner: Planner,
+    conditions: ReadonlyArray<Statement.Fragment>,
+    limit: number,
+    cap: number
+  ) {
+    if (conditions.length === 0) return []
+    yield* planner.free(false)
+    const name = (i: number) => sql.literal(`p${i}`)
+    const probes = conditions.map(
+      (where, i) => sql`${name(i)} AS MATERIALIZED (
+        SELECT t.id, t.deadline_sort FROM tenders t WHERE ${where} LIMIT ${cap})`
+    )
+    const nearestOf = conditions.map(
+      (_, i) => sql`(SELECT ${i}::int AS level, (SELECT count(*)::int FROM ${name(i)}) AS matches, id
+        FROM (SELECT id FROM ${name(i)} ORDER BY deadline_sort, id LIMIT ${limit}) n)`
+    )
+    const rows = yield* sql`WITH ${sql.join(", ", false)(probes)}
+      SELECT ${sql.literal(tenderColumns)}, p.level, p.matches
+      FROM (${sql.join(" UNION ALL ", false)(nearestOf)}) p JOIN tenders t ON t.id = p.id
+      ORDER BY p.level, t.deadline_sort, t.id`.pipe(Effect.flatMap(decodeLevels))
+    return conditions.map((_, i): ReadonlyArray<Tender> | undefined => {
+      const own = rows.filter((row) => row.level === i)
+      return (own[0]?.matches ?? 0) >= cap ? undefined : own.map(({ level: _l, matches: _m, ...tender }) => tender)
+    })
+  })
+
+  /** The `limit` open tenders of a condition with the nearest deadlines, found the cheaper way (module doc). */
+  const nearest = Effect.fn("RankedSearch.nearest")(function* (
+    planner: Planner,
+    query: SearchQuery,
+    where: Statement.Fragment,
+    estimate: number,
+    limit: number
+  ) {
+    const cap = crossover(limit, (yield* statistics).tenders)
+    const viaIndex = probe(planner, [where], limit, cap).pipe(Effect.map(([found]) => found))
+    const viaDeadline = Effect.gen(function* () {
+      yield* planner.free(true)
+      const early = yield* sql`SELECT ${sql.literal(tenderColumns)} FROM (
+          SELECT * FROM tenders t WHERE ${openTender(sql, query.now)}
+          ORDER BY t.deadline_sort, t.id LIMIT ${cap}) t
+        WHERE ${where} LIMIT ${limit}`.unprepared.pipe(Effect.flatMap(decodeRows))
+      return early.length === limit ? early : undefined
+    })
+    // The way the estimate favours first; when it falls short (the estimate was wrong), the other.
+    for (const way of estimate <= cap ? [viaIndex, viaDeadline] : [viaDeadline, viaIndex]) {
+      const found = yield* way
+      if (found !== undefined) return found
+    }
+    yield* planner.free(true)
+    return yield* page(where, limit)
+  })
+
+  /**
+   * The first `limit` tenders of the levels of a one-clause query after the first (`found` holds its tenders, all of
+   * them when fewer than `limit`). A level is read only when those before it had fewer than asked for, so all of
+   * theirs are found: those of its own found already belong to a level before it. The levels the statistics call
+   * small are probed at once.
+   */
+  const byLevel = Effect.fn("RankedSearch.byLevel")(function* (
+    planner: Planner,
+    query: SearchQuery,
+    levels: ReadonlyArray<ReadonlyArray<string>>,
+    found: ReadonlyArray<Tender>
+  ) {
+    const stats = yield* statistics
+    const steps = levels.map((lexemes) => ({
+      where: searchConditions(sql, query, [sql`t.search_vec @@ ${anyLexeme(lexemes)}::tsquery`]),
+      estimate: stats.matchesOfAny(lexemes)
+    }))
+    const cap = crossover(query.limit, stats.tenders)
+    const small = steps.filter((step) => step.estimate <= cap)
+    const probed = new Map(
+      (yield* probe(
+        planner,
+        small.map((step) => step.where),
+        query.limit,
+        cap
+      )).map((tenders, i) => [small[i], tenders] as const)
+    )
+    const result = [...found]
+    for (const step of steps) {
+      if (result.length >= query.limit) break
+      const tenders = probed.get(step) ?? (yield* nearest(planner, query, step.where, step.estimate, query.limit))
+      const seen = new Set(result.map((tender) => tender.id))
+      result.push(...tenders.filter((tender) => !seen.has(tender.id)).slice(0, query.limit - result.length))
+    }
+    return result
+  })
+
+  const ranked = (query: SearchQuery, ids: ReadonlyArray<string>) =>
+    sql`SELECT ${sql.literal(tenderColumns)}, t.search_vec @@ ${allOf(sql, clauseLexemes(query.text))} AS complete
+      FROM tenders t WHERE t.id IN ${sql.in(ids)}
+      ORDER BY ${relevanceSql(sql, query.text)} DESC, t.deadline_sort, t.id
+      LIMIT ${query.limit}`.unprepared.pipe(Effect.flatMap(decodeRanked))
+
+  const rankedSearch = Effect.fnUntraced(function* (query: SearchQuery) {
+    const planner = makePlanner()
+    const stats = yield* statistics
+    const clauses = clauseLexemes(query.text)
+    const best = bestLexemes(query.text)
+    const whereAll = (sets: ReadonlyArray<ReadonlyArray<string>>) =>
+      searchConditions(sql, query, [sql`t.search_vec @@ ${allOf(sql, sets)}`])
+    // As the planner does, clauses are taken as independent: an estimate, not a bound (either way is bounded).
+    const estimateAll = (sets: ReadonlyArray<ReadonlyArray<string>>) =>
+      sets.reduce((matches, set) => (matches * stats.matchesOfAny(set)) / Math.max(stats.tenders, 1), stats.tenders)
+    const top = yield* nearest(planner, query, whereAll(best), estimateAll(best), query.limit)
+    if (top.length === query.limit) return { tenders: top, approximate: false }
+    const [clause, ...others] = query.text.clauses
+    if (clause !== undefined && others.length === 0) {
+      const tenders = yield* byLevel(planner, query, levelLexemes(clause).slice(1), top)
+      return { tenders, approximate: false }
+    }
+    const any = [clauses.flat()]
+    const complete =
+      stats.matchesOfAny(any[0] ?? []) <= candidateWindow
+        ? (yield* probe(planner, [whereAll(any)], candidateWindow, candidateWindow))[0]
+        : undefined
+    const candidates = complete ?? [
+      ...(yield* nearest(
+        planner,
+        query,
+        whereAll(clauseLexemes(query.text, ["title"])),
+        estimateAll(clauseLexemes(query.text, ["title"])),
+        candidateWindow
+      )),
+      ...(yield* nearest(planner, query, whereAll(clauses), estimateAll(clauses), candidateWindow)),
+      ...(yield* nearest(planner, query, whereAll(any), estimateAll(any), candidateWindow))
+    ]
+    if (candidates.length === 0) return { tenders: [], approximate: false }
+    yield* planner.free(true)
+    const rows = yield* ranked(query, [...new Set(candidates.map((tender) => tender.id))])
+    return {
+      tenders: rows.map(({ complete: _complete, ...tender }) => tender),
+      approximate: rows.some((row) => !row.complete)
+    }
+  })
+
+  /** Searches open tenders with text, best first; `approximate` when some lack a clause. */
+  const search = (query: SearchQuery) => sql.withTransaction(rankedSearch(query))
+
+  return { search, statisticsChanged }
+})
