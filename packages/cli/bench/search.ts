@@ -224,6 +224,10 @@ const program = Effect.gen(function* () {
     `store: ${databaseUrl === undefined ? `embedded PGlite (${dataDir})` : "PostgreSQL"}, tenders: ${total}\n`
   )
   const store = yield* TenderStore
+  // The text analysis builds its lexicon on first use (about a second at start): a process's cost, not a tender's.
+  const lexiconStarted = performance.now()
+  ;(yield* SearchText).queryPlan("warm up")
+  process.stdout.write(`text analysis lexicon built in ${((performance.now() - lexiconStarted) / 1000).toFixed(1)} s\n`)
   if (values.reuse) {
     const size = yield* store.size
     if (size !== total) return yield* Effect.die(new Error(`--reuse: the store holds ${size} tenders, not ${total}`))
@@ -245,8 +249,7 @@ const program = Effect.gen(function* () {
     const analyzeSeconds = (performance.now() - analyzeStarted) / 1000
     process.stdout.write(`statistics refresh (ANALYZE): ${analyzeSeconds.toFixed(1)} s\n`)
   }
-  // The first search builds the text analysis's lexicon (about a second): not a query's cost.
-  yield* searchTenders({ q: "warm up" }, "business")
+  yield* searchTenders({ q: "warm up" }, "business") // the first search's statements and plans
   process.stdout.write(
     `\n${"query class".padEnd(34)} ${"p50 ms".padStart(8)} ${"p95 ms".padStart(8)} ${"p99 ms".padStart(8)}  hits` +
       `  ${"naive p95".padStart(9)}  ratio\n`

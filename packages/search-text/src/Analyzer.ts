@@ -68,19 +68,47 @@ const codePattern = /(?<![\p{L}\p{N}.])(\d{2}(?:\.\d{1,3}){1,3}|\d{2,8}(?:-\d)?)
 
 /** The analysis: a tender's terms and a query's plan, from one lexicon. */
 export const makeAnalyzer = (lexicon: Lexicon, stopWords: ReadonlySet<string>) => {
+  // A word's forms and transliteration terms, by the Latin languages it is stemmed in: notices repeat their words,
+  // and this is most of the analysis's time on ingest.
+  const wordTerms = new Map<string, { readonly forms: ReadonlySet<string>; readonly translit: ReadonlyArray<string> }>()
+  const termsOfWord = (word: Word, latin: ReadonlyArray<StemmedLanguage>, languages: string) => {
+    const key = `${languages}\u0000${word.text}`
+    let found = wordTerms.get(key)
+    if (found === undefined) {
+      found = { forms: new Set(formsOf(word, latin)), translit: word.script === "latin" ? [] : translitTerms(word) }
+      if (wordTerms.size >= wordCacheLimit) wordTerms.clear()
+      wordTerms.set(key, found)
+    }
+    return found
+  }
+
+  // The words of a tender's text fields, once for its terms and its vocabulary words (an ingest asks for both).
+  const recordWords = new WeakMap<TenderRecord, Readonly<Record<Exclude<Field, "codes">, ReadonlyArray<Word>>>>()
+  const fieldWords = (record: TenderRecord) => {
+    let words = recordWords.get(record)
+    if (words === undefined) {
+      const text = tenderText(record)
+      words = { title: wordsOf(text.title), lots: wordsOf(text.lots), parties: wordsOf(text.parties) }
+      recordWords.set(record, words)
+    }
+    return words
+  }
+
   const documentTerms = (record: TenderRecord): DocumentTerms => {
     const terms = new Map<string, Field>()
     const add = (term: string, field: Field) => {
       if (!terms.has(term)) terms.set(term, field)
     }
     const latin: ReadonlyArray<StemmedLanguage> = ["en", ...(countryLanguages[record.country ?? ""] ?? [])]
-    const text = tenderText(record)
+    const languages = latin.join(" ")
+    const fields = fieldWords(record)
     for (const field of rankedFields) {
       if (field === "codes") continue
-      const words = wordsOf(text[field])
-      const positions = words.map((word) => new Set(formsOf(word, latin)))
+      const words = fields[field]
+      const analysed = words.map((word) => termsOfWord(word, latin, languages))
+      const positions = analysed.map((word) => word.forms)
       for (const forms of positions) for (const form of forms) add(form, field)
-      for (const word of words) if (word.script !== "latin") for (const t of translitTerms(word)) add(t, field)
+      for (const word of analysed) for (const t of word.translit) add(t, field)
       for (const { concept } of findPhrases(lexicon.concepts, positions)) add(concept, field)
       for (const { concept } of findPhrases(lexicon.places, positions)) add(concept, field)
     }
@@ -185,10 +213,10 @@ export const makeAnalyzer = (lexicon: Lexicon, stopWords: ReadonlySet<string>) =
   }
 
   const documentWords = (record: TenderRecord): ReadonlyArray<string> => {
-    const text = tenderText(record)
+    const fields = fieldWords(record)
     const words = new Set<string>()
-    for (const field of [text.title, text.lots, text.parties]) {
-      for (const word of wordsOf(field)) {
+    for (const field of [fields.title, fields.lots, fields.parties]) {
+      for (const word of field) {
         if ([...word.text].length < minCorrectable || !/\p{L}/u.test(word.text) || stopWords.has(word.text)) continue
         words.add(word.script === "latin" ? foldLatin(word.text) : word.text)
       }
@@ -234,6 +262,9 @@ export const makeAnalyzer = (lexicon: Lexicon, stopWords: ReadonlySet<string>) =
 
   return { documentTerms, queryPlan, documentWords, correctable, corrected }
 }
+
+/** How many words' analyses are kept (then the cache starts again). */
+const wordCacheLimit = 100_000
 
 /** Words shorter than this are never corrected (too many near neighbours). */
 const minCorrectable = 4

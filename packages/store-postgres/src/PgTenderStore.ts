@@ -8,13 +8,16 @@ import {
   TenderStore
 } from "@tenders/core"
 import { PgClient } from "@effect/sql-pg"
-import { DateTime, Effect, Layer, Schema } from "effect"
+import { DateTime, Effect, Fiber, Layer, Schema } from "effect"
 import { SqlSchema, type Statement } from "effect/sql"
 import { makeRankedSearch } from "./RankedSearch.ts"
 import { anyOf, everyClause, searchConditions } from "./SearchSql.ts"
 import { lapsedTender, openTender } from "./Sql.ts"
 import { TenderRow, tenderColumns } from "./TenderRow.ts"
-import { rememberWords, writeTenders } from "./TenderWrite.ts"
+import { batchWords, insertRows, writeTendersWithEvents } from "./TenderWrite.ts"
+
+/** How many tenders one statement of an upsert writes. */
+const writeChunk = 125
 
 const decodeRows = Schema.decodeUnknownEffect(Schema.Array(TenderRow))
 /** TenderStore on PostgreSQL (real or embedded). */
@@ -26,31 +29,34 @@ export const PgTenderStore = Layer.effect(
     const ranked = yield* makeRankedSearch
 
     // A tender and its change event commit together: a crash in between would leave a tender whose content hash
-    // never changes again, so its `new` event, and every alert it should raise, would never come.
+    // never changes again, so its `new` event, and every alert it should raise, would never come. The batch is
+    // written in chunks, one statement each (tenders, events, words), in one transaction; the text analysis of the
+    // next chunk runs while PostgreSQL writes the one before.
     const upsertBatch = Effect.fn("PgTenderStore.upsert")(function* (records: ReadonlyArray<TenderRecord>) {
       const latest = [...new Map(records.map((r) => [r.id, r])).values()]
       if (latest.length === 0) return { new: 0, updated: 0, unchanged: records.length }
       const now = DateTime.formatIso(yield* DateTime.now)
-      const written = yield* Effect.gen(function* () {
-        const rows = yield* writeTenders(
-          sql,
+      const chunks = Array.from({ length: Math.ceil(latest.length / writeChunk) }, (_, i) =>
+        latest.slice(i * writeChunk, (i + 1) * writeChunk)
+      )
+      const prepare = (chunk: ReadonlyArray<TenderRecord>) => ({
+        rows: insertRows(
           text,
-          latest.map((record) => ({ record, procedureKey: record.nativeId })),
-          now
-        )
-        if (rows.length > 0) {
-          const written = new Set(rows.map((row) => row.id))
-          yield* rememberWords(
-            sql,
-            text,
-            latest.filter((record) => written.has(record.id))
-          )
-          const events = rows.map((w) => ({ id: w.id, change: w.inserted ? "new" : "updated" }))
-          yield* sql`INSERT INTO tender_events (tender_id, change, notice_key, created_at)
-              SELECT e.id, e.change, NULL, ${now}::timestamptz
-              FROM jsonb_to_recordset(${sql.json(events)}) AS e(id text, change text)`
+          chunk.map((record) => ({ record, procedureKey: record.nativeId }))
+        ),
+        words: batchWords(text, chunk)
+      })
+      const written = yield* Effect.gen(function* () {
+        const done: Array<{ readonly id: string; readonly inserted: boolean }> = []
+        let next = prepare(chunks[0] ?? [])
+        for (let i = 0; i < chunks.length; i++) {
+          const { rows, words } = next
+          const writing = yield* Effect.forkChild(writeTendersWithEvents(sql, rows, words, now))
+          yield* Effect.yieldNow // the statement is sent before the next chunk's analysis takes the thread
+          if (i + 1 < chunks.length) next = prepare(chunks[i + 1] ?? [])
+          done.push(...(yield* Fiber.join(writing)))
         }
-        return rows
+        return done
       }).pipe(sql.withTransaction)
       const created = written.filter((w) => w.inserted).length
       return { new: created, updated: written.length - created, unchanged: records.length - written.length }

@@ -38,12 +38,21 @@ import { TenderRow, tenderColumns } from "./TenderRow.ts"
 /** How many tenders of each candidate tier a search ranks (measured in docs/benchmarks.md). */
 export const candidateWindow = 100
 /**
- * Where the GIN index and the deadline order cost the same: the index reads every match (m), the deadline order
- * about limit × tenders / m of them, equal at m = √(limit × tenders). Below it the index is asked first, for at most
- * that many matches; above it the deadline order, for at most that many tenders (at m above it, limit × tenders / m
- * is below it).
+ * How the nearest matches of a text condition are found, from the estimate of the tenders having the text
+ * (`matches`) and the share the filters keep (`share`). The GIN index reads every tender with the text (m); the
+ * deadline order about limit × tenders / (m × share) of them. They cost the same at m × √share = √(limit × tenders)
+ * (`balance`): below it the index is asked first, for at most balance × share filtered matches (balance tenders
+ * read); above it the deadline order, for at most balance / √share tenders (what it reads at m at the balance).
  */
-const crossover = (limit: number, tenders: number) => Math.max(100, Math.round(Math.sqrt(limit * Math.max(tenders, 0))))
+const routeOf = (matches: number, share: number, limit: number, tenders: number) => {
+  const balance = Math.max(100, Math.sqrt(limit * Math.max(tenders, 0)))
+  const root = Math.sqrt(Math.max(share, 1e-4))
+  return {
+    indexFirst: matches * root <= balance,
+    probeCap: Math.max(limit + 1, Math.ceil(balance * share)),
+    window: Math.ceil(balance / root)
+  }
+}
 
 type Tender = typeof TenderRow.Type
 const decodeRows = Schema.decodeUnknownEffect(Schema.Array(TenderRow))
@@ -53,6 +62,7 @@ const decodeLevels = Schema.decodeUnknownEffect(
 const decodeRanked = Schema.decodeUnknownEffect(
   Schema.Array(Schema.Struct({ ...TenderRow.fields, complete: Schema.Boolean }))
 )
+const PlanRows = Schema.Array(Schema.Struct({ Plan: Schema.Struct({ "Plan Rows": Schema.Number }) }))
 const Statistics = Schema.Struct({
   rows: Schema.Number,
   elems: Schema.NullOr(Schema.Array(Schema.String)),
@@ -158,21 +168,22 @@ export const makeRankedSearch = Effect.gen(function* () {
     planner: Planner,
     query: SearchQuery,
     where: Statement.Fragment,
-    estimate: number,
+    matches: number,
+    share: number,
     limit: number
   ) {
-    const cap = crossover(limit, (yield* statistics).tenders)
-    const viaIndex = probe(planner, [where], limit, cap).pipe(Effect.map(([found]) => found))
+    const route = routeOf(matches, share, limit, (yield* statistics).tenders)
+    const viaIndex = probe(planner, [where], limit, route.probeCap).pipe(Effect.map(([found]) => found))
     const viaDeadline = Effect.gen(function* () {
       yield* planner.free(true)
       const early = yield* sql`SELECT ${sql.literal(tenderColumns)} FROM (
           SELECT * FROM tenders t WHERE ${openTender(sql, query.now)}
-          ORDER BY t.deadline_sort, t.id LIMIT ${cap}) t
+          ORDER BY t.deadline_sort, t.id LIMIT ${route.window}) t
         WHERE ${where} LIMIT ${limit}`.unprepared.pipe(Effect.flatMap(decodeRows))
       return early.length === limit ? early : undefined
     })
     // The way the estimate favours first; when it falls short (the estimate was wrong), the other.
-    for (const way of estimate <= cap ? [viaIndex, viaDeadline] : [viaDeadline, viaIndex]) {
+    for (const way of route.indexFirst ? [viaIndex, viaDeadline] : [viaDeadline, viaIndex]) {
       const found = yield* way
       if (found !== undefined) return found
     }
@@ -190,27 +201,28 @@ export const makeRankedSearch = Effect.gen(function* () {
     planner: Planner,
     query: SearchQuery,
     levels: ReadonlyArray<ReadonlyArray<string>>,
-    found: ReadonlyArray<Tender>
+    found: ReadonlyArray<Tender>,
+    share: number
   ) {
     const stats = yield* statistics
     const steps = levels.map((lexemes) => ({
       where: searchConditions(sql, query, [sql`t.search_vec @@ ${anyLexeme(lexemes)}::tsquery`]),
-      estimate: stats.matchesOfAny(lexemes)
+      matches: stats.matchesOfAny(lexemes),
+      route: routeOf(stats.matchesOfAny(lexemes), share, query.limit, stats.tenders)
     }))
-    const cap = crossover(query.limit, stats.tenders)
-    const small = steps.filter((step) => step.estimate <= cap)
+    const small = steps.filter((step) => step.route.indexFirst)
     const probed = new Map(
       (yield* probe(
         planner,
         small.map((step) => step.where),
         query.limit,
-        cap
+        routeOf(0, share, query.limit, stats.tenders).probeCap
       )).map((tenders, i) => [small[i], tenders] as const)
     )
     const result = [...found]
     for (const step of steps) {
       if (result.length >= query.limit) break
-      const tenders = probed.get(step) ?? (yield* nearest(planner, query, step.where, step.estimate, query.limit))
+      const tenders = probed.get(step) ?? (yield* nearest(planner, query, step.where, step.matches, share, query.limit))
       const seen = new Set(result.map((tender) => tender.id))
       result.push(...tenders.filter((tender) => !seen.has(tender.id)).slice(0, query.limit - result.length))
     }
@@ -223,9 +235,25 @@ export const makeRankedSearch = Effect.gen(function* () {
       ORDER BY ${relevanceSql(sql, query.text)} DESC, t.deadline_sort, t.id
       LIMIT ${query.limit}`.unprepared.pipe(Effect.flatMap(decodeRanked))
 
+  // The share of tenders the structured filters keep, as the planner estimates it (its column statistics of
+  // country, budget, codes and deadline are good; 1 without filters).
+  const filterShare = Effect.fn("RankedSearch.filterShare")(function* (query: SearchQuery, tenders: number) {
+    const filtered =
+      query.countries.length > 0 ||
+      query.cpvPrefixes.length > 0 ||
+      query.budget !== undefined ||
+      query.deadlineAfter !== undefined
+    if (!filtered || tenders <= 0) return 1
+    const plans = yield* sql<{ readonly "QUERY PLAN": unknown }>`EXPLAIN (FORMAT JSON) SELECT 1 FROM tenders t
+      WHERE ${searchConditions(sql, query, [])}`.unprepared
+    const rows = yield* Schema.decodeUnknownEffect(PlanRows)(plans[0]?.["QUERY PLAN"])
+    return Math.min(1, (rows[0]?.Plan["Plan Rows"] ?? tenders) / tenders)
+  })
+
   const rankedSearch = Effect.fnUntraced(function* (query: SearchQuery) {
     const planner = makePlanner()
     const stats = yield* statistics
+    const share = yield* filterShare(query, stats.tenders)
     const clauses = clauseLexemes(query.text)
     const best = bestLexemes(query.text)
     const whereAll = (sets: ReadonlyArray<ReadonlyArray<string>>) =>
@@ -233,16 +261,16 @@ export const makeRankedSearch = Effect.gen(function* () {
     // As the planner does, clauses are taken as independent: an estimate, not a bound (either way is bounded).
     const estimateAll = (sets: ReadonlyArray<ReadonlyArray<string>>) =>
       sets.reduce((matches, set) => (matches * stats.matchesOfAny(set)) / Math.max(stats.tenders, 1), stats.tenders)
-    const top = yield* nearest(planner, query, whereAll(best), estimateAll(best), query.limit)
+    const top = yield* nearest(planner, query, whereAll(best), estimateAll(best), share, query.limit)
     if (top.length === query.limit) return { tenders: top, approximate: false }
     const [clause, ...others] = query.text.clauses
     if (clause !== undefined && others.length === 0) {
-      const tenders = yield* byLevel(planner, query, levelLexemes(clause).slice(1), top)
+      const tenders = yield* byLevel(planner, query, levelLexemes(clause).slice(1), top, share)
       return { tenders, approximate: false }
     }
     const any = [clauses.flat()]
     const complete =
-      stats.matchesOfAny(any[0] ?? []) <= candidateWindow
+      stats.matchesOfAny(any[0] ?? []) * share <= candidateWindow
         ? (yield* probe(planner, [whereAll(any)], candidateWindow, candidateWindow))[0]
         : undefined
     const candidates = complete ?? [
@@ -251,10 +279,11 @@ export const makeRankedSearch = Effect.gen(function* () {
         query,
         whereAll(clauseLexemes(query.text, ["title"])),
         estimateAll(clauseLexemes(query.text, ["title"])),
+        share,
         candidateWindow
       )),
-      ...(yield* nearest(planner, query, whereAll(clauses), estimateAll(clauses), candidateWindow)),
-      ...(yield* nearest(planner, query, whereAll(any), estimateAll(any), candidateWindow))
+      ...(yield* nearest(planner, query, whereAll(clauses), estimateAll(clauses), share, candidateWindow)),
+      ...(yield* nearest(planner, query, whereAll(any), estimateAll(any), share, candidateWindow))
     ]
     if (candidates.length === 0) return { tenders: [], approximate: false }
     yield* planner.free(true)

@@ -26,7 +26,8 @@ type Sql = Statement.Constructor
 // operator, and it is sent as a parameter, never concatenated into SQL.
 
 /** A string as a tsvector or tsquery lexeme: quoted, a quote doubled, a backslash escaped. */
-export const lexeme = (text: string) => `'${text.replaceAll("\\", "\\\\").replaceAll("'", "''")}'`
+export const lexeme = (text: string) =>
+  /['\\]/u.test(text) ? `'${text.replaceAll("\\", "\\\\").replaceAll("'", "''")}'` : `'${text}'`
 
 /** The stored lexeme of a term in a field. */
 export const fieldLexeme = (term: string, field: Field): string => `${fieldLetter[field]}${term}`

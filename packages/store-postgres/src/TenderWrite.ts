@@ -26,18 +26,19 @@ export interface TenderWrite {
   readonly procedureKey: string
 }
 
+/** A tender row as the INSERT of `insertTenders` reads it (computed in TypeScript: terms, CPV prefixes). */
+export type InsertRow = ReturnType<typeof toInsertRow>
+
+/** The index rows of tenders to write (the analysis is done here, before the statement). */
+export const insertRows = (text: SearchText["Service"], rows: ReadonlyArray<TenderWrite>): ReadonlyArray<InsertRow> =>
+  rows.map((row) => toInsertRow(text, row))
+
 /**
- * Inserts or updates tenders by id with their index terms; a row whose content hash is unchanged is left alone and
- * not returned. Rows must have distinct ids.
+ * The statement that inserts or updates tenders by id with their index terms; a row whose content hash is unchanged
+ * is left alone and not returned. Rows must have distinct ids.
  */
-export const writeTenders = (
-  sql: PgClient.PgClient,
-  text: SearchText["Service"],
-  rows: ReadonlyArray<TenderWrite>,
-  now: string
-) =>
-  sql<{ id: string; inserted: boolean }>`
-        INSERT INTO tenders AS t (id, source, native_id, title, buyer, country, region, budget, currency, deadline,
+const insertTenders = (sql: PgClient.PgClient, rows: ReadonlyArray<InsertRow>, now: string) =>
+  sql`INSERT INTO tenders AS t (id, source, native_id, title, buyer, country, region, budget, currency, deadline,
           published_at, status, url, cpv_codes, okpd2_codes, lots, docs_url, cpv_prefixes, search_vec,
           content_hash, procedure_key, created_at, updated_at)
         SELECT r.doc->>'id', r.doc->>'source', r.doc->>'nativeId', r.doc->>'title', r.doc->>'buyer', r.doc->>'country',
@@ -50,7 +51,7 @@ export const writeTenders = (
           r.cpv_prefixes,
           r.terms::tsvector,
           md5(r.doc::text), r.procedure_key, ${now}::timestamptz, ${now}::timestamptz
-        FROM jsonb_to_recordset(${sql.json(rows.map((row) => toInsertRow(text, row)))})
+        FROM jsonb_to_recordset(${sql.json(rows)})
           AS r(doc jsonb, terms text, cpv_prefixes text[], procedure_key text)
         ON CONFLICT (id) DO UPDATE SET source = EXCLUDED.source, native_id = EXCLUDED.native_id, title = EXCLUDED.title,
           buyer = EXCLUDED.buyer, country = EXCLUDED.country, region = EXCLUDED.region, budget = EXCLUDED.budget,
@@ -61,6 +62,35 @@ export const writeTenders = (
           content_hash = EXCLUDED.content_hash, updated_at = EXCLUDED.updated_at
         WHERE t.content_hash <> EXCLUDED.content_hash
         RETURNING t.id, (xmax = 0) AS inserted`
+
+/**
+ * Inserts or updates tenders by id with their index terms; a row whose content hash is unchanged is left alone and
+ * not returned. Rows must have distinct ids.
+ */
+export const writeTenders = (
+  sql: PgClient.PgClient,
+  text: SearchText["Service"],
+  rows: ReadonlyArray<TenderWrite>,
+  now: string
+) => sql<{ id: string; inserted: boolean }>`${insertTenders(sql, insertRows(text, rows), now)}`
+
+/**
+ * One statement: `writeTenders`, a `new` or `updated` event for each tender written, and, when any was, the words
+ * of the batch in the vocabulary (`rememberWords`). Returns the tenders written.
+ */
+export const writeTendersWithEvents = (
+  sql: PgClient.PgClient,
+  rows: ReadonlyArray<InsertRow>,
+  words: ReadonlyArray<string>,
+  now: string
+) =>
+  sql<{ id: string; inserted: boolean }>`WITH written AS (${insertTenders(sql, rows, now)}),
+      events AS (INSERT INTO tender_events (tender_id, change, notice_key, created_at)
+        SELECT w.id, CASE WHEN w.inserted THEN 'new' ELSE 'updated' END, NULL, ${now}::timestamptz FROM written w),
+      words AS (INSERT INTO search_vocabulary (word)
+        SELECT w FROM jsonb_array_elements_text(${sql.json(words)}) AS w WHERE EXISTS (SELECT 1 FROM written)
+        ON CONFLICT (word) DO NOTHING)
+    SELECT id, inserted FROM written`
 
 /** Rewrites the index terms of stored tenders (after the analysis or its data changed). */
 export const rewriteTerms = (
@@ -87,7 +117,12 @@ export const rememberWords = (
   text: SearchText["Service"],
   records: ReadonlyArray<TenderRecord>
 ) => {
-  const words = [...new Set(records.flatMap((record) => text.documentWords(record)))]
+  const words = batchWords(text, records)
   return sql`INSERT INTO search_vocabulary (word)
     SELECT w FROM jsonb_array_elements_text(${sql.json(words)}) AS w ON CONFLICT (word) DO NOTHING`
 }
+
+/** The distinct vocabulary words of tenders (SearchText.documentWords). */
+export const batchWords = (text: SearchText["Service"], records: ReadonlyArray<TenderRecord>) => [
+  ...new Set(records.flatMap((record) => text.documentWords(record)))
+]
