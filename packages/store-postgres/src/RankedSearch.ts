@@ -14,7 +14,7 @@
  * until enough match. PostgreSQL's planner picks from its estimate of the matches, which can be far off (a term it
  * has no statistics for; two common words that seldom meet): it read every open tender in deadline order for none
  * (200 ms at 100k). So the choice is made here, from the same statistics (a term's share of tenders, a term without
- * statistics taken as the rarest with), and each way is bounded: the GIN index is
+ * statistics taken as half the rarest with), and each way is bounded: the GIN index is
  * asked for a bounded number of matches with other scans off, the deadline order reads a bounded number of
  * tenders (`crossover`), and only when both fall short does the planner choose alone.
  */
@@ -69,7 +69,7 @@ const Statistics = Schema.Struct({
   freqs: Schema.NullOr(Schema.Array(Schema.Number))
 })
 
-/** The planner's statistics of the stored lexemes: how many tenders have one, at most (Infinity when unknown). */
+/** The planner's statistics of the stored lexemes: about how many tenders have one of them (Infinity when unknown). */
 interface TermStatistics {
   readonly tenders: number
   readonly matchesOfAny: (lexemes: ReadonlyArray<string>) => number
@@ -79,15 +79,21 @@ const toTermStatistics = ({ rows, elems, freqs }: typeof Statistics.Type): TermS
   if (rows < 0 || elems === null || freqs === null) return { tenders: Math.max(rows, 0), matchesOfAny: () => Infinity }
   // most_common_elem_freqs: one share per element, then the least and greatest share and the share of nulls.
   const share = new Map(elems.map((elem, i) => [elem, freqs[i] ?? 0]))
-  const rarest = freqs[elems.length] ?? 0
+  // A lexeme the statistics do not list is rarer than the rarest they do: taken as half of it, as the planner does
+  // (tsquery_opr_selec), and the unlisted lexemes of a condition (mostly forms of one word, found together) as one.
+  const unlisted = (freqs[elems.length] ?? 0) / 2
   return {
     tenders: rows,
-    matchesOfAny: (lexemes) =>
-      rows *
-      Math.min(
-        1,
-        lexemes.reduce((sum, l) => sum + (share.get(l) ?? rarest), 0)
-      )
+    matchesOfAny: (lexemes) => {
+      let listed = 0
+      let rare = 0
+      for (const lexeme of lexemes) {
+        const known = share.get(lexeme)
+        if (known === undefined) rare = unlisted
+        else listed += known
+      }
+      return rows * Math.min(1, listed + rare)
+    }
   }
 }
 
