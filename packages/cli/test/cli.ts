@@ -70,6 +70,22 @@ export const startServer = async (
   args: ReadonlyArray<string>,
   env: NodeJS.ProcessEnv,
   serveArgs: ReadonlyArray<string> = ["--no-schedule"]
+): Promise<Awaited<ReturnType<typeof startServerOnce>>> => {
+  // A free port can be taken by another process between `freePort` closing it and the server binding it: then the
+  // server exits with EADDRINUSE, and a new port is tried.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startServerOnce(args, env, serveArgs)
+    } catch (error) {
+      if (attempt >= 3 || !(error instanceof Error && error.message.includes("EADDRINUSE"))) throw error
+    }
+  }
+}
+
+const startServerOnce = async (
+  args: ReadonlyArray<string>,
+  env: NodeJS.ProcessEnv,
+  serveArgs: ReadonlyArray<string>
 ) => {
   const port = await freePort()
   const child: ChildProcess = spawn(
@@ -88,8 +104,10 @@ export const startServer = async (
       () => false
     )
   }
-  await waitFor(healthy, { timeout: 60_000, what: "tenders serve to answer /health" }).catch((error: unknown) => {
+  const closed = new Promise<void>((resolve) => child.once("close", () => resolve()))
+  await waitFor(healthy, { timeout: 60_000, what: "tenders serve to answer /health" }).catch(async (error: unknown) => {
     child.kill("SIGKILL")
+    await closed // all it printed is read
     throw new Error(`${error instanceof Error ? error.message : String(error)}:\n${output}`)
   })
   const stop = () =>

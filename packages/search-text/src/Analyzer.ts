@@ -68,6 +68,28 @@ const codePattern = /(?<![\p{L}\p{N}.])(\d{2}(?:\.\d{1,3}){1,3}|\d{2,8}(?:-\d)?)
 
 /** The analysis: a tender's terms and a query's plan, from one lexicon. */
 export const makeAnalyzer = (lexicon: Lexicon, stopWords: ReadonlySet<string>) => {
+  // Compounds (German, Dutch, the Nordic languages): a long word ending in a glossary word, with or without a
+  // glossary word before it (Straßensanierung: Straßen + Sanierung), also has the forms of those parts, so the
+  // concepts of its parts are found ("road", "repair"). Only glossary words are taken as parts: a split is never
+  // guessed from letters alone.
+  const singleWord = (form: string) => (lexicon.concepts.get(form) ?? []).some((phrase) => phrase.stems.length === 1)
+  const compoundParts = (word: Word, latin: ReadonlyArray<StemmedLanguage>): ReadonlyArray<string> => {
+    const languages = latin.filter((language) => compounding.has(language))
+    if (word.script !== "latin" || languages.length === 0 || [...word.text].length < minCompound) return []
+    const partForms = (text: string) =>
+      formsOf({ text, script: "latin" }, languages).filter((form) => form.length >= minPart && singleWord(form))
+    const parts = new Set<string>()
+    for (let k = minPart; k <= word.text.length - minPart; k++) {
+      const tail = partForms(word.text.slice(k))
+      if (tail.length === 0) continue
+      for (const form of tail) parts.add(form)
+      const head = word.text.slice(0, k)
+      for (const form of [...partForms(head), ...partForms(head.replace(/(?:en|es|s|n|e)$/u, ""))]) parts.add(form)
+      break // the longest glossary word at the end
+    }
+    return [...parts]
+  }
+
   // A word's forms and transliteration terms, by the Latin languages it is stemmed in: notices repeat their words,
   // and this is most of the analysis's time on ingest.
   const wordTerms = new Map<string, { readonly forms: ReadonlySet<string>; readonly translit: ReadonlyArray<string> }>()
@@ -75,7 +97,10 @@ export const makeAnalyzer = (lexicon: Lexicon, stopWords: ReadonlySet<string>) =
     const key = `${languages}\u0000${word.text}`
     let found = wordTerms.get(key)
     if (found === undefined) {
-      found = { forms: new Set(formsOf(word, latin)), translit: word.script === "latin" ? [] : translitTerms(word) }
+      found = {
+        forms: new Set([...formsOf(word, latin), ...compoundParts(word, latin)]),
+        translit: word.script === "latin" ? [] : translitTerms(word)
+      }
       if (wordTerms.size >= wordCacheLimit) wordTerms.clear()
       wordTerms.set(key, found)
     }
@@ -151,7 +176,9 @@ export const makeAnalyzer = (lexicon: Lexicon, stopWords: ReadonlySet<string>) =
     const words = wordsOf(rest)
       .filter((word) => !stopWords.has(word.text))
       .slice(0, 32)
-    const positions = words.map((word) => new Set(formsOf(word, latinLanguages)))
+    const positions = words.map(
+      (word) => new Set([...formsOf(word, latinLanguages), ...compoundParts(word, latinLanguages)])
+    )
     const wordClauses = words.map((word, i) => {
       const alternatives = new Map<string, MatchKind>()
       for (const form of positions[i] ?? []) alternatives.set(form, "word")
@@ -262,6 +289,11 @@ export const makeAnalyzer = (lexicon: Lexicon, stopWords: ReadonlySet<string>) =
 
   return { documentTerms, queryPlan, documentWords, correctable, corrected }
 }
+
+/** The languages that write compounds as one word, and the shortest compound and part looked at. */
+const compounding: ReadonlySet<StemmedLanguage> = new Set(["de", "nl", "sv", "da", "fi"])
+const minCompound = 9
+const minPart = 4
 
 /** How many words' analyses are kept (then the cache starts again). */
 const wordCacheLimit = 100_000

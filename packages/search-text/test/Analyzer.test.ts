@@ -19,7 +19,14 @@ import {
 const lexicon = buildLexicon({
   glossary: [
     { id: "road", en: ["road"], ru: ["дорога", "автомобильная дорога"], hy: ["ճանապարհ"], de: ["Straße"] },
-    { id: "repair", en: ["repair"], ru: ["ремонт"], hy: ["վերանորոգում", "նորոգում"], fr: ["réparation"] },
+    {
+      id: "repair",
+      en: ["repair"],
+      ru: ["ремонт"],
+      hy: ["վերանորոգում", "նորոգում"],
+      fr: ["réparation"],
+      de: ["Sanierung"]
+    },
     { id: "school", en: ["school"], ru: ["школа"], hy: ["դպրոց"], de: ["Schule"], it: ["scuola"] },
     { id: "roof", en: ["roof"], ru: ["кровля", "крыша"], hy: ["տանիք"], de: ["Dach"] },
     { id: "supply", generic: true, en: ["supply"], ru: ["поставка"], hy: ["մատակարարում"] }
@@ -62,6 +69,18 @@ describe("the text analysis", () => {
     expect(matches("Schule Dach", armenianRoof)).toBe(true)
     expect(matches("school roof", germanSchool)).toBe(true)
     expect(matches("road repair", germanSchool)).toBe(false)
+  })
+
+  it("splits German compounds into glossary words only, in tenders and in queries", () => {
+    const compound = record({ id: "ted-2-2026", country: "DE", title: "Straßensanierung in Köln" })
+    expect(matches("road repair", compound)).toBe(true)
+    expect(matches("ремонт дорог", compound)).toBe(true)
+    expect(matches("Straßensanierung", russianRoad)).toBe(true)
+    // Not split: a part that is no glossary word; a French tender (French does not compound).
+    const plain = record({ id: "ted-3-2026", country: "DE", title: "Bahnhofsvorplatzgestaltung" })
+    expect([...analyzer.documentTerms(plain).keys()].filter((term) => term.startsWith("c:"))).toEqual([])
+    const french = record({ id: "ted-4-2026", country: "FR", title: "Straßensanierung" })
+    expect(matches("road repair", french)).toBe(false)
   })
 
   it("stems each language with its own stemmer, Armenian with its noun endings", () => {
