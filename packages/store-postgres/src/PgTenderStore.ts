@@ -9,7 +9,7 @@ import {
 } from "@tenders/core"
 import { PgClient } from "@effect/sql-pg"
 import { DateTime, Effect, Fiber, Layer, Schema } from "effect"
-import { SqlSchema, type Statement } from "effect/sql"
+import { SqlSchema } from "effect/sql"
 import { makeRankedSearch } from "./RankedSearch.ts"
 import { anyOf, everyClause, searchConditions } from "./SearchSql.ts"
 import { lapsedTender, openTender } from "./Sql.ts"
@@ -19,7 +19,6 @@ import { batchWords, insertRows, writeTendersWithEvents } from "./TenderWrite.ts
 /** How many tenders one statement of an upsert writes. */
 const writeChunk = 125
 
-const decodeRows = Schema.decodeUnknownEffect(Schema.Array(TenderRow))
 /** TenderStore on PostgreSQL (real or embedded). */
 export const PgTenderStore = Layer.effect(
   TenderStore,
@@ -62,15 +61,8 @@ export const PgTenderStore = Layer.effect(
       return { new: created, updated: written.length - created, unchanged: records.length - written.length }
     }, Effect.orDie)
 
-    const page = (where: Statement.Fragment, limit: number) =>
-      sql`SELECT ${sql.literal(tenderColumns)} FROM tenders t WHERE ${where}
-        ORDER BY t.deadline_sort, t.id LIMIT ${limit}`.unprepared.pipe(Effect.flatMap(decodeRows))
-
-    // Relevance ranking: RankedSearch.ts. Without text, open tenders by deadline.
-    const search = Effect.fn("PgTenderStore.search")(function* (query: SearchQuery) {
-      if (query.text.clauses.length > 0) return yield* ranked.search(query)
-      return { tenders: yield* page(searchConditions(sql, query, []), query.limit), approximate: false }
-    }, Effect.orDie)
+    // Relevance ranking, and open tenders by deadline without text: RankedSearch.ts.
+    const search = Effect.fn("PgTenderStore.search")((query: SearchQuery) => ranked.search(query), Effect.orDie)
 
     // A word is known when an open tender has one of its forms (the GIN index answers at the first); an unknown
     // word is read as the vocabulary word most like it (the trigram index finds candidates above pg_trgm's 0.3).
