@@ -11,6 +11,7 @@ import { PgClient } from "@effect/sql-pg"
 import { DateTime, Effect, Fiber, Layer, Schema } from "effect"
 import { SqlSchema } from "effect/sql"
 import { makeRankedSearch } from "./RankedSearch.ts"
+import { makeScanSettings } from "./ScanSettings.ts"
 import { anyOf, everyClause, searchConditions } from "./SearchSql.ts"
 import { lapsedTender, openTender } from "./Sql.ts"
 import { TenderRow, tenderColumns } from "./TenderRow.ts"
@@ -66,8 +67,8 @@ export const PgTenderStore = Layer.effect(
 
     // A word is known when an open tender has one of its forms (the GIN index answers at the first); an unknown
     // word is read as the vocabulary word most like it (the trigram index finds candidates above pg_trgm's 0.3).
-    // One statement for all the words, known ones set aside first. Sequential scans are off for it: the planner
-    // guesses a few rows for a form no tender has, and would look for it by reading every tender (200 ms at 100k).
+    // One statement for all the words, known ones set aside first, with bitmap scans only (ScanSettings.ts): the
+    // planner guesses a few rows for a form no tender has, and would look for it by reading every tender.
     const spellings = Effect.fn("PgTenderStore.spellings")(function* (questions: ReadonlyArray<SpellingQuestion>) {
       if (questions.length === 0) return new Map<string, string>()
       const now = yield* DateTime.now
@@ -76,7 +77,7 @@ export const PgTenderStore = Layer.effect(
       const asked = sql.join(", ", false)(questions.map((q) => sql`(${q.text}, ${q.lookup}, ${forms(q)})`))
       const rows = yield* sql.withTransaction(
         Effect.andThen(
-          sql`SET LOCAL enable_seqscan = off`,
+          makeScanSettings(sql).free(false),
           sql<{ text: string; word: string }>`WITH unknown AS MATERIALIZED (
                 SELECT q.text, q.lookup FROM (VALUES ${asked}) AS q(text, lookup, forms)
                 WHERE NOT EXISTS (SELECT 1 FROM tenders t WHERE ${openTender(sql, now)} AND t.search_vec @@ q.forms))

@@ -22,7 +22,6 @@ import type { SearchQuery } from "@tenders/core"
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Schema } from "effect"
 import type { Statement } from "effect/sql"
-import type { SqlError } from "effect/sql/SqlError"
 import {
   allOf,
   anyLexeme,
@@ -32,11 +31,12 @@ import {
   relevanceSql,
   searchConditions
 } from "./SearchSql.ts"
+import { makeScanSettings, type ScanSettings } from "./ScanSettings.ts"
 import { openTender } from "./Sql.ts"
 import { TenderRow, tenderColumns } from "./TenderRow.ts"
 
 /** How many tenders of each candidate tier a search ranks (measured in docs/benchmarks.md). */
-export const candidateWindow = 100
+const candidateWindow = 100
 /**
  * How the nearest matches of a text condition are found, from the estimate of the tenders having the text
  * (`matches`) and the share the filters keep (`share`). The GIN index reads every tender with the text (m); the
@@ -97,11 +97,6 @@ const toTermStatistics = ({ rows, elems, freqs }: typeof Statistics.Type): TermS
   }
 }
 
-/** The scan settings of one search's transaction: free (the planner's choice), or the GIN index only. */
-interface Planner {
-  readonly free: (free: boolean) => Effect.Effect<void, SqlError>
-}
-
 export const makeRankedSearch = Effect.gen(function* () {
   const sql = yield* PgClient.PgClient
 
@@ -119,19 +114,6 @@ export const makeRankedSearch = Effect.gen(function* () {
   // Statistics change when ANALYZE runs (after a large ingest, or by autovacuum): read again after a minute.
   const [statistics, statisticsChanged] = yield* Effect.cachedInvalidateWithTTL(loadStatistics, "1 minute")
 
-  const makePlanner = (): Planner => {
-    let current = true
-    return {
-      free: (free) =>
-        free === current
-          ? Effect.void
-          : sql`SELECT set_config('enable_seqscan', ${free ? "on" : "off"}, true),
-              set_config('enable_indexscan', ${free ? "on" : "off"}, true)`.pipe(
-              Effect.andThen(Effect.sync(() => (current = free)))
-            )
-    }
-  }
-
   // Statements the planner plans run unprepared: a cached generic plan cannot see the words. Those that run with
   // the GIN index only are prepared: their plan is the same for every word.
   const page = (where: Statement.Fragment, limit: number) =>
@@ -143,7 +125,7 @@ export const makeRankedSearch = Effect.gen(function* () {
    * of them or `cap` were found (then `undefined`).
    */
   const probe = Effect.fn("RankedSearch.probe")(function* (
-    planner: Planner,
+    planner: ScanSettings,
     conditions: ReadonlyArray<Statement.Fragment>,
     limit: number,
     cap: number
@@ -171,7 +153,7 @@ export const makeRankedSearch = Effect.gen(function* () {
 
   /** The `limit` open tenders of a condition with the nearest deadlines, found the cheaper way (module doc). */
   const nearest = Effect.fn("RankedSearch.nearest")(function* (
-    planner: Planner,
+    planner: ScanSettings,
     query: SearchQuery,
     where: Statement.Fragment,
     matches: number,
@@ -204,18 +186,21 @@ export const makeRankedSearch = Effect.gen(function* () {
    * small are probed at once.
    */
   const byLevel = Effect.fn("RankedSearch.byLevel")(function* (
-    planner: Planner,
+    planner: ScanSettings,
     query: SearchQuery,
     levels: ReadonlyArray<ReadonlyArray<string>>,
     found: ReadonlyArray<Tender>,
     share: number
   ) {
     const stats = yield* statistics
-    const steps = levels.map((lexemes) => ({
-      where: searchConditions(sql, query, [sql`t.search_vec @@ ${anyLexeme(lexemes)}::tsquery`]),
-      matches: stats.matchesOfAny(lexemes),
-      route: routeOf(stats.matchesOfAny(lexemes), share, query.limit, stats.tenders)
-    }))
+    const steps = levels.map((lexemes) => {
+      const matches = stats.matchesOfAny(lexemes)
+      return {
+        where: searchConditions(sql, query, [sql`t.search_vec @@ ${anyLexeme(lexemes)}::tsquery`]),
+        matches,
+        route: routeOf(matches, share, query.limit, stats.tenders)
+      }
+    })
     const small = steps.filter((step) => step.route.indexFirst)
     const probed = new Map(
       (yield* probe(
@@ -257,7 +242,7 @@ export const makeRankedSearch = Effect.gen(function* () {
   })
 
   const rankedSearch = Effect.fnUntraced(function* (query: SearchQuery) {
-    const planner = makePlanner()
+    const planner = makeScanSettings(sql)
     const stats = yield* statistics
     const share = yield* filterShare(query, stats.tenders)
     const clauses = clauseLexemes(query.text)

@@ -42,17 +42,26 @@ const rawSession = Effect.fnUntraced(function* (path: string) {
   return socket
 })
 
+/**
+ * An owner of a fresh embedded store (closed through `ownerScope`) with a table `counter` (one row, n = 0), and a
+ * raw session to hold the session with.
+ */
+const counterOwned = Effect.gen(function* () {
+  const dir = yield* tempDir
+  const ownerScope = yield* Scope.make()
+  const { path } = yield* acquireEmbedded(dir).pipe(Scope.provide(ownerScope))
+  const setup = yield* rawSession(path)
+  yield* exchange(setup, simpleQuery("CREATE TABLE counter (id int PRIMARY KEY, n int NOT NULL)"))
+  yield* exchange(setup, simpleQuery("INSERT INTO counter VALUES (1, 0)"))
+  const holder = yield* rawSession(path)
+  return { dir, ownerScope, path, holder }
+})
+
 // `it.live`: the store waits and retries on the real clock (a TestClock would never let it go on).
 describe("embedded PGlite recovers", () => {
   it.live("a stopping owner lets the open transaction commit, and a waiting statement gets 57P01 and never runs", () =>
     Effect.gen(function* () {
-      const dir = yield* tempDir
-      const ownerScope = yield* Scope.make()
-      const { path } = yield* acquireEmbedded(dir).pipe(Scope.provide(ownerScope))
-      const setup = yield* rawSession(path)
-      yield* exchange(setup, simpleQuery("CREATE TABLE counter (id int PRIMARY KEY, n int NOT NULL)"))
-      yield* exchange(setup, simpleQuery("INSERT INTO counter VALUES (1, 0)"))
-      const holder = yield* rawSession(path)
+      const { dir, ownerScope, path, holder } = yield* counterOwned
       assert.strictEqual(yield* exchange(holder, simpleQuery("BEGIN; UPDATE counter SET n = n + 1")), "T")
       const waiting = yield* connectRaw(path)
       const waited = yield* Effect.forkChild(
@@ -78,13 +87,7 @@ describe("embedded PGlite recovers", () => {
 
   it.live("a statement waiting on a stopping owner is sent again to the next owner by the client, and runs once", () =>
     Effect.gen(function* () {
-      const dir = yield* tempDir
-      const ownerScope = yield* Scope.make()
-      const { path } = yield* acquireEmbedded(dir).pipe(Scope.provide(ownerScope))
-      const setup = yield* rawSession(path)
-      yield* exchange(setup, simpleQuery("CREATE TABLE counter (id int PRIMARY KEY, n int NOT NULL)"))
-      yield* exchange(setup, simpleQuery("INSERT INTO counter VALUES (1, 0)"))
-      const holder = yield* rawSession(path)
+      const { dir, ownerScope, path, holder } = yield* counterOwned
       yield* Effect.gen(function* () {
         const sql = yield* SqlClient.SqlClient
         assert.deepStrictEqual(yield* sql`SELECT n FROM counter`, [{ n: 0 }]) // the client's connection is open
