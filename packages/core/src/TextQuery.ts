@@ -4,9 +4,10 @@ import { subjectOf } from "./TenderRead.ts"
 
 /**
  * How a query word was matched, best first: a word of the text (its own stem in some language), a concept (a
- * glossary entry, a place, a transliteration), a classification code, a spelling correction.
+ * glossary entry, a place, a transliteration), a classification code, a spelling correction, a code the tender's
+ * text names without being classified under it (its subject is a CPV label's words).
  */
-export type MatchKind = "word" | "concept" | "code" | "correction"
+export type MatchKind = "word" | "concept" | "code" | "correction" | "named"
 
 /** One way a query word can be found in a tender: an index term and how good a match it is. */
 export interface Alternative {
@@ -62,8 +63,17 @@ export const fieldLetter: Readonly<Record<Field, "A" | "B" | "C" | "D">> = {
 /** Ranking: how much a match in each field counts (title above lots above buyer above codes). */
 export const fieldWeight: Readonly<Record<Field, number>> = { title: 1, lots: 0.6, parties: 0.4, codes: 0.3 }
 
-/** Ranking: how much each kind of match counts (exact words above concepts above codes above corrections). */
-export const kindWeight: Readonly<Record<MatchKind, number>> = { word: 1, concept: 0.7, code: 0.5, correction: 0.45 }
+/**
+ * Ranking: how much each kind of match counts (exact words above concepts above codes above corrections above codes
+ * named by the text only).
+ */
+export const kindWeight: Readonly<Record<MatchKind, number>> = {
+  word: 1,
+  concept: 0.7,
+  code: 0.5,
+  correction: 0.45,
+  named: 0.4
+}
 
 /** The best match of a clause in a tender's terms, 0 when none of its alternatives occurs. */
 export const clauseScore = (clause: Clause, terms: DocumentTerms): number => {
@@ -105,6 +115,12 @@ export const cpvTerm = (prefix: string): string => `${cpvTermPrefix}${prefix}`
 
 /** What every CPV term starts with (a tender's CPV prefixes are its terms that start with it). */
 export const cpvTermPrefix = "cpv:"
+
+/**
+ * The term of a code a tender's text names (a CPV prefix or OKPD2 level it is not classified under): the code's own
+ * term, marked. Not a CPV prefix of the tender, so the `cpv` filter does not see it.
+ */
+export const namedCodeTerm = (codeTerm: string): string => `named:${codeTerm}`
 
 /**
  * The text a tender is found by, by field: its title; its lot names; its buyer and region; its native id and codes.

@@ -7,6 +7,7 @@ import {
   type Field,
   kindWeight,
   type MatchKind,
+  namedCodeTerm,
   noText,
   normalizeCpvPrefix,
   type QueryPlan,
@@ -107,6 +108,53 @@ export const makeAnalyzer = (lexicon: Lexicon, stopWords: ReadonlySet<string>) =
     return found
   }
 
+  // The CPV codes whose English label is made of glossary concepts only, apart from stop words and generic words
+  // ("Repair of roofs": repair, roof; "Snow-clearing services": snow removal), by their first concept: a tender whose
+  // title or lots have every concept of such a label names its code, whatever it is classified under.
+  const labelConcepts = new Map<string, Array<{ readonly code: string; readonly concepts: ReadonlyArray<string> }>>()
+  for (const { code, label } of lexicon.cpvEnglish) {
+    const words = wordsOf(label).filter((word) => !stopWords.has(word.text))
+    const found = findPhrases(
+      lexicon.englishConcepts,
+      words.map((word) => new Set(formsOf(word, ["en"])))
+    )
+    const covered = words.every((_, i) => found.some(({ from, to }) => from <= i && i <= to))
+    const concepts = [...new Set(found.map(({ concept }) => concept).filter((c) => !lexicon.generic.has(c)))].toSorted()
+    const first = concepts[0]
+    if (!covered || first === undefined) continue
+    const list = labelConcepts.get(first)
+    if (list === undefined) labelConcepts.set(first, [{ code, concepts }])
+    else list.push({ code, concepts })
+  }
+  // The CPV prefixes (of three digits and more) of the codes a subject names.
+  const namedPrefixes = (concepts: ReadonlySet<string>): ReadonlySet<string> => {
+    const prefixes = new Set<string>()
+    for (const concept of concepts)
+      for (const label of labelConcepts.get(concept) ?? [])
+        if (label.concepts.every((c) => concepts.has(c)))
+          for (const prefix of cpvPrefixesOf(cpvSignificant(label.code))) if (prefix.length >= 3) prefixes.add(prefix)
+    return prefixes
+  }
+  // The CPV prefixes an OKPD2 code is linked to by the crosswalk at its most specific linked level.
+  const crosswalkOf = (code: string): ReadonlyArray<string> =>
+    okpd2Levels(code)
+      .toReversed()
+      .map((level) => lexicon.okpd2ToCpv.get(level) ?? [])
+      .find((links) => links.length > 0) ?? []
+
+  // A tender's codes as terms: the CPV prefixes and OKPD2 levels, and the crosswalk both ways (OKPD2 levels give CPV
+  // prefixes, CPV prefixes give OKPD2 levels).
+  const codeTerms = (cpvPrefixes: ReadonlyArray<string>, okpd2Codes: ReadonlyArray<string>): ReadonlyArray<string> => {
+    const cpv = new Set(cpvPrefixes)
+    const okpd2 = new Set(okpd2Codes.flatMap(okpd2Levels))
+    for (const level of okpd2)
+      for (const code of lexicon.okpd2ToCpv.get(level) ?? [])
+        for (const p of cpvPrefixesOf(code)) if (p.length <= code.length) cpv.add(p)
+    for (const prefix of cpv)
+      for (const code of lexicon.cpvToOkpd2.get(prefix) ?? []) for (const l of okpd2Levels(code)) okpd2.add(l)
+    return [...[...cpv].map(cpvTerm), ...[...okpd2].map(okpd2Term)]
+  }
+
   // The words of a tender's text fields, once for its terms and its vocabulary words (an ingest asks for both).
   const recordWords = new WeakMap<TenderRecord, Readonly<Record<Exclude<Field, "codes">, ReadonlyArray<Word>>>>()
   const fieldWords = (record: TenderRecord) => {
@@ -127,6 +175,7 @@ export const makeAnalyzer = (lexicon: Lexicon, stopWords: ReadonlySet<string>) =
     const latin: ReadonlyArray<StemmedLanguage> = ["en", ...(countryLanguages[record.country ?? ""] ?? [])]
     const languages = latin.join(" ")
     const fields = fieldWords(record)
+    const subject = new Set<string>()
     for (const field of rankedFields) {
       if (field === "codes") continue
       const words = fields[field]
@@ -134,7 +183,10 @@ export const makeAnalyzer = (lexicon: Lexicon, stopWords: ReadonlySet<string>) =
       const positions = analysed.map((word) => word.forms)
       for (const forms of positions) for (const form of forms) add(form, field)
       for (const word of analysed) for (const t of word.translit) add(t, field)
-      for (const { concept } of findPhrases(lexicon.concepts, positions)) add(concept, field)
+      for (const { concept } of findPhrases(lexicon.concepts, positions)) {
+        add(concept, field)
+        if (field !== "parties") subject.add(concept)
+      }
       for (const { concept } of findPhrases(lexicon.places, positions)) add(concept, field)
     }
     // TED's region is a NUTS code: the places whose territory holds it.
@@ -144,16 +196,11 @@ export const makeAnalyzer = (lexicon: Lexicon, stopWords: ReadonlySet<string>) =
         for (const place of lexicon.nuts.get(region.slice(0, n)) ?? []) add(place, "parties")
     }
     add(normalizeText(record.nativeId), "codes")
-    const cpv = new Set(tenderCpvPrefixes(record))
-    const okpd2 = new Set(record.okpd2Codes.flatMap(okpd2Levels))
-    // The crosswalk both ways: OKPD2 levels give CPV prefixes, CPV prefixes give OKPD2 levels.
-    for (const level of okpd2)
-      for (const code of lexicon.okpd2ToCpv.get(level) ?? [])
-        for (const p of cpvPrefixesOf(code)) if (p.length <= code.length) cpv.add(p)
-    for (const prefix of cpv)
-      for (const code of lexicon.cpvToOkpd2.get(prefix) ?? []) for (const l of okpd2Levels(code)) okpd2.add(l)
-    for (const prefix of cpv) add(cpvTerm(prefix), "codes")
-    for (const level of okpd2) add(okpd2Term(level), "codes")
+    for (const term of codeTerms(tenderCpvPrefixes(record), record.okpd2Codes)) add(term, "codes")
+    for (const prefix of namedPrefixes(subject)) {
+      const term = cpvTerm(prefix)
+      if (!terms.has(term)) add(namedCodeTerm(term), "codes")
+    }
     return terms
   }
 
@@ -165,10 +212,21 @@ export const makeAnalyzer = (lexicon: Lexicon, stopWords: ReadonlySet<string>) =
     for (const match of normalized.matchAll(codePattern)) {
       const code = match[1] ?? ""
       const alternatives = new Map<string, MatchKind>()
-      if (code.includes(".")) alternatives.set(okpd2Term(code), "code")
-      else {
+      // Tenders whose text names the code, or another of its CPV category (the first five digits: "Roof repair"
+      // for "Roof-covering work"), come after those classified under it.
+      const named = (prefixes: ReadonlyArray<string>) => {
+        for (const prefix of prefixes)
+          for (const p of new Set([prefix, prefix.slice(0, categoryDigits)]))
+            if (p.length >= 3) alternatives.set(namedCodeTerm(cpvTerm(p)), "named")
+      }
+      if (code.includes(".")) {
+        alternatives.set(okpd2Term(code), "code")
+        named(crosswalkOf(code))
+      } else {
+        const prefix = normalizeCpvPrefix(code.slice(0, 8))
         alternatives.set(code.split("-")[0] ?? code, "word")
-        alternatives.set(cpvTerm(normalizeCpvPrefix(code.slice(0, 8))), "code")
+        alternatives.set(cpvTerm(prefix), "code")
+        named([prefix])
       }
       clauses.push({ text: code, weight: 1, alternatives })
     }
@@ -205,13 +263,17 @@ export const makeAnalyzer = (lexicon: Lexicon, stopWords: ReadonlySet<string>) =
     const places = findPhrases(lexicon.places, positions)
     widen(places)
     // CPV labels whose every content stem is among the query's forms name a code the query is about; a place's
-    // words name none ("Kazan" is not the Hungarian for boiler).
+    // words name none ("Kazan" is not the Hungarian for boiler), nor do generic words alone (the Russian "поставка",
+    // supply, is the Bulgarian for a stand).
     const placeWords = new Set(
       places.flatMap(({ from, to }) => Array.from({ length: to - from + 1 }, (_, k) => from + k))
     )
     const allForms = new Set(positions.flatMap((forms, i) => (placeWords.has(i) ? [] : [...forms])))
+    const specificForms = new Set(
+      positions.flatMap((forms, i) => (placeWords.has(i) || (wordClauses[i]?.weight ?? 1) < 1 ? [] : [...forms]))
+    )
     const labelCodes = new Map<string, ReadonlyArray<string>>()
-    for (const form of allForms) {
+    for (const form of specificForms) {
       for (const label of lexicon.labels.get(form) ?? []) {
         if (!label.stems.every((stem) => allForms.has(stem))) continue
         const prefix = cpvSignificant(label.code)
@@ -268,7 +330,32 @@ export const makeAnalyzer = (lexicon: Lexicon, stopWords: ReadonlySet<string>) =
         : []
     )
 
+  // The query is planned again with the words read as corrected, so that a phrase a misspelt word belongs to is
+  // found ("серверного оборудавания" is the concept "servers" once read as "оборудования"); the clauses of the
+  // corrected words match as corrections. When the words do not line up (a correction read as a stop word or a
+  // code), each corrected word is planned alone.
   const corrected = (plan: QueryPlan, corrections: ReadonlyMap<string, string>): QueryPlan => {
+    const applied = plan.clauses.flatMap((clause) => {
+      const read = corrections.get(clause.text)
+      return read === undefined ? [] : [[clause.text, read] as const]
+    })
+    if (applied.length === 0) return plan
+    const again = queryPlan(plan.clauses.map((clause) => corrections.get(clause.text) ?? clause.text).join(" "))
+    if (again.clauses.length !== plan.clauses.length) return correctedOneByOne(plan, corrections)
+    const clauses = again.clauses.map((clause, i): Clause => {
+      const typed = plan.clauses[i]?.text ?? clause.text
+      return corrections.has(typed)
+        ? {
+            text: typed,
+            weight: clause.weight,
+            alternatives: clause.alternatives.map((a) => ({ term: a.term, kind: "correction" as const }))
+          }
+        : { ...clause, text: typed }
+    })
+    return { clauses, also: again.also, corrections: [...plan.corrections, ...applied] }
+  }
+
+  const correctedOneByOne = (plan: QueryPlan, corrections: ReadonlyMap<string, string>): QueryPlan => {
     const applied: Array<readonly [string, string]> = []
     const also = [...plan.also]
     const clauses = plan.clauses.map((clause) => {
@@ -289,6 +376,9 @@ export const makeAnalyzer = (lexicon: Lexicon, stopWords: ReadonlySet<string>) =
 
   return { documentTerms, queryPlan, documentWords, correctable, corrected }
 }
+
+/** The digits of a CPV category (45261000: "Erection and related works of roof frames and coverings"). */
+const categoryDigits = 5
 
 /** The languages that write compounds as one word, and the shortest compound and part looked at. */
 const compounding: ReadonlySet<StemmedLanguage> = new Set(["de", "nl", "sv", "da", "fi"])

@@ -38,6 +38,14 @@ export interface LexiconData {
   readonly places: ReadonlyArray<PlaceEntry>
   readonly labels: ReadonlyArray<LabelMatch>
   readonly crosswalk: ReadonlyArray<CrosswalkLink>
+  /** The English label of each CPV code (which codes a tender's subject names, Analyzer.ts). */
+  readonly cpvEnglish: ReadonlyArray<EnglishLabel>
+}
+
+/** A CPV code (8 digits, no check digit) and its English label. */
+export interface EnglishLabel {
+  readonly code: string
+  readonly label: string
 }
 
 /** A phrase of a concept: the stems of its words in order. */
@@ -74,6 +82,11 @@ export interface LabelMatch {
 /** The lexicon, indexed for the analysis. */
 export interface Lexicon {
   readonly concepts: PhraseIndex
+  /**
+   * The concepts' English phrases only (matched against English CPV labels, where another language's homonyms would
+   * mislead: the Finnish "tie", road, is the English "ties").
+   */
+  readonly englishConcepts: PhraseIndex
   readonly places: PhraseIndex
   /** Concept id -> readable names per language (for the hint). */
   readonly names: ReadonlyMap<string, Readonly<Record<string, ReadonlyArray<string>>>>
@@ -84,6 +97,7 @@ export interface Lexicon {
   readonly labels: ReadonlyMap<string, ReadonlyArray<LabelMatch>>
   readonly okpd2ToCpv: ReadonlyMap<string, ReadonlyArray<string>>
   readonly cpvToOkpd2: ReadonlyMap<string, ReadonlyArray<string>>
+  readonly cpvEnglish: ReadonlyArray<EnglishLabel>
 }
 
 const push = <K, V>(map: Map<K, Array<V>>, key: K, value: V) => {
@@ -148,6 +162,7 @@ export const indexLabels = (cpv: ReadonlyArray<CpvEntry>): ReadonlyArray<LabelMa
 export const buildLexicon = (data: LexiconData): Lexicon => {
   const names = new Map<string, Readonly<Record<string, ReadonlyArray<string>>>>()
   const conceptPhrases: Array<Phrase> = []
+  const englishPhrases: Array<Phrase> = []
   const generic = new Set<string>()
   for (const entry of data.glossary) {
     const concept = `c:${entry.id}`
@@ -155,7 +170,11 @@ export const buildLexicon = (data: LexiconData): Lexicon => {
     const terms = languageTerms(entry)
     names.set(concept, Object.fromEntries(terms))
     for (const [language, list] of terms) {
-      for (const term of list) conceptPhrases.push({ stems: phraseStems(language, term), concept })
+      for (const term of list) {
+        const phrase = { stems: phraseStems(language, term), concept }
+        conceptPhrases.push(phrase)
+        if (language === "en") englishPhrases.push(phrase)
+      }
     }
   }
   const placePhrases: Array<Phrase> = []
@@ -180,13 +199,15 @@ export const buildLexicon = (data: LexiconData): Lexicon => {
   }
   return {
     concepts: indexPhrases(conceptPhrases),
+    englishConcepts: indexPhrases(englishPhrases),
     places: indexPhrases(placePhrases),
     names,
     generic,
     nuts,
     labels,
     okpd2ToCpv,
-    cpvToOkpd2
+    cpvToOkpd2,
+    cpvEnglish: data.cpvEnglish
   }
 }
 
@@ -201,28 +222,30 @@ const readJsonLines = <A>(path: string): ReadonlyArray<A> => parseJsonLines(read
 /** The data files shipped with this package (`data/`, described in docs/search-data.md). */
 export const dataDirectory = join(import.meta.dirname, "..", "data")
 
-/** Reads the CPV codes with their labels (the source of `cpv-label-index.jsonl`). */
-export const readCpv = (directory: string = dataDirectory): ReadonlyArray<CpvEntry> =>
-  readJsonLines<CpvEntry>(join(directory, "classifications", "cpv.jsonl"))
-
-/** The label index file's content: one JSON line per label match. */
-export const labelIndexLines = (labels: ReadonlyArray<LabelMatch>): string =>
-  labels.map((label) => JSON.stringify(label)).join("\n") + "\n"
-
 /** The lexicon's files, by role, relative to the data directory. */
 const lexiconFiles = {
   glossary: "glossary.jsonl",
   places: "places.jsonl",
   labels: join("classifications", "cpv-label-index.jsonl"),
-  crosswalk: join("classifications", "cpv-okpd2.jsonl")
+  crosswalk: join("classifications", "cpv-okpd2.jsonl"),
+  cpv: join("classifications", "cpv.jsonl")
 } as const
+
+/** Reads the CPV codes with their labels (the source of `cpv-label-index.jsonl`). */
+export const readCpv = (directory: string = dataDirectory): ReadonlyArray<CpvEntry> =>
+  readJsonLines<CpvEntry>(join(directory, lexiconFiles.cpv))
+
+/** The label index file's content: one JSON line per label match. */
+export const labelIndexLines = (labels: ReadonlyArray<LabelMatch>): string =>
+  labels.map((label) => JSON.stringify(label)).join("\n") + "\n"
 
 /** The text of the lexicon's files (what the analysis version hashes, before any parsing). */
 export const readLexiconFiles = (directory: string = dataDirectory): Record<keyof typeof lexiconFiles, string> => ({
   glossary: readFileSync(join(directory, lexiconFiles.glossary), "utf8"),
   places: readFileSync(join(directory, lexiconFiles.places), "utf8"),
   labels: readFileSync(join(directory, lexiconFiles.labels), "utf8"),
-  crosswalk: readFileSync(join(directory, lexiconFiles.crosswalk), "utf8")
+  crosswalk: readFileSync(join(directory, lexiconFiles.crosswalk), "utf8"),
+  cpv: readFileSync(join(directory, lexiconFiles.cpv), "utf8")
 })
 
 /** Parses the lexicon's files. */
@@ -230,7 +253,10 @@ export const parseLexiconData = (files: Record<keyof typeof lexiconFiles, string
   glossary: parseJsonLines<GlossaryEntry>(files.glossary),
   places: parseJsonLines<PlaceEntry>(files.places),
   labels: parseJsonLines<LabelMatch>(files.labels),
-  crosswalk: parseJsonLines<CrosswalkLink>(files.crosswalk)
+  crosswalk: parseJsonLines<CrosswalkLink>(files.crosswalk),
+  cpvEnglish: parseJsonLines<CpvEntry>(files.cpv).flatMap((entry) =>
+    entry.labels.en === undefined ? [] : [{ code: entry.code, label: entry.labels.en }]
+  )
 })
 
 /** Reads the shipped lexicon data. */

@@ -18,7 +18,7 @@ import {
 // tests in glossary-data.test.ts and classifications.test.ts).
 const lexicon = buildLexicon({
   glossary: [
-    { id: "road", en: ["road"], ru: ["дорога", "автомобильная дорога"], hy: ["ճանապարհ"], de: ["Straße"] },
+    { id: "road", en: ["road"], ru: ["дорога", "автомобильная дорога"], hy: ["ճանապարհ"], de: ["Straße"], fi: ["tie"] },
     {
       id: "repair",
       en: ["repair"],
@@ -35,8 +35,20 @@ const lexicon = buildLexicon({
     { id: "gyumri", names: { en: ["Gyumri"], hy: ["Գյումրի"], ru: ["Гюмри"] } },
     { id: "munich", names: { en: ["Munich"], de: ["München"], ru: ["Мюнхен"] }, nuts: ["DE212"] }
   ],
-  labels: indexLabels([{ code: "09134200", labels: { en: "Diesel fuel", de: "Dieselkraftstoff" } }]),
-  crosswalk: [{ okpd2: "19.20.21", cpv: "09134200" }]
+  labels: indexLabels([
+    { code: "09134200", labels: { en: "Diesel fuel", de: "Dieselkraftstoff" } },
+    { code: "42671000", labels: { en: "Tool holders", bg: "Поставки" } }
+  ]),
+  crosswalk: [
+    { okpd2: "19.20.21", cpv: "09134200" },
+    { okpd2: "43.91", cpv: "4526" }
+  ],
+  cpvEnglish: [
+    { code: "09134200", label: "Diesel fuel" },
+    { code: "18423000", label: "Ties" },
+    { code: "45261210", label: "Roof-covering work" },
+    { code: "45261910", label: "Roof repair" }
+  ]
 })
 const analyzer = makeAnalyzer(lexicon, readStopWords())
 
@@ -117,6 +129,38 @@ describe("the text analysis", () => {
     const ted = record({ id: "ted-3-2026", title: "Fuel", cpvCodes: ["09134200"] })
     expect(matches("19.20", ted)).toBe(true)
     expect(matches("45", ted)).toBe(false)
+  })
+
+  it("finds a tender by a code its subject names (a CPV label's concepts), after those classified under it", () => {
+    const catchAll = { source: "eaeu" as const, country: "RU", okpd2Codes: ["43.99.90.190"] }
+    const russianRoof = record({ id: "eaeu-3", ...catchAll, title: "Выполнение работ по ремонту кровли здания школы" })
+    const armenianRoofTender = record({ ...armenianRoof, id: "gnumner-2" })
+    const classified = record({ id: "ted-6-2026", title: "Dachsanierung", country: "DE", cpvCodes: ["45261910"] })
+    for (const tender of [russianRoof, armenianRoofTender, classified]) expect(matches("45261910", tender)).toBe(true)
+    expect(score("45261910", classified)).toBeGreaterThan(score("45261910", russianRoof))
+    // A sibling of its CPV category ("Roof-covering work"), and an OKPD2 code through the crosswalk (43.91 roofing).
+    expect(matches("45261210", russianRoof)).toBe(true)
+    expect(matches("43.91", armenianRoofTender)).toBe(true)
+    // Not named: a roof that is not repaired; an English label read in another language (the Finnish "tie", road).
+    expect(matches("45261910", record({ id: "eaeu-4", ...catchAll, title: "Поставка кровельных материалов" }))).toBe(
+      false
+    )
+    expect(matches("18423000", record({ id: "ted-7-2026", country: "FI", title: "Tien korjaus" }))).toBe(false)
+    // A name is never a classification: the `cpv` filter's prefixes are the tender's codes only.
+    expect([...analyzer.documentTerms(russianRoof).keys()].filter((t) => t.startsWith("cpv:452"))).toEqual([])
+  })
+
+  it("reads a misspelt word in its phrase once corrected, and names no code from generic words", () => {
+    const typo = analyzer.queryPlan("ремонт автомобильной дароги")
+    const fixed = analyzer.corrected(typo, new Map([["дароги", "дороги"]]))
+    expect(fixed.corrections).toEqual([["дароги", "дороги"]])
+    expect(fixed.clauses.map((c) => c.text)).toEqual(["ремонт", "автомобильной", "дароги"])
+    expect(fixed.clauses[1]?.alternatives).toContainEqual({ term: "c:road", kind: "concept" })
+    expect(fixed.clauses[2]?.alternatives.every((a) => a.kind === "correction")).toBe(true)
+    expect(hasEveryClause(fixed.clauses, analyzer.documentTerms(russianRoad))).toBe(true)
+    // "поставка" (supply, generic) is the Bulgarian for a stand: no tool holders for it.
+    const supply = analyzer.queryPlan("поставка")
+    expect(supply.clauses.flatMap((c) => c.alternatives.map((a) => a.term))).not.toContain("cpv:42671")
   })
 
   it("ranks title above buyer, words above concepts, and weighs generic words low", () => {

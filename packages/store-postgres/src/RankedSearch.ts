@@ -5,8 +5,10 @@
  *    when they fill the page;
  * 2. for a one-clause query, the next levels of relevance in turn, each by deadline, until the page is full;
  * 3. else every tender with any clause, ranked, when fewer than `candidateWindow` have one;
- * 4. else, in each of three tiers (every clause in the title, every clause anywhere, any clause), the
- *    `candidateWindow` open tenders with the nearest deadlines, ranked together.
+ * 4. else, in each tier (every clause in the title, every clause anywhere, every clause but one when there are
+ *    three to `dropOneClauses`, any clause), the `candidateWindow` open tenders with the nearest deadlines, ranked
+ *    together: a tender that lacks one word of a long query is among the candidates however many tenders have
+ *    only one word.
  * Ties: nearest deadline, then id.
  *
  * Each step needs the open tenders of a text condition with the nearest deadlines (`nearest`). The GIN index finds
@@ -23,6 +25,7 @@ import { PgClient } from "@effect/sql-pg"
 import { Effect, Schema } from "effect"
 import type { Statement } from "effect/sql"
 import {
+  allButOne,
   allOf,
   anyLexeme,
   bestLexemes,
@@ -37,6 +40,8 @@ import { TenderRow, tenderColumns } from "./TenderRow.ts"
 
 /** How many tenders of each candidate tier a search ranks (measured in docs/benchmarks.md). */
 const candidateWindow = 100
+/** The most clauses a query may have for its tenders lacking one clause to be a tier (the tsquery grows as n²). */
+const dropOneClauses = 6
 /**
  * How the nearest matches of a text condition are found, from the estimate of the tenders having the text
  * (`matches`) and the share the filters keep (`share`). The GIN index reads every tender with the text (m); the
@@ -274,6 +279,16 @@ export const makeRankedSearch = Effect.gen(function* () {
         candidateWindow
       )),
       ...(yield* nearest(planner, query, whereAll(clauses), estimateAll(clauses), share, candidateWindow)),
+      ...(clauses.length >= 3 && clauses.length <= dropOneClauses
+        ? yield* nearest(
+            planner,
+            query,
+            searchConditions(sql, query, [sql`t.search_vec @@ ${allButOne(sql, clauses)}`]),
+            clauses.reduce((sum, _, i) => sum + estimateAll(clauses.filter((_, j) => j !== i)), 0),
+            share,
+            candidateWindow
+          )
+        : []),
       ...(yield* nearest(planner, query, whereAll(any), estimateAll(any), share, candidateWindow))
     ]
     if (candidates.length === 0) return { tenders: [], approximate: false }

@@ -50,6 +50,21 @@ export const anyOf = (terms: ReadonlyArray<string>, fields: ReadonlyArray<Field>
 export const allOf = (sql: Sql, sets: ReadonlyArray<ReadonlyArray<string>>): Statement.Fragment =>
   sql`${sets.map(anyLexeme).join(" & ")}::tsquery`
 
+/**
+ * The tsquery of a tender having, for every set but at most one, one of its lexemes (a query's tenders that lack
+ * one word only).
+ */
+export const allButOne = (sql: Sql, sets: ReadonlyArray<ReadonlyArray<string>>): Statement.Fragment =>
+  sql`${sets
+    .map(
+      (_, i) =>
+        `(${sets
+          .filter((_, j) => j !== i)
+          .map(anyLexeme)
+          .join(" & ")})`
+    )
+    .join(" | ")}::tsquery`
+
 /** For each clause, the lexemes of its terms (in the given fields, all when not given). */
 export const clauseLexemes = (text: FilterQuery["text"], fields?: ReadonlyArray<Field>) =>
   text.clauses.map((clause) =>

@@ -223,11 +223,16 @@ describe("search ranks as core's relevance does", () => {
           assert.deepStrictEqual((yield* toSearchQuery({ q: "furnture" }, 10)).text.corrections, [
             ["furnture", "furniture"]
           ])
-          const roads = records.filter((r) => r.okpd2Codes.includes("42.11.10.120") || r.cpvCodes.includes("45233140"))
-          assert.includeMembers(
-            roads.map((r): string => r.id),
-            yield* ids("42.11")
-          )
+          // A code finds the tenders classified under it (through the crosswalk), then those whose words name it.
+          const roads = records
+            .filter((r) => isOpen(r, now) && (r.okpd2Codes.includes("42.11.10.120") || r.cpvCodes.includes("45233140")))
+            .map((r): string => r.id)
+          const byCode = yield* ids("42.11")
+          assert.sameMembers(byCode.slice(0, roads.length), roads)
+          const roadTitles = new Set<string>(Object.values(languages).map((language) => language.titles[0]))
+          const named = records.filter((r) => byCode.slice(roads.length).includes(r.id))
+          assert.isAbove(named.length, 0)
+          for (const r of named) assert.isTrue([r.title, ...r.lots.map((l) => l.title)].some((t) => roadTitles.has(t)))
 
           // Alerts: a watchlist's `new` alerts are the open tenders having every clause of its words, as search
           // matches them (in Russian and Armenian for an English watchlist).
@@ -252,6 +257,51 @@ describe("search ranks as core's relevance does", () => {
                 "ted"
               ])
             }
+          }
+        })
+      )
+    })
+  }
+})
+
+describe("search ranks the tenders lacking one word of a long query", () => {
+  for (const [name, makeLayer] of backends()) {
+    layer(Layer.mergeAll(makeLayer(), Rates.bundled), { timeout: 120_000, excludeTestServices: true })((it) => {
+      it.effect(`on ${name}: above more than a candidate window of tenders having one word, nearer deadlines`, () =>
+        Effect.gen(function* () {
+          // 120 tenders with one word of the query, all due before the one that lacks only "annual"; one more has
+          // "annual", so that the word is known and not read as another.
+          const oneWord = Array.from({ length: 120 }, (_, i) =>
+            makeRecord({
+              id: `ted-one-${String(i).padStart(3, "0")}`,
+              title: "Boiler",
+              deadline: isoFromNow(1 + i / 24)
+            })
+          )
+          const annual = makeRecord({ id: "ted-annual", title: "Annual report printing", deadline: isoFromNow(20) })
+          const target = makeRecord({
+            id: "ted-target",
+            title: "Boiler maintenance and heating",
+            deadline: isoFromNow(60)
+          })
+          const records = [...oneWord, annual, target]
+          const store = yield* TenderStore
+          yield* store.upsert(records)
+          const memory = yield* Effect.gen(function* () {
+            const twin = yield* TenderStore
+            yield* twin.upsert(records)
+            return twin
+          }).pipe(Effect.provide(memoryStoreWith(SearchTextLive)))
+          const query = yield* toSearchQuery({ q: "annual boiler maintenance heating" }, 10)
+          for (const when of ["without statistics", "with statistics"]) {
+            if (when === "with statistics") yield* store.refreshStatistics
+            const found = (yield* store.search(query)).tenders.map((tender): string => tender.id)
+            assert.strictEqual(found[0], "ted-target", when)
+            assert.deepStrictEqual(
+              found,
+              (yield* memory.search(query)).tenders.map((tender): string => tender.id),
+              when
+            )
           }
         })
       )
