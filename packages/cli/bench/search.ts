@@ -265,12 +265,14 @@ const program = Effect.gen(function* () {
         const response = yield* searchTenders(request, "business")
         timings.push(performance.now() - t0)
         hits += response.results.length
-        // The baseline without filters only, on a sample (it ranks every match: seconds on broad words at 1M).
-        if (!filtered && i < naiveSample) {
-          const t1 = performance.now()
-          yield* naive(request)
-          naiveTimings.push(performance.now() - t1)
-        }
+      }
+      // The baseline without filters only, on a sample (it ranks every match: seconds on broad words at 1M), after
+      // the class's own queries: it reads every matching tender, which pushes the others' pages out of the caches.
+      const sample = filtered ? 0 : Math.min(naiveSample, perClass)
+      for (let i = 0; i < sample; i++) {
+        const t1 = performance.now()
+        yield* naive(make(i))
+        naiveTimings.push(performance.now() - t1)
       }
       const sorted = timings.toSorted((a, b) => a - b)
       const label = `${name}${filtered ? " + filters" : ""}`

@@ -252,6 +252,15 @@ const fieldLexemes = Effect.gen(function* () {
   yield* sql`UPDATE search_index_state SET version = '' WHERE id = 1`
 })
 
+/**
+ * Each tender's vector also holds the day of its deadline ("Y2026-12-01", SearchSql.ts `dayLexeme`), so the GIN index
+ * finds the tenders of a text due in the next days (RankedSearch.ts). The terms are rebuilt at start.
+ */
+const deadlineDays = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`UPDATE search_index_state SET version = '' WHERE id = 1`
+})
+
 /** Runs the schema migrations once, in order (the migrator locks its table inside a transaction). */
 export const migrate = Migrator.make({})({
   loader: Migrator.fromRecord({
@@ -264,7 +273,8 @@ export const migrate = Migrator.make({})({
     "7_watchlist_version": watchlistVersion,
     "8_search_terms": searchTerms,
     "9_title_terms": titleTerms,
-    "10_field_lexemes": fieldLexemes
+    "10_field_lexemes": fieldLexemes,
+    "11_deadline_days": deadlineDays
   }),
   table: "tenders_migrations"
 })

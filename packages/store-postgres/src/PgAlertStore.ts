@@ -16,7 +16,7 @@ import {
 import { PgClient } from "@effect/sql-pg"
 import { DateTime, Effect, Layer, Schema } from "effect"
 import { SqlSchema } from "effect/sql"
-import { termOfLexeme } from "./SearchSql.ts"
+import { isFieldLexeme, termOfLexeme } from "./SearchSql.ts"
 import { jsonColumn, lapsedTender, openTender, utc, UtcInstant } from "./Sql.ts"
 import { TenderRow, tenderColumns } from "./TenderRow.ts"
 
@@ -57,7 +57,7 @@ const RecipientRow = Schema.Struct({
 })
 
 const toFacts = (rows: ReadonlyArray<typeof FactsRow.Type>): ReadonlyArray<TenderFacts> =>
-  rows.map(({ lexemes, ...record }) => ({ record, lexemes: new Set(lexemes.map(termOfLexeme)) }))
+  rows.map(({ lexemes, ...record }) => ({ record, lexemes: new Set(lexemes.filter(isFieldLexeme).map(termOfLexeme)) }))
 
 const deliveryRow = (delivery: PlannedDelivery) => ({
   channel: delivery.channel,

@@ -22,7 +22,7 @@
  */
 import type { SearchQuery } from "@tenders/core"
 import { PgClient } from "@effect/sql-pg"
-import { Effect, Schema } from "effect"
+import { DateTime, Effect, Schema } from "effect"
 import type { Statement } from "effect/sql"
 import {
   allButOne,
@@ -30,6 +30,7 @@ import {
   anyLexeme,
   bestLexemes,
   clauseLexemes,
+  dayLexeme,
   levelLexemes,
   relevanceSql,
   searchConditions
@@ -43,20 +44,81 @@ const candidateWindow = 100
 /** The most clauses a query may have for its tenders lacking one clause to be a tier (the tsquery grows as n²). */
 const dropOneClauses = 6
 /**
- * How the nearest matches of a text condition are found, from the estimate of the tenders having the text
- * (`matches`) and the share the filters keep (`share`). The GIN index reads every tender with the text (m); the
- * deadline order about limit × tenders / (m × share) of them. They cost the same at m × √share = √(limit × tenders)
- * (`balance`): below it the index is asked first, for at most balance × share filtered matches (balance tenders
- * read); above it the deadline order, for at most balance / √share tenders (what it reads at m at the balance).
+ * What a text condition is estimated to cost: the tenders having it (`matches`), the fewest it is likely to have
+ * (`least`: what a span of deadline days is sized by, since too few days cost a probe), and the index entries of its
+ * sets of lexemes (`entries`: the sets a tender must each have one of, `sets` of them).
  */
-const routeOf = (matches: number, share: number, limit: number, tenders: number) => {
+export interface Estimate {
+  readonly matches: number
+  readonly least: number
+  readonly entries: number
+  readonly sets: number
+}
+
+/**
+ * The cost of each step, in microseconds, measured on PostgreSQL 15 with 1M tenders in memory (docs/benchmarks.md):
+ * an index entry read, a tender read from the heap after the index (its row checked), a tender read in deadline
+ * order (its row checked). A tender that must have one lexeme of each of several sets is found by the GIN index
+ * skipping through their entries (its fast scan) at about a twentieth of the cost of reading them
+ * (`skippedPosting`), then reading those of the tenders having all (measured: "school" & "building" at 1M, 65,000
+ * entries, 16,000 tenders, 4.5 ms; a rare word & "services", 442,000 entries, 6 ms).
+ */
+const cost = { posting: 0.2, heapRow: 3, deadlineRow: 2.5, skippedPosting: 0.05 }
+
+/** The index entries the GIN index reads for a condition, with one more set of `more` entries when given. */
+const postingsOf = (estimate: Estimate, more?: { readonly entries: number; readonly matches: number }) =>
+  more === undefined && estimate.sets <= 1
+    ? estimate.entries
+    : (estimate.entries + (more?.entries ?? 0)) * cost.skippedPosting + (more?.matches ?? estimate.matches)
+
+/**
+ * How the nearest matches of a text condition are found, from its estimate and the share the filters keep
+ * (`share`). The GIN index reads the condition's entries, then its tenders (all, or `probeCap` filtered ones); the
+ * deadline order reads about limit × tenders / (matches × share) tenders, at most `window`. The cheaper way is tried
+ * first. The bounds are those of the balance √(limit × tenders), where reading every match through the index costs
+ * as many tenders as the deadline order reads: the probe stops at balance × share filtered matches (balance tenders
+ * read), the window at balance / √share tenders (what the deadline order reads there).
+ */
+export const routeOf = (estimate: Estimate, share: number, limit: number, tenders: number) => {
   const balance = Math.max(100, Math.sqrt(limit * Math.max(tenders, 0)))
-  const root = Math.sqrt(Math.max(share, 1e-4))
-  return {
-    indexFirst: matches * root <= balance,
-    probeCap: Math.max(limit + 1, Math.ceil(balance * share)),
-    window: Math.ceil(balance / root)
+  const kept = Math.max(share, 1e-4)
+  const probeCap = Math.max(limit + 1, Math.ceil(balance * share))
+  const window = Math.ceil(balance / Math.sqrt(kept))
+  const viaIndex = postingsOf(estimate) * cost.posting + Math.min(estimate.matches, probeCap / kept) * cost.heapRow
+  const viaDeadline = Math.min(window, (limit * tenders) / Math.max(estimate.matches * kept, 1e-9)) * cost.deadlineRow
+  return { indexFirst: viaIndex <= viaDeadline, viaIndex, viaDeadline, probeCap, window }
+}
+
+/** How many pages of matches a span of deadline days is chosen to hold, and the most days it spans. */
+const spanPages = 4
+const maxSpanDays = 62
+/** The most spans one search step probes (a second, sized by what the first found). */
+const maxSpans = 2
+const dayMillis = 86_400_000
+
+/**
+ * The third way, for a text too common for the index alone and too rare for the deadline order (its cost peaks at
+ * the balance, where both read √(limit × tenders) tenders): the index asked for the tenders of the text whose
+ * deadline falls in the next days (their day lexemes), as many days from today as should hold `spanPages` pages of
+ * filtered matches by the deadlines' distribution (the planner's histogram). The GIN index skips through the rarer of
+ * the text's and the days' entries and reads the tenders of both: few. A full page there is the nearest there is.
+ */
+export const spanOf = (stats: TermStatistics, now: number, estimate: Estimate, share: number, limit: number) => {
+  if (stats.deadlineShare === undefined || !Number.isFinite(estimate.matches)) return undefined
+  const today = Math.floor(now / dayMillis) * dayMillis
+  for (let days = 1; days <= maxSpanDays; days++) {
+    const spanShare = stats.deadlineShare(now, today + days * dayMillis)
+    if (estimate.least * share * spanShare < spanPages * limit) continue
+    const inSpan = stats.tenders * spanShare
+    const postings = postingsOf(estimate, { entries: inSpan, matches: estimate.matches * spanShare })
+    return {
+      days,
+      share: spanShare,
+      lexemes: Array.from({ length: days }, (_, i) => dayLexeme(today + i * dayMillis)),
+      cost: postings * cost.posting + estimate.matches * spanShare * cost.heapRow
+    }
   }
+  return undefined
 }
 
 type Tender = typeof TenderRow.Type
@@ -71,17 +133,50 @@ const PlanRows = Schema.Array(Schema.Struct({ Plan: Schema.Struct({ "Plan Rows":
 const Statistics = Schema.Struct({
   rows: Schema.Number,
   elems: Schema.NullOr(Schema.Array(Schema.String)),
-  freqs: Schema.NullOr(Schema.Array(Schema.Number))
+  freqs: Schema.NullOr(Schema.Array(Schema.Number)),
+  bounds: Schema.NullOr(Schema.Array(Schema.Number)),
+  commonDeadlines: Schema.NullOr(Schema.Array(Schema.Number)),
+  commonShares: Schema.NullOr(Schema.Array(Schema.Number))
 })
 
-/** The planner's statistics of the stored lexemes: about how many tenders have one of them (Infinity when unknown). */
-interface TermStatistics {
+/**
+ * The planner's statistics of the stored lexemes: about how many tenders have one of them (Infinity when unknown);
+ * and of the deadlines: the share of tenders due in a time range (undefined when unknown).
+ */
+export interface TermStatistics {
   readonly tenders: number
   readonly matchesOfAny: (lexemes: ReadonlyArray<string>) => number
+  readonly deadlineShare: ((from: number, to: number) => number) | undefined
 }
 
-const toTermStatistics = ({ rows, elems, freqs }: typeof Statistics.Type): TermStatistics => {
-  if (rows < 0 || elems === null || freqs === null) return { tenders: Math.max(rows, 0), matchesOfAny: () => Infinity }
+/**
+ * The share of tenders whose deadline (milliseconds) is in [from, to): the deadlines the planner found most common,
+ * and its histogram of the others (equal shares between bounds, spread evenly within each).
+ */
+const deadlineShareOf = ({ bounds, commonDeadlines, commonShares }: typeof Statistics.Type) => {
+  const common = (commonDeadlines ?? []).map((at, i) => [at * 1000, commonShares?.[i] ?? 0] as const)
+  const commonTotal = common.reduce((sum, [, share]) => sum + share, 0)
+  const edges = (bounds ?? []).map((at) => at * 1000)
+  if (edges.length < 2 && common.length === 0) return undefined
+  return (from: number, to: number) => {
+    let inHistogram = 0
+    for (let i = 0; i + 1 < edges.length; i++) {
+      const low = edges[i] ?? 0
+      const high = edges[i + 1] ?? 0
+      if (high <= from || low >= to) continue
+      inHistogram +=
+        Number.isFinite(high - low) && high > low ? (Math.min(high, to) - Math.max(low, from)) / (high - low) : 1
+    }
+    const histogramShare = edges.length < 2 ? 0 : (inHistogram / (edges.length - 1)) * (1 - commonTotal)
+    return histogramShare + common.reduce((sum, [at, share]) => (at >= from && at < to ? sum + share : sum), 0)
+  }
+}
+
+export const toTermStatistics = (statistics: typeof Statistics.Type): TermStatistics => {
+  const { rows, elems, freqs } = statistics
+  const deadlineShare = rows < 0 ? undefined : deadlineShareOf(statistics)
+  if (rows < 0 || elems === null || freqs === null)
+    return { tenders: Math.max(rows, 0), matchesOfAny: () => Infinity, deadlineShare }
   // most_common_elem_freqs: one share per element, then the least and greatest share and the share of nulls.
   const share = new Map(elems.map((elem, i) => [elem, freqs[i] ?? 0]))
   // A lexeme the statistics do not list is rarer than the rarest they do: taken as half of it, as the planner does
@@ -98,21 +193,31 @@ const toTermStatistics = ({ rows, elems, freqs }: typeof Statistics.Type): TermS
         else listed += known
       }
       return rows * Math.min(1, listed + rare)
-    }
+    },
+    deadlineShare
   }
 }
 
 export const makeRankedSearch = Effect.gen(function* () {
   const sql = yield* PgClient.PgClient
 
+  // Deadlines as seconds since the epoch (float8: the infinite deadline_sort of a tender without one is Infinity).
+  const epochs = (column: string) =>
+    sql.literal(`ARRAY(SELECT extract(epoch FROM b)::float8 FROM unnest(${column}::text::timestamptz[]) b)`)
   const loadStatistics = sql`SELECT c.reltuples::float8 AS rows,
-      s.most_common_elems::text::text[] AS elems, s.most_common_elem_freqs::float8[] AS freqs
+      s.most_common_elems::text::text[] AS elems, s.most_common_elem_freqs::float8[] AS freqs,
+      ${epochs("d.histogram_bounds")} AS bounds, ${epochs("d.most_common_vals")} AS "commonDeadlines",
+      d.most_common_freqs::float8[] AS "commonShares"
     FROM pg_class c LEFT JOIN pg_stats s
       ON s.schemaname = current_schema() AND s.tablename = 'tenders' AND s.attname = 'search_vec'
+    LEFT JOIN pg_stats d
+      ON d.schemaname = current_schema() AND d.tablename = 'tenders' AND d.attname = 'deadline_sort'
     WHERE c.oid = 'tenders'::regclass`.pipe(
     Effect.flatMap(Schema.decodeUnknownEffect(Schema.Array(Statistics))),
     Effect.map((rows) =>
-      rows[0] === undefined ? toTermStatistics({ rows: -1, elems: null, freqs: null }) : toTermStatistics(rows[0])
+      toTermStatistics(
+        rows[0] ?? { rows: -1, elems: null, freqs: null, bounds: null, commonDeadlines: null, commonShares: null }
+      )
     ),
     Effect.orDie
   )
@@ -161,24 +266,60 @@ export const makeRankedSearch = Effect.gen(function* () {
     planner: ScanSettings,
     query: SearchQuery,
     where: Statement.Fragment,
-    matches: number,
+    estimate: Estimate,
     share: number,
     limit: number
   ) {
-    const route = routeOf(matches, share, limit, (yield* statistics).tenders)
-    const viaIndex = probe(planner, [where], limit, route.probeCap).pipe(Effect.map(([found]) => found))
-    const viaDeadline = Effect.gen(function* () {
-      yield* planner.free(true)
-      const early = yield* sql`SELECT ${sql.literal(tenderColumns)} FROM (
-          SELECT * FROM tenders t WHERE ${openTender(sql, query.now)}
-          ORDER BY t.deadline_sort, t.id LIMIT ${route.window}) t
-        WHERE ${where} LIMIT ${limit}`.unprepared.pipe(Effect.flatMap(decodeRows))
-      return early.length === limit ? early : undefined
-    })
-    // The way the estimate favours first; when it falls short (the estimate was wrong), the other.
-    for (const way of route.indexFirst ? [viaIndex, viaDeadline] : [viaDeadline, viaIndex]) {
-      const found = yield* way
-      if (found !== undefined) return found
+    const stats = yield* statistics
+    const now = DateTime.toEpochMillis(query.now)
+    const viaIndex = (cap: number) => probe(planner, [where], limit, cap).pipe(Effect.map(([found]) => found))
+    const viaDeadline = (window: number) =>
+      Effect.gen(function* () {
+        yield* planner.free(true)
+        const early = yield* sql`SELECT ${sql.literal(tenderColumns)} FROM (
+            SELECT * FROM tenders t WHERE ${openTender(sql, query.now)}
+            ORDER BY t.deadline_sort, t.id LIMIT ${window}) t
+          WHERE ${where} LIMIT ${limit}`.unprepared.pipe(Effect.flatMap(decodeRows))
+        return early.length === limit ? early : undefined
+      })
+    // The cheapest way by the estimate first; when it falls short (the estimate was wrong), the next. A span of
+    // days that holds less than a page measured how many tenders have the text: the ways are weighed again with
+    // that (a rare word taken for a commoner one goes to the index; a span too short, to a longer one).
+    let current = estimate
+    const tried = new Set<string>()
+    for (let spans = 0; ;) {
+      const route = routeOf(current, share, limit, stats.tenders)
+      const span = spans < maxSpans ? spanOf(stats, now, current, share, limit) : undefined
+      const ways = [
+        { way: "index", cost: route.viaIndex },
+        { way: "deadline", cost: route.viaDeadline },
+        ...(span === undefined ? [] : [{ way: `span ${span.days}`, cost: span.cost }])
+      ]
+        .filter(({ way }) => !tried.has(way))
+        .toSorted((a, b) => a.cost - b.cost)
+      const next = ways[0]?.way
+      if (next === undefined) break
+      tried.add(next)
+      if (next === "index") {
+        const found = yield* viaIndex(route.probeCap)
+        if (found !== undefined) return found
+      } else if (next === "deadline") {
+        const found = yield* viaDeadline(route.window)
+        if (found !== undefined) return found
+      } else if (span !== undefined) {
+        spans++
+        const [found] = yield* probe(
+          planner,
+          [sql`${where} AND t.search_vec @@ ${anyLexeme(span.lexemes)}::tsquery`],
+          limit,
+          route.probeCap
+        )
+        if (found?.length === limit) return found
+        if (found !== undefined) {
+          const measured = Math.max(found.length, 0.5) / Math.max(span.share * share, 1e-9)
+          current = { ...current, matches: measured, least: measured }
+        }
+      }
     }
     yield* planner.free(true)
     return yield* page(where, limit)
@@ -200,10 +341,11 @@ export const makeRankedSearch = Effect.gen(function* () {
     const stats = yield* statistics
     const steps = levels.map((lexemes) => {
       const matches = stats.matchesOfAny(lexemes)
+      const estimate = { matches, least: matches, entries: matches, sets: 1 }
       return {
         where: searchConditions(sql, query, [sql`t.search_vec @@ ${anyLexeme(lexemes)}::tsquery`]),
-        matches,
-        route: routeOf(matches, share, query.limit, stats.tenders)
+        estimate,
+        route: routeOf(estimate, share, query.limit, stats.tenders)
       }
     })
     const small = steps.filter((step) => step.route.indexFirst)
@@ -212,13 +354,14 @@ export const makeRankedSearch = Effect.gen(function* () {
         planner,
         small.map((step) => step.where),
         query.limit,
-        routeOf(0, share, query.limit, stats.tenders).probeCap
+        routeOf({ matches: 0, least: 0, entries: 0, sets: 1 }, share, query.limit, stats.tenders).probeCap
       )).map((tenders, i) => [small[i], tenders] as const)
     )
     const result = [...found]
     for (const step of steps) {
       if (result.length >= query.limit) break
-      const tenders = probed.get(step) ?? (yield* nearest(planner, query, step.where, step.matches, share, query.limit))
+      const tenders =
+        probed.get(step) ?? (yield* nearest(planner, query, step.where, step.estimate, share, query.limit))
       const seen = new Set(result.map((tender) => tender.id))
       result.push(...tenders.filter((tender) => !seen.has(tender.id)).slice(0, query.limit - result.length))
     }
@@ -254,9 +397,24 @@ export const makeRankedSearch = Effect.gen(function* () {
     const best = bestLexemes(query.text)
     const whereAll = (sets: ReadonlyArray<ReadonlyArray<string>>) =>
       searchConditions(sql, query, [sql`t.search_vec @@ ${allOf(sql, sets)}`])
-    // As the planner does, clauses are taken as independent: an estimate, not a bound (either way is bounded).
-    const estimateAll = (sets: ReadonlyArray<ReadonlyArray<string>>) =>
-      sets.reduce((matches, set) => (matches * stats.matchesOfAny(set)) / Math.max(stats.tenders, 1), stats.tenders)
+    // The tenders having every set: between what independent sets would have (the planner's estimate) and what the
+    // rarest set has (sets always found together). The words of one query tend to occur together ("поставка
+    // лекарственных препаратов"): taken halfway, as the geometric mean. An estimate, not a bound (either way is
+    // bounded).
+    const estimateAll = (sets: ReadonlyArray<ReadonlyArray<string>>): Estimate => {
+      const counts = sets.map((set) => stats.matchesOfAny(set)).toSorted((a, b) => a - b)
+      const rarest = counts[0] ?? stats.tenders
+      const independent = counts.reduce(
+        (matches, count) => (matches * count) / Math.max(stats.tenders, 1),
+        stats.tenders
+      )
+      return {
+        matches: Math.sqrt(independent * rarest),
+        least: independent,
+        entries: counts.reduce((sum, count) => sum + count, 0),
+        sets: counts.length
+      }
+    }
     const top = yield* nearest(planner, query, whereAll(best), estimateAll(best), share, query.limit)
     if (top.length === query.limit) return { tenders: top, approximate: false }
     const [clause, ...others] = query.text.clauses
@@ -284,7 +442,14 @@ export const makeRankedSearch = Effect.gen(function* () {
             planner,
             query,
             searchConditions(sql, query, [sql`t.search_vec @@ ${allButOne(sql, clauses)}`]),
-            clauses.reduce((sum, _, i) => sum + estimateAll(clauses.filter((_, j) => j !== i)), 0),
+            clauses
+              .map((_, i) => estimateAll(clauses.filter((_, j) => j !== i)))
+              .reduce((sum, one) => ({
+                matches: sum.matches + one.matches,
+                entries: sum.entries + one.entries,
+                sets: sum.sets + one.sets,
+                least: sum.least + one.least
+              })),
             share,
             candidateWindow
           )

@@ -35,6 +35,15 @@ export const fieldLexeme = (term: string, field: Field): string => `${fieldLette
 /** The term of a stored lexeme (what `fieldLexeme` tagged). */
 export const termOfLexeme = (stored: string): string => stored.slice(1)
 
+/** Whether a stored lexeme is a term of a field (not the day of the deadline, `dayLexeme`). */
+export const isFieldLexeme = (stored: string): boolean => /^[ABCD]/u.test(stored)
+
+/**
+ * The stored lexeme of the day (UTC) a deadline falls on, which every tender with a deadline has ("Y2026-12-01"): a
+ * search asks the GIN index for the tenders of a text whose deadlines fall in the next days (RankedSearch.ts).
+ */
+export const dayLexeme = (epochMillis: number): string => `Y${new Date(epochMillis).toISOString().slice(0, 10)}`
+
 /** The stored lexemes of terms in fields (all fields when not given). */
 export const lexemesOf = (terms: ReadonlyArray<string>, fields: ReadonlyArray<Field> = rankedFields) =>
   terms.flatMap((term) => fields.map((field) => fieldLexeme(term, field)))

@@ -1,10 +1,16 @@
 import { cpvTermPrefix, type DocumentTerms, type SearchText, type TenderRecord } from "@tenders/core"
 import type { PgClient } from "@effect/sql-pg"
-import { fieldLexeme, lexeme } from "./SearchSql.ts"
+import { dayLexeme, fieldLexeme, lexeme } from "./SearchSql.ts"
 
-/** The tsvector text of a tender's terms (core SearchText.documentTerms), each tagged with its best field. */
-export const termsVector = (terms: DocumentTerms): string =>
-  [...terms].map(([term, field]) => lexeme(fieldLexeme(term, field))).join(" ")
+/**
+ * The tsvector text of a tender: its terms (core SearchText.documentTerms), each tagged with its best field, and the
+ * day of its deadline.
+ */
+export const termsVector = (terms: DocumentTerms, deadline: string | null): string =>
+  [
+    ...[...terms].map(([term, field]) => lexeme(fieldLexeme(term, field))),
+    ...(deadline === null ? [] : [lexeme(dayLexeme(Date.parse(deadline)))])
+  ].join(" ")
 
 /** The CPV prefixes a tender is filed under: its `cpv:` terms (own codes, and those of the crosswalk). */
 export const cpvPrefixesOfTerms = (terms: DocumentTerms): ReadonlyArray<string> =>
@@ -15,7 +21,7 @@ const toInsertRow = (text: SearchText["Service"], { record, procedureKey }: Tend
   return {
     doc: record,
     procedure_key: procedureKey,
-    terms: termsVector(terms),
+    terms: termsVector(terms, record.deadline),
     cpv_prefixes: cpvPrefixesOfTerms(terms)
   }
 }
@@ -104,7 +110,7 @@ export const rewriteTerms = (
         const terms = text.documentTerms(record)
         return {
           id: record.id,
-          terms: termsVector(terms),
+          terms: termsVector(terms, record.deadline),
           cpv_prefixes: cpvPrefixesOfTerms(terms)
         }
       })

@@ -161,17 +161,20 @@ for (const [name, makeLayer] of backends()) {
             "ted-200006-2026"
           ])
           assert.deepStrictEqual((yield* search({ q: "Yerevan" }))[0], "gnumner-hh-fn-eachapdzb-26-15")
-          // OKPD2 42.11 (roads) is CPV 4523 through the crosswalk, both ways.
+          // OKPD2 42.11 (roads) is CPV 4523 through the crosswalk, both ways; after the tenders classified under it,
+          // one whose lot ("Road sweeping": road, maintenance) names the CPV code of road-maintenance works.
           assert.deepStrictEqual(yield* search({ q: "42.11" }), [
             "eaeu-0373100034926000123",
             "ted-200001-2026",
-            "gnumner-hh-fn-eachapdzb-26-15"
+            "gnumner-hh-fn-eachapdzb-26-15",
+            "ted-200006-2026"
           ])
-          // Equal code matches: nearest deadline first.
+          // Equal code matches: nearest deadline first (then the tender whose words name a code of the class).
           assert.deepStrictEqual(yield* search({ q: "4523" }), [
             "eaeu-0373100034926000123",
             "ted-200001-2026",
-            "gnumner-hh-fn-eachapdzb-26-15"
+            "gnumner-hh-fn-eachapdzb-26-15",
+            "ted-200006-2026"
           ])
           assert.deepStrictEqual(yield* search({ q: "sweeping" }), ["ted-200006-2026"])
           // A word in the tender's own language ranks it above the same concept in other languages.

@@ -1,0 +1,82 @@
+import { describe, expect, it } from "vitest"
+import { routeOf, spanOf, toTermStatistics } from "../src/RankedSearch.ts"
+
+// How a search step picks its way (RankedSearch.ts): the GIN index, the deadline order, or the index asked for the
+// tenders due in the next days. Pure functions of the planner's statistics, checked on statistics made here.
+
+const day = 86_400_000
+const now = Date.UTC(2026, 10, 24) // midnight: today is a whole day
+// 1M tenders with deadlines spread evenly over the 90 days from today: an equi-depth histogram of 100 bounds.
+const bounds = Array.from({ length: 101 }, (_, i) => (now + (i * 90 * day) / 100) / 1000)
+const statistics = (extra: { commonDeadlines?: Array<number>; commonShares?: Array<number> } = {}) =>
+  toTermStatistics({
+    rows: 1_000_000,
+    elems: ["Aservic", "Abathyscaph"],
+    freqs: [0.44, 0.0001, 0.0001, 0.44, 0],
+    bounds,
+    commonDeadlines: extra.commonDeadlines ?? null,
+    commonShares: extra.commonShares ?? null
+  })
+const one = (matches: number) => ({ matches, least: matches, entries: matches, sets: 1 })
+
+describe("the share of tenders due in a time range", () => {
+  it("reads the histogram evenly within its buckets, and the most common deadlines apart", () => {
+    const share = statistics().deadlineShare!
+    expect(share(now, now + 9 * day)).toBeCloseTo(0.1, 6)
+    expect(share(now + 4.5 * day, now + 9 * day)).toBeCloseTo(0.05, 6)
+    expect(share(now - 30 * day, now)).toBe(0)
+    const common = statistics({ commonDeadlines: [(now + day / 2) / 1000], commonShares: [0.2] }).deadlineShare!
+    expect(common(now, now + day)).toBeCloseTo(0.2 + 0.8 / 90, 6)
+    expect(common(now + day, now + 10 * day)).toBeCloseTo((0.8 * 9) / 90, 6)
+  })
+
+  it("is unknown without statistics", () => {
+    const none = toTermStatistics({
+      rows: -1,
+      elems: null,
+      freqs: null,
+      bounds: null,
+      commonDeadlines: null,
+      commonShares: null
+    })
+    expect(none.deadlineShare).toBeUndefined()
+    expect(none.matchesOfAny(["Aservic"])).toBe(Infinity)
+  })
+})
+
+describe("the way a search step takes", () => {
+  it("asks the index for a rare text and reads the deadline order for a common one", () => {
+    expect(routeOf(one(100), 1, 10, 1_000_000).indexFirst).toBe(true)
+    expect(routeOf(one(440_000), 1, 10, 1_000_000).indexFirst).toBe(false)
+  })
+
+  it("spans as many days from today as should hold four pages of filtered matches", () => {
+    const stats = statistics()
+    // 9,000 tenders have the text: 100 a day; four pages of 10 are in the first day.
+    const common = spanOf(stats, now, one(9_000), 1, 10)
+    expect(common?.days).toBe(1)
+    expect(common?.lexemes).toEqual(["Y2026-11-24"])
+    // A filter keeping a tenth: 10 a day, four days.
+    expect(spanOf(stats, now, one(9_000), 0.1, 10)?.lexemes).toEqual([
+      "Y2026-11-24",
+      "Y2026-11-25",
+      "Y2026-11-26",
+      "Y2026-11-27"
+    ])
+    // Too rare for any span of at most 62 days; no statistics of deadlines.
+    expect(spanOf(stats, now, one(50), 1, 10)).toBeUndefined()
+    expect(spanOf({ ...stats, deadlineShare: undefined }, now, one(9_000), 1, 10)).toBeUndefined()
+  })
+
+  it("prefers the span for two common words that seldom meet, and the index for a rare word", () => {
+    const stats = statistics()
+    // "school" & "building": 30,000 tenders each, 1,000 together (the independent estimate: 900).
+    const pair = { matches: 5_000, least: 900, entries: 60_000, sets: 2 }
+    const route = routeOf(pair, 1, 10, 1_000_000)
+    const span = spanOf(stats, now, pair, 1, 10)
+    expect(span).toBeDefined()
+    expect(span!.cost).toBeLessThan(Math.min(route.viaIndex, route.viaDeadline))
+    const rare = one(60)
+    expect(routeOf(rare, 1, 10, 1_000_000).viaIndex).toBeLessThan(spanOf(stats, now, rare, 0.1, 1)?.cost ?? Infinity)
+  })
+})
