@@ -253,8 +253,9 @@ const fieldLexemes = Effect.gen(function* () {
 })
 
 /**
- * Each tender's vector also holds the day of its deadline ("Y2026-12-01", SearchSql.ts `dayLexeme`), so the GIN index
- * finds the tenders of a text due in the next days (RankedSearch.ts). The terms are rebuilt at start.
+ * Each tender's vector also holds the day and week of its deadline ("Y2026-12-01", "W2917"; SearchSql.ts
+ * `deadlineLexemes`), so the GIN index finds the tenders of a text due in the next days (RankedSearch.ts). The terms
+ * are rebuilt at start.
  */
 const deadlineDays = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient

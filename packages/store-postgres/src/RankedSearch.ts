@@ -30,10 +30,10 @@ import {
   anyLexeme,
   bestLexemes,
   clauseLexemes,
-  dayLexeme,
   levelLexemes,
   relevanceSql,
-  searchConditions
+  searchConditions,
+  spanLexemes
 } from "./SearchSql.ts"
 import { makeScanSettings, type ScanSettings } from "./ScanSettings.ts"
 import { openTender } from "./Sql.ts"
@@ -114,7 +114,7 @@ export const spanOf = (stats: TermStatistics, now: number, estimate: Estimate, s
     return {
       days,
       share: spanShare,
-      lexemes: Array.from({ length: days }, (_, i) => dayLexeme(today + i * dayMillis)),
+      lexemes: spanLexemes(today, days),
       cost: postings * cost.posting + estimate.matches * spanShare * cost.heapRow
     }
   }

@@ -35,14 +35,44 @@ export const fieldLexeme = (term: string, field: Field): string => `${fieldLette
 /** The term of a stored lexeme (what `fieldLexeme` tagged). */
 export const termOfLexeme = (stored: string): string => stored.slice(1)
 
-/** Whether a stored lexeme is a term of a field (not the day of the deadline, `dayLexeme`). */
+/** Whether a stored lexeme is a term of a field (not the day or week of the deadline, `deadlineLexemes`). */
 export const isFieldLexeme = (stored: string): boolean => /^[ABCD]/u.test(stored)
 
+const dayMillis = 86_400_000
+
+/** The stored lexeme of a day (UTC), by its number since 1970-01-01: "Y2026-12-01". */
+const dayLexeme = (day: number): string => `Y${new Date(day * dayMillis).toISOString().slice(0, 10)}`
+
+/** The stored lexeme of a week: days 7k to 7k + 6 since 1970-01-01 (a Thursday to a Wednesday), "W2917". */
+const weekLexeme = (week: number): string => `W${week}`
+
 /**
- * The stored lexeme of the day (UTC) a deadline falls on, which every tender with a deadline has ("Y2026-12-01"): a
- * search asks the GIN index for the tenders of a text whose deadlines fall in the next days (RankedSearch.ts).
+ * The stored lexemes of the day (UTC) and the week a deadline falls on, which every tender with a deadline has: a
+ * search asks the GIN index for the tenders of a text due in the next days (RankedSearch.ts, `spanLexemes`).
  */
-export const dayLexeme = (epochMillis: number): string => `Y${new Date(epochMillis).toISOString().slice(0, 10)}`
+export const deadlineLexemes = (epochMillis: number): ReadonlyArray<string> => {
+  const day = Math.floor(epochMillis / dayMillis)
+  return [dayLexeme(day), weekLexeme(Math.floor(day / 7))]
+}
+
+/**
+ * The lexemes of the tenders due in `days` days from the day of `epochMillis`: whole weeks by their week, the days
+ * before and after them by their day (the GIN index merges fewer entries).
+ */
+export const spanLexemes = (epochMillis: number, days: number): ReadonlyArray<string> => {
+  const first = Math.floor(epochMillis / dayMillis)
+  const lexemes: Array<string> = []
+  for (let day = first; day < first + days;) {
+    if (day % 7 === 0 && day + 7 <= first + days) {
+      lexemes.push(weekLexeme(day / 7))
+      day += 7
+    } else {
+      lexemes.push(dayLexeme(day))
+      day += 1
+    }
+  }
+  return lexemes
+}
 
 /** The stored lexemes of terms in fields (all fields when not given). */
 export const lexemesOf = (terms: ReadonlyArray<string>, fields: ReadonlyArray<Field> = rankedFields) =>

@@ -1,15 +1,15 @@
 import { cpvTermPrefix, type DocumentTerms, type SearchText, type TenderRecord } from "@tenders/core"
 import type { PgClient } from "@effect/sql-pg"
-import { dayLexeme, fieldLexeme, lexeme } from "./SearchSql.ts"
+import { deadlineLexemes, fieldLexeme, lexeme } from "./SearchSql.ts"
 
 /**
  * The tsvector text of a tender: its terms (core SearchText.documentTerms), each tagged with its best field, and the
- * day of its deadline.
+ * day and week of its deadline.
  */
 export const termsVector = (terms: DocumentTerms, deadline: string | null): string =>
   [
     ...[...terms].map(([term, field]) => lexeme(fieldLexeme(term, field))),
-    ...(deadline === null ? [] : [lexeme(dayLexeme(Date.parse(deadline)))])
+    ...(deadline === null ? [] : deadlineLexemes(Date.parse(deadline)).map(lexeme))
   ].join(" ")
 
 /** The CPV prefixes a tender is filed under: its `cpv:` terms (own codes, and those of the crosswalk). */

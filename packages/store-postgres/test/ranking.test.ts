@@ -147,6 +147,14 @@ const queries: ReadonlyArray<Filters> = [
   { q: "ремонт", countries: ["RU"] }
 ]
 
+/** The in-memory store holding the same tenders: it scores every tender with core's `relevance`. */
+const memoryTwin = (records: ReadonlyArray<TenderRecord>) =>
+  Effect.gen(function* () {
+    const twin = yield* TenderStore
+    yield* twin.upsert(records)
+    return twin
+  }).pipe(Effect.provide(memoryStoreWith(SearchTextLive)))
+
 describe("search ranks as core's relevance does", () => {
   for (const [name, makeLayer] of backends()) {
     layer(Layer.mergeAll(makeLayer(), Rates.bundled), { timeout: 120_000, excludeTestServices: true })((it) => {
@@ -164,11 +172,7 @@ describe("search ranks as core's relevance does", () => {
           yield* Effect.forEach(watched, (q, i) => createWatchlist({ name: q, filters: { q } }, accounts[i]!))
           const now = yield* DateTime.now
           yield* store.upsert(records)
-          const memory = yield* Effect.gen(function* () {
-            const twin = yield* TenderStore
-            yield* twin.upsert(records)
-            return twin
-          }).pipe(Effect.provide(memoryStoreWith(SearchTextLive)))
+          const memory = yield* memoryTwin(records)
           const compare = Effect.fn(function* (when: string) {
             let found = 0
             for (const filters of queries) {
@@ -287,11 +291,7 @@ describe("search ranks the tenders lacking one word of a long query", () => {
           const records = [...oneWord, annual, target]
           const store = yield* TenderStore
           yield* store.upsert(records)
-          const memory = yield* Effect.gen(function* () {
-            const twin = yield* TenderStore
-            yield* twin.upsert(records)
-            return twin
-          }).pipe(Effect.provide(memoryStoreWith(SearchTextLive)))
+          const memory = yield* memoryTwin(records)
           const query = yield* toSearchQuery({ q: "annual boiler maintenance heating" }, 10)
           for (const when of ["without statistics", "with statistics"]) {
             if (when === "with statistics") yield* store.refreshStatistics

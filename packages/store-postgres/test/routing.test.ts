@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { routeOf, spanOf, toTermStatistics } from "../src/RankedSearch.ts"
+import { deadlineLexemes, spanLexemes } from "../src/SearchSql.ts"
 
 // How a search step picks its way (RankedSearch.ts): the GIN index, the deadline order, or the index asked for the
 // tenders due in the next days. Pure functions of the planner's statistics, checked on statistics made here.
@@ -41,6 +42,26 @@ describe("the share of tenders due in a time range", () => {
     })
     expect(none.deadlineShare).toBeUndefined()
     expect(none.matchesOfAny(["Aservic"])).toBe(Infinity)
+  })
+})
+
+describe("the lexemes of deadlines", () => {
+  it("tag a deadline with its day and week, and a span with whole weeks where it can", () => {
+    // 2026-11-26 is day 20,783 since 1970-01-01, the first of week 2,969 (days 7k to 7k + 6).
+    expect(deadlineLexemes(Date.UTC(2026, 10, 26, 23, 59))).toEqual(["Y2026-11-26", "W2969"])
+    expect(deadlineLexemes(Date.UTC(2026, 10, 25, 12))).toEqual(["Y2026-11-25", "W2968"])
+    expect(spanLexemes(now, 14)).toEqual([
+      "Y2026-11-24",
+      "Y2026-11-25",
+      "W2969",
+      "Y2026-12-03",
+      "Y2026-12-04",
+      "Y2026-12-05",
+      "Y2026-12-06",
+      "Y2026-12-07"
+    ])
+    expect(spanLexemes(now, 3)).toEqual(["Y2026-11-24", "Y2026-11-25", "Y2026-11-26"])
+    expect(spanLexemes(now, 9)).toEqual(["Y2026-11-24", "Y2026-11-25", "W2969"])
   })
 })
 
