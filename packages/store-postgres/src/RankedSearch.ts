@@ -30,6 +30,7 @@ import {
   anyLexeme,
   bestLexemes,
   clauseLexemes,
+  dayMillis,
   levelLexemes,
   relevanceSql,
   searchConditions,
@@ -94,14 +95,13 @@ const spanPages = 4
 const maxSpanDays = 62
 /** The most spans one search step probes (a second, sized by what the first found). */
 const maxSpans = 2
-const dayMillis = 86_400_000
 
 /**
  * The third way, for a text too common for the index alone and too rare for the deadline order (its cost peaks at
  * the balance, where both read √(limit × tenders) tenders): the index asked for the tenders of the text whose
- * deadline falls in the next days (their day lexemes), as many days from today as should hold `spanPages` pages of
- * filtered matches by the deadlines' distribution (the planner's histogram). The GIN index skips through the rarer of
- * the text's and the days' entries and reads the tenders of both: few. A full page there is the nearest there is.
+ * deadline falls in the next days (their day and week lexemes), as many days from today as should hold `spanPages`
+ * pages of filtered matches by the deadlines' distribution (the planner's histogram). The GIN index skips through the
+ * text's and the days' entries and reads the tenders having both: few. A full page there is the nearest there is.
  */
 export const spanOf = (stats: TermStatistics, now: number, estimate: Estimate, share: number, limit: number) => {
   if (stats.deadlineShare === undefined || !Number.isFinite(estimate.matches)) return undefined

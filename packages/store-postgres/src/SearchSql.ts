@@ -38,7 +38,8 @@ export const termOfLexeme = (stored: string): string => stored.slice(1)
 /** Whether a stored lexeme is a term of a field (not the day or week of the deadline, `deadlineLexemes`). */
 export const isFieldLexeme = (stored: string): boolean => /^[ABCD]/u.test(stored)
 
-const dayMillis = 86_400_000
+/** A day in milliseconds (deadline days are UTC days). */
+export const dayMillis = 86_400_000
 
 /** The stored lexeme of a day (UTC), by its number since 1970-01-01: "Y2026-12-01". */
 const dayLexeme = (day: number): string => `Y${new Date(day * dayMillis).toISOString().slice(0, 10)}`
