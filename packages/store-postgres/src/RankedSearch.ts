@@ -36,6 +36,7 @@ import {
   searchConditions,
   spanLexemes
 } from "./SearchSql.ts"
+import { ColumnRow, columnStatistics, filterShareOf } from "./FilterShare.ts"
 import { makeScanSettings, type ScanSettings } from "./ScanSettings.ts"
 import { openTender } from "./Sql.ts"
 import { TenderRow, tenderColumns } from "./TenderRow.ts"
@@ -129,7 +130,6 @@ const decodeLevels = Schema.decodeUnknownEffect(
 const decodeRanked = Schema.decodeUnknownEffect(
   Schema.Array(Schema.Struct({ ...TenderRow.fields, complete: Schema.Boolean }))
 )
-const PlanRows = Schema.Array(Schema.Struct({ Plan: Schema.Struct({ "Plan Rows": Schema.Number }) }))
 const Statistics = Schema.Struct({
   rows: Schema.Number,
   elems: Schema.NullOr(Schema.Array(Schema.String)),
@@ -147,6 +147,8 @@ export interface TermStatistics {
   readonly tenders: number
   readonly matchesOfAny: (lexemes: ReadonlyArray<string>) => number
   readonly deadlineShare: ((from: number, to: number) => number) | undefined
+  /** The share of tenders the structured filters of a search keep (FilterShare.ts). */
+  readonly filterShare: (query: SearchQuery) => number
 }
 
 /**
@@ -172,11 +174,15 @@ const deadlineShareOf = ({ bounds, commonDeadlines, commonShares }: typeof Stati
   }
 }
 
-export const toTermStatistics = (statistics: typeof Statistics.Type): TermStatistics => {
+export const toTermStatistics = (
+  statistics: typeof Statistics.Type,
+  columns: ReadonlyArray<ColumnRow> = []
+): TermStatistics => {
   const { rows, elems, freqs } = statistics
   const deadlineShare = rows < 0 ? undefined : deadlineShareOf(statistics)
+  const filterShare = filterShareOf(columns, deadlineShare, Math.max(rows, 0))
   if (rows < 0 || elems === null || freqs === null)
-    return { tenders: Math.max(rows, 0), matchesOfAny: () => Infinity, deadlineShare }
+    return { tenders: Math.max(rows, 0), matchesOfAny: () => Infinity, deadlineShare, filterShare }
   // most_common_elem_freqs: one share per element, then the least and greatest share and the share of nulls.
   const share = new Map(elems.map((elem, i) => [elem, freqs[i] ?? 0]))
   // A lexeme the statistics do not list is rarer than the rarest they do: taken as half of it, as the planner does
@@ -194,7 +200,8 @@ export const toTermStatistics = (statistics: typeof Statistics.Type): TermStatis
       }
       return rows * Math.min(1, listed + rare)
     },
-    deadlineShare
+    deadlineShare,
+    filterShare
   }
 }
 
@@ -214,9 +221,11 @@ export const makeRankedSearch = Effect.gen(function* () {
       ON d.schemaname = current_schema() AND d.tablename = 'tenders' AND d.attname = 'deadline_sort'
     WHERE c.oid = 'tenders'::regclass`.pipe(
     Effect.flatMap(Schema.decodeUnknownEffect(Schema.Array(Statistics))),
-    Effect.map((rows) =>
+    Effect.zip(columnStatistics(sql).pipe(Effect.flatMap(Schema.decodeUnknownEffect(Schema.Array(ColumnRow))))),
+    Effect.map(([rows, columns]) =>
       toTermStatistics(
-        rows[0] ?? { rows: -1, elems: null, freqs: null, bounds: null, commonDeadlines: null, commonShares: null }
+        rows[0] ?? { rows: -1, elems: null, freqs: null, bounds: null, commonDeadlines: null, commonShares: null },
+        columns
       )
     ),
     Effect.orDie
@@ -374,25 +383,10 @@ export const makeRankedSearch = Effect.gen(function* () {
       ORDER BY ${relevanceSql(sql, query.text)} DESC, t.deadline_sort, t.id
       LIMIT ${query.limit}`.unprepared.pipe(Effect.flatMap(decodeRanked))
 
-  // The share of tenders the structured filters keep, as the planner estimates it (its column statistics of
-  // country, budget, codes and deadline are good; 1 without filters).
-  const filterShare = Effect.fn("RankedSearch.filterShare")(function* (query: SearchQuery, tenders: number) {
-    const filtered =
-      query.countries.length > 0 ||
-      query.cpvPrefixes.length > 0 ||
-      query.budget !== undefined ||
-      query.deadlineAfter !== undefined
-    if (!filtered || tenders <= 0) return 1
-    const plans = yield* sql<{ readonly "QUERY PLAN": unknown }>`EXPLAIN (FORMAT JSON) SELECT 1 FROM tenders t
-      WHERE ${searchConditions(sql, query, [])}`.unprepared
-    const rows = yield* Schema.decodeUnknownEffect(PlanRows)(plans[0]?.["QUERY PLAN"])
-    return Math.min(1, (rows[0]?.Plan["Plan Rows"] ?? tenders) / tenders)
-  })
-
   const rankedSearch = Effect.fnUntraced(function* (query: SearchQuery) {
     const planner = makeScanSettings(sql)
     const stats = yield* statistics
-    const share = yield* filterShare(query, stats.tenders)
+    const share = stats.filterShare(query)
     const clauses = clauseLexemes(query.text)
     const best = bestLexemes(query.text)
     const whereAll = (sets: ReadonlyArray<ReadonlyArray<string>>) =>

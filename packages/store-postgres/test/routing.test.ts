@@ -1,4 +1,7 @@
+import { decimalFromNumber, noText, type SearchQuery } from "@tenders/core"
+import { DateTime } from "effect"
 import { describe, expect, it } from "vitest"
+import { type ColumnRow, filterShareOf } from "../src/FilterShare.ts"
 import { routeOf, spanOf, toTermStatistics } from "../src/RankedSearch.ts"
 import { deadlineLexemes, spanLexemes } from "../src/SearchSql.ts"
 
@@ -99,5 +102,60 @@ describe("the way a search step takes", () => {
     expect(span!.cost).toBeLessThan(Math.min(route.viaIndex, route.viaDeadline))
     const rare = one(60)
     expect(routeOf(rare, 1, 10, 1_000_000).viaIndex).toBeLessThan(spanOf(stats, now, rare, 0.1, 1)?.cost ?? Infinity)
+  })
+})
+
+describe("the share of tenders the filters keep, from the column statistics", () => {
+  const column = (fields: Partial<ColumnRow> & Pick<ColumnRow, "name">): ColumnRow => ({
+    nulls: 0,
+    distinctValues: 0,
+    commonValues: null,
+    commonShares: null,
+    bounds: null,
+    elems: null,
+    elemShares: null,
+    ...fields
+  })
+  const columns = [
+    column({ name: "country", distinctValues: 12, commonValues: ["RU", "DE"], commonShares: [0.4, 0.1] }),
+    column({ name: "currency", distinctValues: 3, commonValues: ["EUR", "RUB"], commonShares: [0.5, 0.4] }),
+    // Budgets 0 to 1,000 in ten equal buckets, a fifth of the tenders without one.
+    column({ name: "budget", nulls: 0.2, bounds: Array.from({ length: 11 }, (_, i) => String(i * 100)) }),
+    column({ name: "cpv_prefixes", elems: ["45", "4523"], elemShares: [0.3, 0.05, 0.05, 0.3, 0] })
+  ]
+  const share = filterShareOf(columns, statistics().deadlineShare, 1_000_000)
+  const query = (fields: Partial<SearchQuery>): SearchQuery => ({
+    text: noText,
+    countries: [],
+    cpvPrefixes: [],
+    budget: undefined,
+    deadlineAfter: undefined,
+    limit: 10,
+    now: DateTime.makeUnsafe(now),
+    ...fields
+  })
+  const decimal = (n: number) => decimalFromNumber(n)
+
+  it("multiplies the shares of countries, codes, budget and deadline", () => {
+    expect(share(query({}))).toBe(1)
+    // Listed countries by their share; an unlisted one takes an even part of the rest (0.5 over 10 countries).
+    expect(share(query({ countries: ["RU", "FR"] }))).toBeCloseTo(0.45, 6)
+    expect(share(query({ cpvPrefixes: ["4523", "7"] }))).toBeCloseTo(0.05 + 0.025, 6)
+    expect(share(query({ budget: { _tag: "Own", range: { min: decimal(100), max: decimal(300) } } }))).toBeCloseTo(
+      0.16,
+      6
+    )
+    const converted = new Map([
+      ["EUR", { min: decimal(100), max: null }],
+      ["RUB", { min: null, max: null }]
+    ])
+    expect(share(query({ budget: { _tag: "Converted", ranges: converted } }))).toBeCloseTo(0.5 * 0.5 * 0.8 + 0.4, 6)
+    // Deadlines evenly over 90 days: after the 45th day, half of the open tenders.
+    expect(share(query({ deadlineAfter: DateTime.makeUnsafe(now + 45 * day) }))).toBeCloseTo(0.5, 6)
+    expect(share(query({ countries: ["DE"], deadlineAfter: DateTime.makeUnsafe(now + 45 * day) }))).toBeCloseTo(0.05, 6)
+  })
+
+  it("keeps every tender without statistics of a filtered column", () => {
+    expect(filterShareOf([], undefined, 0)(query({ countries: ["RU"], cpvPrefixes: ["45"] }))).toBe(1)
   })
 })
