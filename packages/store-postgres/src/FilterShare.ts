@@ -45,12 +45,20 @@ const valueShare = (column: ColumnRow, rows: number) => {
   return (value: string) => common.get(value) ?? other
 }
 
-/** The share of rows whose array holds an element: a most common element's own, else half the rarest listed. */
+/**
+ * The most common elements of an array column (a tsvector's lexemes, CPV prefixes) with the share of rows having
+ * each (`listed`), and the share taken for an element they do not list (`unlisted`): rarer than the rarest listed,
+ * half of it, as the planner does (`tsquery_opr_selec`, `arraycontsel`). `most_common_elem_freqs` holds one share per
+ * element, then the least and greatest share and the share of nulls.
+ */
+export const commonElements = (elems: ReadonlyArray<string>, shares: ReadonlyArray<number>) => ({
+  listed: new Map(elems.map((elem, i) => [elem, shares[i] ?? 0])),
+  unlisted: (shares[elems.length] ?? 0) / 2
+})
+
+/** The share of rows whose array holds an element. */
 const elemShare = (column: ColumnRow) => {
-  const elems = column.elems ?? []
-  const shares = column.elemShares ?? []
-  const listed = new Map(elems.map((elem, i) => [elem, shares[i] ?? 0]))
-  const unlisted = (shares[elems.length] ?? 0) / 2
+  const { listed, unlisted } = commonElements(column.elems ?? [], column.elemShares ?? [])
   return (elem: string) => listed.get(elem) ?? unlisted
 }
 

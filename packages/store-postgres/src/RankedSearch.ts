@@ -36,7 +36,7 @@ import {
   searchConditions,
   spanLexemes
 } from "./SearchSql.ts"
-import { ColumnRow, columnStatistics, filterShareOf } from "./FilterShare.ts"
+import { ColumnRow, columnStatistics, commonElements, filterShareOf } from "./FilterShare.ts"
 import { makeScanSettings, type ScanSettings } from "./ScanSettings.ts"
 import { openTender } from "./Sql.ts"
 import { TenderRow, tenderColumns } from "./TenderRow.ts"
@@ -183,11 +183,8 @@ export const toTermStatistics = (
   const filterShare = filterShareOf(columns, deadlineShare, Math.max(rows, 0))
   if (rows < 0 || elems === null || freqs === null)
     return { tenders: Math.max(rows, 0), matchesOfAny: () => Infinity, deadlineShare, filterShare }
-  // most_common_elem_freqs: one share per element, then the least and greatest share and the share of nulls.
-  const share = new Map(elems.map((elem, i) => [elem, freqs[i] ?? 0]))
-  // A lexeme the statistics do not list is rarer than the rarest they do: taken as half of it, as the planner does
-  // (tsquery_opr_selec), and the unlisted lexemes of a condition (mostly forms of one word, found together) as one.
-  const unlisted = (freqs[elems.length] ?? 0) / 2
+  // The unlisted lexemes of a condition (mostly forms of one word, found together) count as one.
+  const { listed: share, unlisted } = commonElements(elems, freqs)
   return {
     tenders: rows,
     matchesOfAny: (lexemes) => {
