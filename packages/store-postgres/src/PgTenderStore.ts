@@ -66,24 +66,29 @@ export const PgTenderStore = Layer.effect(
     const search = Effect.fn("PgTenderStore.search")((query: SearchQuery) => ranked.search(query), Effect.orDie)
 
     // A word is known when the vocabulary has it as written, or an open tender has one of its forms; an unknown word
-    // is read as the vocabulary word most like it (the trigram index finds candidates above pg_trgm's 0.3). One
-    // statement for all the words, known ones set aside first: by the vocabulary's key (a common word's forms would
-    // have the GIN index read every entry of them: 6-14 ms at 1M), then by the GIN index, with bitmap scans only
-    // (ScanSettings.ts): the planner guesses a few rows for a form no tender has, and would read every tender.
+    // is read as the vocabulary word most like it (the trigram index finds candidates above pg_trgm's 0.3). The
+    // vocabulary's key is asked first, in one statement for all the words (a common word's forms would have the GIN
+    // index read every entry of them: 6-14 ms at 1M); most queries end there. The words it does not have are looked
+    // for in one statement with bitmap scans only (ScanSettings.ts, in a transaction of its own): the planner guesses
+    // a few rows for a form no tender has, and would read every tender.
     const spellings = Effect.fn("PgTenderStore.spellings")(function* (questions: ReadonlyArray<SpellingQuestion>) {
       if (questions.length === 0) return new Map<string, string>()
+      const looked = sql.join(", ", false)(questions.map((q) => sql`(${q.text}, ${q.lookup})`))
+      const unwritten = new Set(
+        (yield* sql<{ text: string }>`SELECT q.text FROM (VALUES ${looked}) AS q(text, lookup)
+          WHERE NOT EXISTS (SELECT 1 FROM search_vocabulary v WHERE v.word = q.lookup)`).map((row) => row.text)
+      )
+      const unknown = questions.filter((q) => unwritten.has(q.text))
+      if (unknown.length === 0) return new Map<string, string>()
       const now = yield* DateTime.now
       const forms = (q: SpellingQuestion) =>
         q.forms.length === 0 ? sql`NULL::tsquery` : sql`${anyOf(q.forms)}::tsquery`
-      const asked = sql.join(", ", false)(questions.map((q) => sql`(${q.text}, ${q.lookup}, ${forms(q)})`))
+      const asked = sql.join(", ", false)(unknown.map((q) => sql`(${q.text}, ${q.lookup}, ${forms(q)})`))
       const rows = yield* sql.withTransaction(
         Effect.andThen(
           makeScanSettings(sql).free(false),
-          sql<{ text: string; word: string }>`WITH unwritten AS MATERIALIZED (
-                SELECT q.text, q.lookup, q.forms FROM (VALUES ${asked}) AS q(text, lookup, forms)
-                WHERE NOT EXISTS (SELECT 1 FROM search_vocabulary v WHERE v.word = q.lookup)),
-              unknown AS MATERIALIZED (
-                SELECT q.text, q.lookup FROM unwritten q
+          sql<{ text: string; word: string }>`WITH unknown AS MATERIALIZED (
+                SELECT q.text, q.lookup FROM (VALUES ${asked}) AS q(text, lookup, forms)
                 WHERE NOT EXISTS (SELECT 1 FROM tenders t WHERE ${openTender(sql, now)} AND t.search_vec @@ q.forms))
               SELECT u.text, c.word FROM unknown u
               CROSS JOIN LATERAL (SELECT v.word FROM search_vocabulary v
