@@ -36,7 +36,7 @@ import {
   searchConditions,
   spanLexemes
 } from "./SearchSql.ts"
-import { ColumnRow, columnStatistics, commonElements, filterShareOf } from "./FilterShare.ts"
+import { loadSearchStatistics, type SearchStatistics } from "./SearchStatistics.ts"
 import { makeScanSettings, type ScanSettings } from "./ScanSettings.ts"
 import { openTender } from "./Sql.ts"
 import { TenderRow, tenderColumns } from "./TenderRow.ts"
@@ -104,7 +104,7 @@ const maxSpans = 2
  * pages of filtered matches by the deadlines' distribution (the planner's histogram). The GIN index skips through the
  * text's and the days' entries and reads the tenders having both: few. A full page there is the nearest there is.
  */
-export const spanOf = (stats: TermStatistics, now: number, estimate: Estimate, share: number, limit: number) => {
+export const spanOf = (stats: SearchStatistics, now: number, estimate: Estimate, share: number, limit: number) => {
   if (stats.deadlineShare === undefined || !Number.isFinite(estimate.matches)) return undefined
   const today = Math.floor(now / dayMillis) * dayMillis
   for (let days = 1; days <= maxSpanDays; days++) {
@@ -130,105 +130,11 @@ const decodeLevels = Schema.decodeUnknownEffect(
 const decodeRanked = Schema.decodeUnknownEffect(
   Schema.Array(Schema.Struct({ ...TenderRow.fields, complete: Schema.Boolean }))
 )
-const Statistics = Schema.Struct({
-  rows: Schema.Number,
-  elems: Schema.NullOr(Schema.Array(Schema.String)),
-  freqs: Schema.NullOr(Schema.Array(Schema.Number)),
-  bounds: Schema.NullOr(Schema.Array(Schema.Number)),
-  commonDeadlines: Schema.NullOr(Schema.Array(Schema.Number)),
-  commonShares: Schema.NullOr(Schema.Array(Schema.Number))
-})
-
-/**
- * The planner's statistics of the stored lexemes: about how many tenders have one of them (Infinity when unknown);
- * and of the deadlines: the share of tenders due in a time range (undefined when unknown).
- */
-export interface TermStatistics {
-  readonly tenders: number
-  readonly matchesOfAny: (lexemes: ReadonlyArray<string>) => number
-  readonly deadlineShare: ((from: number, to: number) => number) | undefined
-  /** The share of tenders the structured filters of a search keep (FilterShare.ts). */
-  readonly filterShare: (query: SearchQuery) => number
-}
-
-/**
- * The share of tenders whose deadline (milliseconds) is in [from, to): the deadlines the planner found most common,
- * and its histogram of the others (equal shares between bounds, spread evenly within each).
- */
-const deadlineShareOf = ({ bounds, commonDeadlines, commonShares }: typeof Statistics.Type) => {
-  const common = (commonDeadlines ?? []).map((at, i) => [at * 1000, commonShares?.[i] ?? 0] as const)
-  const commonTotal = common.reduce((sum, [, share]) => sum + share, 0)
-  const edges = (bounds ?? []).map((at) => at * 1000)
-  if (edges.length < 2 && common.length === 0) return undefined
-  return (from: number, to: number) => {
-    let inHistogram = 0
-    for (let i = 0; i + 1 < edges.length; i++) {
-      const low = edges[i] ?? 0
-      const high = edges[i + 1] ?? 0
-      if (high <= from || low >= to) continue
-      inHistogram +=
-        Number.isFinite(high - low) && high > low ? (Math.min(high, to) - Math.max(low, from)) / (high - low) : 1
-    }
-    const histogramShare = edges.length < 2 ? 0 : (inHistogram / (edges.length - 1)) * (1 - commonTotal)
-    return histogramShare + common.reduce((sum, [at, share]) => (at >= from && at < to ? sum + share : sum), 0)
-  }
-}
-
-export const toTermStatistics = (
-  statistics: typeof Statistics.Type,
-  columns: ReadonlyArray<ColumnRow> = []
-): TermStatistics => {
-  const { rows, elems, freqs } = statistics
-  const deadlineShare = rows < 0 ? undefined : deadlineShareOf(statistics)
-  const filterShare = filterShareOf(columns, deadlineShare, Math.max(rows, 0))
-  if (rows < 0 || elems === null || freqs === null)
-    return { tenders: Math.max(rows, 0), matchesOfAny: () => Infinity, deadlineShare, filterShare }
-  // The unlisted lexemes of a condition (mostly forms of one word, found together) count as one.
-  const { listed: share, unlisted } = commonElements(elems, freqs)
-  return {
-    tenders: rows,
-    matchesOfAny: (lexemes) => {
-      let listed = 0
-      let rare = 0
-      for (const lexeme of lexemes) {
-        const known = share.get(lexeme)
-        if (known === undefined) rare = unlisted
-        else listed += known
-      }
-      return rows * Math.min(1, listed + rare)
-    },
-    deadlineShare,
-    filterShare
-  }
-}
-
 export const makeRankedSearch = Effect.gen(function* () {
   const sql = yield* PgClient.PgClient
 
-  // Deadlines as seconds since the epoch (float8: the infinite deadline_sort of a tender without one is Infinity).
-  const epochs = (column: string) =>
-    sql.literal(`ARRAY(SELECT extract(epoch FROM b)::float8 FROM unnest(${column}::text::timestamptz[]) b)`)
-  const loadStatistics = sql`SELECT c.reltuples::float8 AS rows,
-      s.most_common_elems::text::text[] AS elems, s.most_common_elem_freqs::float8[] AS freqs,
-      ${epochs("d.histogram_bounds")} AS bounds, ${epochs("d.most_common_vals")} AS "commonDeadlines",
-      d.most_common_freqs::float8[] AS "commonShares"
-    FROM pg_class c LEFT JOIN pg_stats s
-      ON s.schemaname = current_schema() AND s.tablename = 'tenders' AND s.attname = 'search_vec'
-    LEFT JOIN pg_stats d
-      ON d.schemaname = current_schema() AND d.tablename = 'tenders' AND d.attname = 'deadline_sort'
-    WHERE c.oid = 'tenders'::regclass`.pipe(
-    Effect.flatMap(Schema.decodeUnknownEffect(Schema.Array(Statistics))),
-    Effect.zip(columnStatistics(sql).pipe(Effect.flatMap(Schema.decodeUnknownEffect(Schema.Array(ColumnRow))))),
-    Effect.map(([rows, columns]) =>
-      toTermStatistics(
-        rows[0] ?? { rows: -1, elems: null, freqs: null, bounds: null, commonDeadlines: null, commonShares: null },
-        columns
-      )
-    ),
-    Effect.orDie
-  )
   // Statistics change when ANALYZE runs (after a large ingest, or by autovacuum): read again after a minute.
-  const [statistics, statisticsChanged] = yield* Effect.cachedInvalidateWithTTL(loadStatistics, "1 minute")
+  const [statistics, statisticsChanged] = yield* Effect.cachedInvalidateWithTTL(loadSearchStatistics(sql), "1 minute")
 
   // Statements the planner plans run unprepared: a cached generic plan cannot see the words. Those that run with
   // the GIN index only are prepared: their plan is the same for every word.

@@ -1,8 +1,8 @@
 import { decimalFromNumber, noText, type SearchQuery } from "@tenders/core"
 import { DateTime } from "effect"
 import { describe, expect, it } from "vitest"
-import { type ColumnRow, filterShareOf } from "../src/FilterShare.ts"
-import { routeOf, spanOf, toTermStatistics } from "../src/RankedSearch.ts"
+import { routeOf, spanOf } from "../src/RankedSearch.ts"
+import { type ColumnRow, toSearchStatistics } from "../src/SearchStatistics.ts"
 import { deadlineLexemes, spanLexemes } from "../src/SearchSql.ts"
 
 // How a search step picks its way (RankedSearch.ts): the GIN index, the deadline order, or the index asked for the
@@ -11,16 +11,34 @@ import { deadlineLexemes, spanLexemes } from "../src/SearchSql.ts"
 const day = 86_400_000
 const now = Date.UTC(2026, 10, 24) // midnight: today is a whole day
 // 1M tenders with deadlines spread evenly over the 90 days from today: an equi-depth histogram of 100 bounds.
-const bounds = Array.from({ length: 101 }, (_, i) => (now + (i * 90 * day) / 100) / 1000)
+const bounds = Array.from({ length: 101 }, (_, i) => String((now + (i * 90 * day) / 100) / 1000))
+/** A column's statistics as `pg_stats` gives them, of a table of 1M tenders. */
+const column = (fields: Partial<ColumnRow> & Pick<ColumnRow, "name">): ColumnRow => ({
+  rows: 1_000_000,
+  nulls: 0,
+  distinctValues: 0,
+  commonValues: null,
+  commonShares: null,
+  bounds: null,
+  elems: null,
+  elemShares: null,
+  ...fields
+})
+const lexemes = column({
+  name: "search_vec",
+  elems: ["Aservic", "Abathyscaph"],
+  elemShares: [0.44, 0.0001, 0.0001, 0.44, 0]
+})
 const statistics = (extra: { commonDeadlines?: Array<number>; commonShares?: Array<number> } = {}) =>
-  toTermStatistics({
-    rows: 1_000_000,
-    elems: ["Aservic", "Abathyscaph"],
-    freqs: [0.44, 0.0001, 0.0001, 0.44, 0],
-    bounds,
-    commonDeadlines: extra.commonDeadlines ?? null,
-    commonShares: extra.commonShares ?? null
-  })
+  toSearchStatistics([
+    lexemes,
+    column({
+      name: "deadline_sort",
+      bounds,
+      commonValues: extra.commonDeadlines?.map(String) ?? null,
+      commonShares: extra.commonShares ?? null
+    })
+  ])
 const one = (matches: number) => ({ matches, least: matches, entries: matches, sets: 1 })
 
 describe("the share of tenders due in a time range", () => {
@@ -35,14 +53,7 @@ describe("the share of tenders due in a time range", () => {
   })
 
   it("is unknown without statistics", () => {
-    const none = toTermStatistics({
-      rows: -1,
-      elems: null,
-      freqs: null,
-      bounds: null,
-      commonDeadlines: null,
-      commonShares: null
-    })
+    const none = toSearchStatistics([])
     expect(none.deadlineShare).toBeUndefined()
     expect(none.matchesOfAny(["Aservic"])).toBe(Infinity)
   })
@@ -106,16 +117,6 @@ describe("the way a search step takes", () => {
 })
 
 describe("the share of tenders the filters keep, from the column statistics", () => {
-  const column = (fields: Partial<ColumnRow> & Pick<ColumnRow, "name">): ColumnRow => ({
-    nulls: 0,
-    distinctValues: 0,
-    commonValues: null,
-    commonShares: null,
-    bounds: null,
-    elems: null,
-    elemShares: null,
-    ...fields
-  })
   const columns = [
     column({ name: "country", distinctValues: 12, commonValues: ["RU", "DE"], commonShares: [0.4, 0.1] }),
     column({ name: "currency", distinctValues: 3, commonValues: ["EUR", "RUB"], commonShares: [0.5, 0.4] }),
@@ -123,7 +124,7 @@ describe("the share of tenders the filters keep, from the column statistics", ()
     column({ name: "budget", nulls: 0.2, bounds: Array.from({ length: 11 }, (_, i) => String(i * 100)) }),
     column({ name: "cpv_prefixes", elems: ["45", "4523"], elemShares: [0.3, 0.05, 0.05, 0.3, 0] })
   ]
-  const share = filterShareOf(columns, statistics().deadlineShare, 1_000_000)
+  const share = toSearchStatistics([...columns, column({ name: "deadline_sort", bounds })]).filterShare
   const query = (fields: Partial<SearchQuery>): SearchQuery => ({
     text: noText,
     countries: [],
@@ -156,6 +157,6 @@ describe("the share of tenders the filters keep, from the column statistics", ()
   })
 
   it("keeps every tender without statistics of a filtered column", () => {
-    expect(filterShareOf([], undefined, 0)(query({ countries: ["RU"], cpvPrefixes: ["45"] }))).toBe(1)
+    expect(toSearchStatistics([]).filterShare(query({ countries: ["RU"], cpvPrefixes: ["45"] }))).toBe(1)
   })
 })
