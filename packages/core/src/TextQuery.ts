@@ -88,7 +88,7 @@ export const clauseScore = (clause: Clause, terms: DocumentTerms): number => {
 /**
  * The alternatives of a clause whose kind counts most: a tender with one of them in its title gets the clause's
  * highest score. A tender with every clause's best alternatives in its title has the highest relevance a tender
- * can have for the query, so those tenders come first, by deadline (the store's first tier, PgTenderStore.ts).
+ * can have for the query, so those tenders come first, by deadline (the store's first tier, RankedSearch.ts).
  */
 export const bestAlternatives = (clause: Clause): ReadonlyArray<Alternative> => {
   const top = Math.max(...clause.alternatives.map((a) => kindWeight[a.kind]))
@@ -97,7 +97,7 @@ export const bestAlternatives = (clause: Clause): ReadonlyArray<Alternative> => 
 
 /**
  * The relevance of a tender to a query: the sum over clauses of the clause weight times its best match. The
- * store's SQL computes the same sum (store-postgres SearchSql.ts `relevance`); equal scores fall back to the
+ * store's SQL computes the same sum (store-postgres SearchSql.ts `relevanceSql`); equal scores fall back to the
  * nearest deadline, then the id.
  */
 export const relevance = (plan: QueryPlan, terms: DocumentTerms): number =>

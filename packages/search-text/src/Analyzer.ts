@@ -332,8 +332,9 @@ export const makeAnalyzer = (lexicon: Lexicon, stopWords: ReadonlySet<string>) =
 
   // The query is planned again with the words read as corrected, so that a phrase a misspelt word belongs to is
   // found ("серверного оборудавания" is the concept "servers" once read as "оборудования"); the clauses of the
-  // corrected words match as corrections. When the words do not line up (a correction read as a stop word or a
-  // code), each corrected word is planned alone.
+  // corrected words match as corrections. A correction is a word of the vocabulary (SearchText.documentWords: one
+  // word, of letters, no stop word), so the clauses of the two plans line up one for one; were they not to, the plan
+  // is left as typed.
   const corrected = (plan: QueryPlan, corrections: ReadonlyMap<string, string>): QueryPlan => {
     const applied = plan.clauses.flatMap((clause) => {
       const read = corrections.get(clause.text)
@@ -341,7 +342,7 @@ export const makeAnalyzer = (lexicon: Lexicon, stopWords: ReadonlySet<string>) =
     })
     if (applied.length === 0) return plan
     const again = queryPlan(plan.clauses.map((clause) => corrections.get(clause.text) ?? clause.text).join(" "))
-    if (again.clauses.length !== plan.clauses.length) return correctedOneByOne(plan, corrections)
+    if (again.clauses.length !== plan.clauses.length) return plan
     const clauses = again.clauses.map((clause, i): Clause => {
       const typed = plan.clauses[i]?.text ?? clause.text
       return corrections.has(typed)
@@ -353,25 +354,6 @@ export const makeAnalyzer = (lexicon: Lexicon, stopWords: ReadonlySet<string>) =
         : { ...clause, text: typed }
     })
     return { clauses, also: again.also, corrections: [...plan.corrections, ...applied] }
-  }
-
-  const correctedOneByOne = (plan: QueryPlan, corrections: ReadonlyMap<string, string>): QueryPlan => {
-    const applied: Array<readonly [string, string]> = []
-    const also = [...plan.also]
-    const clauses = plan.clauses.map((clause) => {
-      const read = corrections.get(clause.text)
-      const replacement = read === undefined ? undefined : queryPlan(read)
-      const first = replacement?.clauses[0]
-      if (read === undefined || replacement === undefined || first === undefined) return clause
-      applied.push([clause.text, read])
-      for (const name of replacement.also) if (!also.includes(name)) also.push(name)
-      return {
-        text: clause.text,
-        weight: first.weight,
-        alternatives: first.alternatives.map((a) => ({ term: a.term, kind: "correction" as const }))
-      }
-    })
-    return { clauses, also: also.slice(0, 8), corrections: [...plan.corrections, ...applied] }
   }
 
   return { documentTerms, queryPlan, documentWords, correctable, corrected }

@@ -240,13 +240,16 @@ export const labelIndexLines = (labels: ReadonlyArray<LabelMatch>): string =>
   labels.map((label) => JSON.stringify(label)).join("\n") + "\n"
 
 /** The text of the lexicon's files (what the analysis version hashes, before any parsing). */
-export const readLexiconFiles = (directory: string = dataDirectory): Record<keyof typeof lexiconFiles, string> => ({
-  glossary: readFileSync(join(directory, lexiconFiles.glossary), "utf8"),
-  places: readFileSync(join(directory, lexiconFiles.places), "utf8"),
-  labels: readFileSync(join(directory, lexiconFiles.labels), "utf8"),
-  crosswalk: readFileSync(join(directory, lexiconFiles.crosswalk), "utf8"),
-  cpv: readFileSync(join(directory, lexiconFiles.cpv), "utf8")
-})
+export const readLexiconFiles = (directory: string = dataDirectory): Record<keyof typeof lexiconFiles, string> => {
+  const read = (role: keyof typeof lexiconFiles) => readFileSync(join(directory, lexiconFiles[role]), "utf8")
+  return {
+    glossary: read("glossary"),
+    places: read("places"),
+    labels: read("labels"),
+    crosswalk: read("crosswalk"),
+    cpv: read("cpv")
+  }
+}
 
 /** Parses the lexicon's files. */
 export const parseLexiconData = (files: Record<keyof typeof lexiconFiles, string>): LexiconData => ({

@@ -35,8 +35,10 @@ export const fieldLexeme = (term: string, field: Field): string => `${fieldLette
 /** The term of a stored lexeme (what `fieldLexeme` tagged). */
 export const termOfLexeme = (stored: string): string => stored.slice(1)
 
+const fieldLetters: ReadonlySet<string> = new Set(Object.values(fieldLetter))
+
 /** Whether a stored lexeme is a term of a field (not the day or week of the deadline, `deadlineLexemes`). */
-export const isFieldLexeme = (stored: string): boolean => /^[ABCD]/u.test(stored)
+export const isFieldLexeme = (stored: string): boolean => fieldLetters.has(stored.charAt(0))
 
 /** A day in milliseconds (deadline days are UTC days). */
 export const dayMillis = 86_400_000

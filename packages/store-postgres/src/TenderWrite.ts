@@ -16,15 +16,17 @@ export const termsVector = (terms: DocumentTerms, deadline: string | null): stri
 export const cpvPrefixesOfTerms = (terms: DocumentTerms): ReadonlyArray<string> =>
   [...terms.keys()].filter((term) => term.startsWith(cpvTermPrefix)).map((term) => term.slice(cpvTermPrefix.length))
 
-const toInsertRow = (text: SearchText["Service"], { record, procedureKey }: TenderWrite) => {
+/** A tender's index columns: its vector and the CPV prefixes it is filed under. */
+const indexColumns = (text: SearchText["Service"], record: TenderRecord) => {
   const terms = text.documentTerms(record)
-  return {
-    doc: record,
-    procedure_key: procedureKey,
-    terms: termsVector(terms, record.deadline),
-    cpv_prefixes: cpvPrefixesOfTerms(terms)
-  }
+  return { terms: termsVector(terms, record.deadline), cpv_prefixes: cpvPrefixesOfTerms(terms) }
 }
+
+const toInsertRow = (text: SearchText["Service"], { record, procedureKey }: TenderWrite) => ({
+  doc: record,
+  procedure_key: procedureKey,
+  ...indexColumns(text, record)
+})
 
 /** A tender to write, with the key linking the notices of its procedure. */
 export interface TenderWrite {
@@ -105,16 +107,8 @@ export const rewriteTerms = (
   records: ReadonlyArray<TenderRecord>
 ) =>
   sql`UPDATE tenders AS t SET search_vec = r.terms::tsvector, cpv_prefixes = r.cpv_prefixes
-    FROM jsonb_to_recordset(${sql.json(
-      records.map((record) => {
-        const terms = text.documentTerms(record)
-        return {
-          id: record.id,
-          terms: termsVector(terms, record.deadline),
-          cpv_prefixes: cpvPrefixesOfTerms(terms)
-        }
-      })
-    )}) AS r(id text, terms text, cpv_prefixes text[])
+    FROM jsonb_to_recordset(${sql.json(records.map((record) => ({ id: record.id, ...indexColumns(text, record) })))})
+      AS r(id text, terms text, cpv_prefixes text[])
     WHERE t.id = r.id`
 
 /** Adds the words of tenders to the vocabulary spelling corrections read from (SearchText.documentWords). */
