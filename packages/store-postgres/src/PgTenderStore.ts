@@ -12,7 +12,7 @@ import { DateTime, Effect, Fiber, Layer, Schema } from "effect"
 import { SqlSchema } from "effect/sql"
 import { makeRankedSearch } from "./RankedSearch.ts"
 import { makeScanSettings } from "./ScanSettings.ts"
-import { anyOf, everyClause, searchConditions } from "./SearchSql.ts"
+import { anyOf, everyClause, lexemesOf, searchConditions } from "./SearchSql.ts"
 import { lapsedTender, openTender } from "./Sql.ts"
 import { TenderRow, tenderColumns } from "./TenderRow.ts"
 import { batchWords, insertRows, writeTendersWithEvents } from "./TenderWrite.ts"
@@ -68,9 +68,10 @@ export const PgTenderStore = Layer.effect(
     // A word is known when the vocabulary has it as written, or an open tender has one of its forms; an unknown word
     // is read as the vocabulary word most like it (the trigram index finds candidates above pg_trgm's 0.3). The
     // vocabulary's key is asked first, in one statement for all the words (a common word's forms would have the GIN
-    // index read every entry of them: 6-14 ms at 1M); most queries end there. The words it does not have are looked
-    // for in one statement with bitmap scans only (ScanSettings.ts, in a transaction of its own): the planner guesses
-    // a few rows for a form no tender has, and would read every tender.
+    // index read every entry of them: 6-14 ms at 1M); most queries end there. Then the sample of open tenders'
+    // lexemes (LexemeSample.ts): a misspelt inflection of a common word ("лекарственых") has a common stem. The words
+    // left are looked for in one statement with bitmap scans only (ScanSettings.ts, in a transaction of its own): the
+    // planner guesses a few rows for a form no tender has, and would read every tender.
     const spellings = Effect.fn("PgTenderStore.spellings")(function* (questions: ReadonlyArray<SpellingQuestion>) {
       if (questions.length === 0) return new Map<string, string>()
       const looked = sql.join(", ", false)(questions.map((q) => sql`(${q.text}, ${q.lookup})`))
@@ -78,7 +79,8 @@ export const PgTenderStore = Layer.effect(
         (yield* sql<{ text: string }>`SELECT q.text FROM (VALUES ${looked}) AS q(text, lookup)
           WHERE NOT EXISTS (SELECT 1 FROM search_vocabulary v WHERE v.word = q.lookup)`).map((row) => row.text)
       )
-      const unknown = questions.filter((q) => unwritten.has(q.text))
+      const sample = unwritten.size === 0 ? undefined : yield* ranked.sample
+      const unknown = questions.filter((q) => unwritten.has(q.text) && !sample?.hasAny(lexemesOf(q.forms)))
       if (unknown.length === 0) return new Map<string, string>()
       const now = yield* DateTime.now
       const forms = (q: SpellingQuestion) =>

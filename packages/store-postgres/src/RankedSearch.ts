@@ -18,7 +18,8 @@
  * (200 ms at 100k). So the choice is made here (`routeOf`), from the same statistics (a term's share of tenders, a
  * term without statistics taken as half the rarest with) and the filters' share, and each way is bounded: the GIN
  * index is asked for a bounded number of matches with other scans off, the deadline order reads a bounded number
- * of tenders, and only when both fall short does the planner choose alone.
+ * of tenders; the planner chooses alone only when the bounded ways are expected to fall short (they would read their
+ * bound, then every match anyway) or fell short.
  */
 import type { SearchQuery } from "@tenders/core"
 import { PgClient } from "@effect/sql-pg"
@@ -36,6 +37,7 @@ import {
   searchConditions,
   spanLexemes
 } from "./SearchSql.ts"
+import { loadLexemeSample } from "./LexemeSample.ts"
 import { loadSearchStatistics, type SearchStatistics } from "./SearchStatistics.ts"
 import { makeScanSettings, type ScanSettings } from "./ScanSettings.ts"
 import { openTender } from "./Sql.ts"
@@ -76,19 +78,24 @@ const postingsOf = (estimate: Estimate, more?: { readonly entries: number; reado
 /**
  * How the nearest matches of a text condition are found, from its estimate and the share the filters keep
  * (`share`). The GIN index reads the condition's entries, then its tenders (all, or `probeCap` filtered ones); the
- * deadline order reads about limit × tenders / (matches × share) tenders, at most `window`. The cheaper way is tried
- * first. The bounds are those of the balance √(limit × tenders), where reading every match through the index costs
- * as many tenders as the deadline order reads: the probe stops at balance × share filtered matches (balance tenders
- * read), the window at balance / √share tenders (what the deadline order reads there).
+ * deadline order reads about limit × tenders / (matches × share) tenders, at most `window`; asking for every match,
+ * the planner choosing the plan (`viaAll`, estimated as the index reading them all), cannot fall short. The bounds
+ * are those of the balance √(limit × tenders), where reading every match through the index costs as many tenders as
+ * the deadline order reads: the probe stops at balance × share filtered matches (balance tenders read), the window
+ * at balance / √share tenders (what the deadline order reads there). A way the estimate says will stop at its bound
+ * costs what it reads, then every match.
  */
 export const routeOf = (estimate: Estimate, share: number, limit: number, tenders: number) => {
   const balance = Math.max(100, Math.sqrt(limit * Math.max(tenders, 0)))
   const kept = Math.max(share, 1e-4)
   const probeCap = Math.max(limit + 1, Math.ceil(balance * share))
   const window = Math.ceil(balance / Math.sqrt(kept))
-  const viaIndex = postingsOf(estimate) * cost.posting + Math.min(estimate.matches, probeCap / kept) * cost.heapRow
-  const viaDeadline = Math.min(window, (limit * tenders) / Math.max(estimate.matches * kept, 1e-9)) * cost.deadlineRow
-  return { indexFirst: viaIndex <= viaDeadline, viaIndex, viaDeadline, probeCap, window }
+  const postings = postingsOf(estimate) * cost.posting
+  const viaAll = postings + estimate.matches * cost.heapRow
+  const viaIndex = estimate.matches * kept < probeCap ? viaAll : postings + (probeCap / kept) * cost.heapRow + viaAll
+  const needed = (limit * tenders) / Math.max(estimate.matches * kept, 1e-9)
+  const viaDeadline = needed <= window ? needed * cost.deadlineRow : window * cost.deadlineRow + viaAll
+  return { indexFirst: viaIndex <= viaDeadline, viaIndex, viaDeadline, viaAll, probeCap, window }
 }
 
 /** How many pages of matches a span of deadline days is chosen to hold, and the most days it spans. */
@@ -133,8 +140,11 @@ const decodeRanked = Schema.decodeUnknownEffect(
 export const makeRankedSearch = Effect.gen(function* () {
   const sql = yield* PgClient.PgClient
 
-  // Statistics change when ANALYZE runs (after a large ingest, or by autovacuum): read again after a minute.
-  const [statistics, statisticsChanged] = yield* Effect.cachedInvalidateWithTTL(loadSearchStatistics(sql), "1 minute")
+  // Statistics change when ANALYZE runs (after a large ingest, or by autovacuum): read again after a minute. How
+  // often words meet changes slowly: its sample is read again after ten minutes (LexemeSample.ts).
+  const [statistics, statisticsRead] = yield* Effect.cachedInvalidateWithTTL(loadSearchStatistics(sql), "1 minute")
+  const [sample, sampleRead] = yield* Effect.cachedInvalidateWithTTL(loadLexemeSample(sql), "10 minutes")
+  const statisticsChanged = Effect.andThen(statisticsRead, sampleRead)
 
   // Statements the planner plans run unprepared: a cached generic plan cannot see the words. Those that run with
   // the GIN index only are prepared: their plan is the same for every word.
@@ -194,9 +204,10 @@ export const makeRankedSearch = Effect.gen(function* () {
           WHERE ${where} LIMIT ${limit}`.unprepared.pipe(Effect.flatMap(decodeRows))
         return early.length === limit ? early : undefined
       })
-    // The cheapest way by the estimate first; when it falls short (the estimate was wrong), the next. A span of
-    // days that holds less than a page measured how many tenders have the text: the ways are weighed again with
-    // that (a rare word taken for a commoner one goes to the index; a span too short, to a longer one).
+    // The cheapest way by the estimate first; when it falls short (the estimate was wrong), what it read corrects
+    // the estimate and the ways left are weighed again: a probe stopped at its cap counted at least cap / share
+    // tenders with the text, a deadline window too short at most limit × tenders / (window × share); a span of days
+    // that held less than a page, about found / (its share × share). Asking the planner for every match ends it.
     let current = estimate
     const tried = new Set<string>()
     for (let spans = 0; ;) {
@@ -205,19 +216,28 @@ export const makeRankedSearch = Effect.gen(function* () {
       const ways = [
         { way: "index", cost: route.viaIndex },
         { way: "deadline", cost: route.viaDeadline },
+        { way: "all", cost: route.viaAll },
         ...(span === undefined ? [] : [{ way: `span ${span.days}`, cost: span.cost }])
       ]
         .filter(({ way }) => !tried.has(way))
         .toSorted((a, b) => a.cost - b.cost)
-      const next = ways[0]?.way
-      if (next === undefined) break
+      const next = ways[0]?.way ?? "all"
       tried.add(next)
+      if (next === "all") {
+        yield* planner.free(true)
+        return yield* page(where, limit)
+      }
+      const kept = Math.max(share, 1e-9)
       if (next === "index") {
         const found = yield* viaIndex(route.probeCap)
         if (found !== undefined) return found
+        const least = route.probeCap / kept
+        current = { ...current, matches: Math.max(current.matches, least), least: Math.max(current.least, least) }
       } else if (next === "deadline") {
         const found = yield* viaDeadline(route.window)
         if (found !== undefined) return found
+        const most = (limit * stats.tenders) / (route.window * kept)
+        current = { ...current, matches: Math.min(current.matches, most), least: Math.min(current.least, most) }
       } else if (span !== undefined) {
         spans++
         const [found] = yield* probe(
@@ -228,13 +248,11 @@ export const makeRankedSearch = Effect.gen(function* () {
         )
         if (found?.length === limit) return found
         if (found !== undefined) {
-          const measured = Math.max(found.length, 0.5) / Math.max(span.share * share, 1e-9)
+          const measured = Math.max(found.length, 0.5) / Math.max(span.share * kept, 1e-9)
           current = { ...current, matches: measured, least: measured }
         }
       }
     }
-    yield* planner.free(true)
-    return yield* page(where, limit)
   })
 
   /**
@@ -294,10 +312,11 @@ export const makeRankedSearch = Effect.gen(function* () {
     const best = bestLexemes(query.text)
     const whereAll = (sets: ReadonlyArray<ReadonlyArray<string>>) =>
       searchConditions(sql, query, [sql`t.search_vec @@ ${allOf(sql, sets)}`])
-    // The tenders having every set: between what independent sets would have (the planner's estimate) and what the
-    // rarest set has (sets always found together). The words of one query tend to occur together ("поставка
-    // лекарственных препаратов"): taken halfway, as the geometric mean. An estimate, not a bound (either way is
-    // bounded).
+    const sampled = yield* sample
+    // The tenders having every set: counted in the sample when it met enough of them; else between what independent
+    // sets would have (the planner's estimate) and what the rarest set has (sets always found together). The words
+    // of one query tend to occur together ("поставка лекарственных препаратов"): taken halfway, as the geometric
+    // mean. An estimate, not a bound (every way is bounded).
     const estimateAll = (sets: ReadonlyArray<ReadonlyArray<string>>): Estimate => {
       const counts = sets.map((set) => stats.matchesOfAny(set)).toSorted((a, b) => a - b)
       const rarest = counts[0] ?? stats.tenders
@@ -305,9 +324,10 @@ export const makeRankedSearch = Effect.gen(function* () {
         (matches, count) => (matches * count) / Math.max(stats.tenders, 1),
         stats.tenders
       )
+      const counted = sampled.matchesOfEvery(sets)
       return {
-        matches: Math.sqrt(independent * rarest),
-        least: independent,
+        matches: counted?.matches ?? Math.sqrt(independent * rarest),
+        least: counted?.least ?? independent,
         entries: counts.reduce((sum, count) => sum + count, 0),
         sets: counts.length
       }
@@ -368,5 +388,5 @@ export const makeRankedSearch = Effect.gen(function* () {
       ? sql.withTransaction(rankedSearch(query))
       : Effect.map(page(searchConditions(sql, query, []), query.limit), (tenders) => ({ tenders, approximate: false }))
 
-  return { search, statisticsChanged }
+  return { search, statisticsChanged, sample }
 })

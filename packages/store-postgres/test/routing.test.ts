@@ -85,6 +85,20 @@ describe("the way a search step takes", () => {
     expect(routeOf(one(440_000), 1, 10, 1_000_000).indexFirst).toBe(false)
   })
 
+  it("counts a way expected to stop at its bound as what it reads, then every match", () => {
+    // 1M tenders, limit 10: the balance is √(10 × 1M) ≈ 3,162; a filter keeping a sixth: the probe stops at 528
+    // filtered matches, the deadline order at 7,746 tenders read.
+    const share = 1 / 6
+    const few = routeOf(one(2_000), share, 10, 1_000_000)
+    expect(few.viaIndex).toBe(few.viaAll) // 333 filtered matches: the probe reads them all
+    const many = routeOf(one(30_000), share, 10, 1_000_000)
+    expect(many.viaIndex).toBeGreaterThan(many.viaAll) // 5,000 filtered: the probe stops at its cap, in vain
+    expect(many.viaDeadline).toBeLessThan(many.viaAll) // 2,000 tenders read in deadline order hold ten matches
+    const between = routeOf(one(6_000), share, 10, 1_000_000)
+    // 1,000 filtered: too many for the probe, too few for the window (10,000 tenders to read): every match
+    expect(Math.min(between.viaIndex, between.viaDeadline)).toBeGreaterThan(between.viaAll)
+  })
+
   it("spans as many days from today as should hold four pages of filtered matches", () => {
     const stats = statistics()
     // 9,000 tenders have the text: 100 a day; four pages of 10 are in the first day.

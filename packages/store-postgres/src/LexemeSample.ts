@@ -1,0 +1,80 @@
+/**
+ * A sample of the open tenders' lexemes, for what the planner's statistics cannot tell: how often words meet. They
+ * give each lexeme's share of tenders, and several words are then taken as independent, or as always together, or
+ * between the two (RankedSearch.ts); the words of one query are often near always together ("school" and "building":
+ * 30,600 tenders at 1M, estimated 1,850 as independent). Counted in a sample of about `sampleRows` tenders, a
+ * condition met often enough for the count to mean something (`minHits`, an error of about 1/√hits) is estimated
+ * from it. A word the sample has is also known to the spelling check without asking the index (PgTenderStore).
+ */
+import { DateTime, Effect, Schema } from "effect"
+import type { Statement } from "effect/sql"
+import { openTender } from "./Sql.ts"
+
+/** About how many tenders the sample holds (whole pages of the table: `TABLESAMPLE SYSTEM`). */
+const sampleRows = 3_000
+/** The fewest sampled tenders a condition must have for the sample's count to be used. */
+const minHits = 16
+
+/** What the sample says of a condition: the tenders estimated to meet it, and the fewest they likely are (2σ). */
+export interface SampledMatches {
+  readonly matches: number
+  readonly least: number
+}
+
+/** The sample as a search reads it: the open tenders having one lexeme of each set, when it met enough of them. */
+export interface LexemeSample {
+  /** Whether a sampled open tender has one of the lexemes (then some open tender has it; else nothing is known). */
+  readonly hasAny: (lexemes: ReadonlyArray<string>) => boolean
+  readonly matchesOfEvery: (sets: ReadonlyArray<ReadonlyArray<string>>) => SampledMatches | undefined
+}
+
+const SampleRow = Schema.Struct({ tenders: Schema.Number, lexemes: Schema.NullOr(Schema.Array(Schema.String)) })
+
+/**
+ * A sample from `rows`: each sampled tender's lexemes, null for a tender not open (it counts in the sample's size,
+ * as the table's size counts every tender), and the table's size (`tenders`).
+ */
+export const toLexemeSample = (rows: ReadonlyArray<typeof SampleRow.Type>): LexemeSample => {
+  const tenders = Math.max(rows[0]?.tenders ?? 0, rows.length)
+  const postings = new Map<string, Array<number>>()
+  let open = 0
+  for (const row of rows) {
+    if (row.lexemes === null) continue
+    for (const lexeme of row.lexemes) {
+      const list = postings.get(lexeme)
+      if (list === undefined) postings.set(lexeme, [open])
+      else list.push(open)
+    }
+    open++
+  }
+  return {
+    hasAny: (lexemes) => lexemes.some((lexeme) => postings.has(lexeme)),
+    matchesOfEvery: (sets) => {
+      if (rows.length === 0 || sets.length === 0) return undefined
+      // met[i]: how many of the sets before tender i has (each set counted once, and only after all those before).
+      const met = new Uint16Array(open)
+      sets.forEach((set, k) => {
+        for (const lexeme of set) for (const i of postings.get(lexeme) ?? []) if (met[i] === k) met[i] = k + 1
+      })
+      let hits = 0
+      for (const count of met) if (count === sets.length) hits++
+      if (hits < minHits) return undefined
+      const scale = tenders / rows.length
+      return { matches: hits * scale, least: Math.max(hits - 2 * Math.sqrt(hits), 1) * scale }
+    }
+  }
+}
+
+/** Reads a sample of about `sampleRows` tenders (all of a smaller table), with the table's size. */
+export const loadLexemeSample = (sql: Statement.Constructor) =>
+  Effect.gen(function* () {
+    const now = yield* DateTime.now
+    const percent = sql`LEAST(100, ${sampleRows * 100} / GREATEST((SELECT tenders FROM size), 1))`
+    const rows = yield* sql`WITH size AS (SELECT GREATEST(c.reltuples, 0)::float8 AS tenders FROM pg_class c
+        WHERE c.oid = 'tenders'::regclass)
+      SELECT size.tenders, CASE WHEN ${openTender(sql, now)} THEN tsvector_to_array(t.search_vec) END AS lexemes
+      FROM size, tenders t TABLESAMPLE SYSTEM (${percent}) REPEATABLE (7)`.pipe(
+      Effect.flatMap(Schema.decodeUnknownEffect(Schema.Array(SampleRow)))
+    )
+    return toLexemeSample(rows)
+  }).pipe(Effect.orDie)
