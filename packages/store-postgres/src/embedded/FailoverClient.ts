@@ -71,7 +71,7 @@ const explain =
     if (code === DISK_FULL) return explained(error, withDiskState(store.dataDir, describeCause(error.reason.cause)))
     switch (outcome(error)) {
       case "broken":
-        return explained(error, broken)
+        return explained(error, `${broken} (${describeCause(error.reason.cause)})`)
       case "not-run":
         return explained(
           error,
