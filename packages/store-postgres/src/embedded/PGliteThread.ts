@@ -7,7 +7,7 @@
  * what went wrong) if it could not start or stopped serving; any message from the owner stops it (the server
  * drains, PGlite closes), and the thread ends.
  */
-import { Cause, Deferred, Effect, Exit } from "effect"
+import { Cause, Deferred, Effect, Exit, Logger } from "effect"
 import { parentPort, workerData } from "node:worker_threads"
 import { describeCause } from "./EmbeddedStoreError.ts"
 import { servePGlite } from "./ServePGlite.ts"
@@ -34,7 +34,9 @@ if (port !== null) {
       yield* Deferred.await(stop)
     })
   )
-  void Effect.runPromiseExit(serve).then((exit) => {
+  // Its warnings go to standard error whatever the process does with standard output (`tenders mcp --stdio`
+  // speaks MCP there).
+  void Effect.runPromiseExit(Effect.provideService(serve, Logger.LogToStderr, true)).then((exit) => {
     if (Exit.isFailure(exit)) {
       const failure = Cause.findErrorOption(exit.cause)
       tell({
