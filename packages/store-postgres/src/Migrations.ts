@@ -262,6 +262,15 @@ const deadlineDays = Effect.gen(function* () {
   yield* sql`UPDATE search_index_state SET version = '' WHERE id = 1`
 })
 
+/**
+ * The index on a tender's source and native id: no statement looks tenders up by native id (notices are linked by
+ * procedure key, tenders read by id or alias), and every write paid for it (third session of issue 10).
+ */
+const unusedNativeIndex = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`DROP INDEX IF EXISTS tenders_source_native_idx`
+})
+
 /** Runs the schema migrations once, in order (the migrator locks its table inside a transaction). */
 export const migrate = Migrator.make({})({
   loader: Migrator.fromRecord({
@@ -275,7 +284,8 @@ export const migrate = Migrator.make({})({
     "8_search_terms": searchTerms,
     "9_title_terms": titleTerms,
     "10_field_lexemes": fieldLexemes,
-    "11_deadline_days": deadlineDays
+    "11_deadline_days": deadlineDays,
+    "12_unused_native_index": unusedNativeIndex
   }),
   table: "tenders_migrations"
 })
