@@ -222,6 +222,12 @@ const searchTerms = Effect.gen(function* () {
   yield* sql`CREATE INDEX search_vocabulary_trgm_idx ON search_vocabulary USING gin (word gin_trgm_ops)`
 })
 
+/** Has every tender's terms rebuilt at the next start (SearchIndex.ts: the stored version no longer matches). */
+const rebuildTermsAtStart = Effect.flatMap(
+  SqlClient.SqlClient,
+  (sql) => sql`UPDATE search_index_state SET version = '' WHERE id = 1`
+)
+
 /**
  * The title's terms in a column of their own: the first candidate tier (every word in the title) needs the planner's
  * own estimate of how many titles match, which a weight-restricted query on the whole vector does not give (it
@@ -232,8 +238,7 @@ const titleTerms = Effect.gen(function* () {
   yield* sql`ALTER TABLE tenders ADD COLUMN title_vec tsvector NOT NULL DEFAULT ''::tsvector`
   yield* sql`CREATE INDEX tenders_title_vec_idx ON tenders USING gin (title_vec) WHERE status IN ('open', 'amended')`
   yield* sql`ALTER TABLE tenders ALTER COLUMN title_vec SET STATISTICS 2000`
-  // Filled by the rebuild at start (the analysis version changes with it).
-  yield* sql`UPDATE search_index_state SET version = '' WHERE id = 1`
+  yield* rebuildTermsAtStart // the rebuild at start fills the column
 })
 
 /**
@@ -249,7 +254,7 @@ const fieldLexemes = Effect.gen(function* () {
   yield* sql`DROP INDEX tenders_title_trgm_idx`
   yield* sql`DROP INDEX tenders_buyer_trgm_idx`
   yield* sql`ALTER INDEX tenders_search_vec_idx SET (gin_pending_list_limit = 512)`
-  yield* sql`UPDATE search_index_state SET version = '' WHERE id = 1`
+  yield* rebuildTermsAtStart
 })
 
 /**
@@ -257,10 +262,7 @@ const fieldLexemes = Effect.gen(function* () {
  * `deadlineLexemes`), so the GIN index finds the tenders of a text due in the next days (RankedSearch.ts). The terms
  * are rebuilt at start.
  */
-const deadlineDays = Effect.gen(function* () {
-  const sql = yield* SqlClient.SqlClient
-  yield* sql`UPDATE search_index_state SET version = '' WHERE id = 1`
-})
+const deadlineDays = rebuildTermsAtStart
 
 /**
  * The index on a tender's source and native id: no statement looks tenders up by native id (notices are linked by

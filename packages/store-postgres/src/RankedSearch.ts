@@ -37,7 +37,7 @@ import {
   searchConditions,
   spanLexemes
 } from "./SearchSql.ts"
-import { loadLexemeSample } from "./LexemeSample.ts"
+import { type LexemeSample, loadLexemeSample } from "./LexemeSample.ts"
 import { loadSearchStatistics, type SearchStatistics } from "./SearchStatistics.ts"
 import { makeScanSettings, type ScanSettings } from "./ScanSettings.ts"
 import { openTender } from "./Sql.ts"
@@ -75,6 +75,17 @@ const postingsOf = (estimate: Estimate, more?: { readonly entries: number; reado
     ? estimate.entries
     : (estimate.entries + (more?.entries ?? 0)) * cost.skippedPosting + (more?.matches ?? estimate.matches)
 
+/** The bounds of the index probe and the deadline window (`routeOf`), which do not depend on the text. */
+const boundsOf = (share: number, limit: number, tenders: number) => {
+  const balance = Math.max(100, Math.sqrt(limit * Math.max(tenders, 0)))
+  const kept = Math.max(share, 1e-4)
+  return {
+    kept,
+    probeCap: Math.max(limit + 1, Math.ceil(balance * share)),
+    window: Math.ceil(balance / Math.sqrt(kept))
+  }
+}
+
 /**
  * How the nearest matches of a text condition are found, from its estimate and the share the filters keep
  * (`share`). The GIN index reads the condition's entries, then its tenders (all, or `probeCap` filtered ones); the
@@ -86,10 +97,7 @@ const postingsOf = (estimate: Estimate, more?: { readonly entries: number; reado
  * costs what it reads, then every match.
  */
 export const routeOf = (estimate: Estimate, share: number, limit: number, tenders: number) => {
-  const balance = Math.max(100, Math.sqrt(limit * Math.max(tenders, 0)))
-  const kept = Math.max(share, 1e-4)
-  const probeCap = Math.max(limit + 1, Math.ceil(balance * share))
-  const window = Math.ceil(balance / Math.sqrt(kept))
+  const { kept, probeCap, window } = boundsOf(share, limit, tenders)
   const postings = postingsOf(estimate) * cost.posting
   const viaAll = postings + estimate.matches * cost.heapRow
   const viaIndex = estimate.matches * kept < probeCap ? viaAll : postings + (probeCap / kept) * cost.heapRow + viaAll
@@ -127,6 +135,29 @@ export const spanOf = (stats: SearchStatistics, now: number, estimate: Estimate,
     }
   }
   return undefined
+}
+
+/**
+ * The estimate of the tenders having one lexeme of each set: counted in the sample when it met enough of them; else
+ * between what independent sets would have (the planner's estimate) and what the rarest set has (sets always found
+ * together). The words of one query tend to occur together ("поставка лекарственных препаратов"): taken halfway, as
+ * the geometric mean. An estimate, not a bound (every way is bounded).
+ */
+const estimateOf = (
+  stats: SearchStatistics,
+  sample: LexemeSample,
+  sets: ReadonlyArray<ReadonlyArray<string>>
+): Estimate => {
+  const counts = sets.map((set) => stats.matchesOfAny(set)).toSorted((a, b) => a - b)
+  const rarest = counts[0] ?? stats.tenders
+  const independent = counts.reduce((matches, count) => (matches * count) / Math.max(stats.tenders, 1), stats.tenders)
+  const counted = sample.matchesOfEvery(sets)
+  return {
+    matches: counted?.matches ?? Math.sqrt(independent * rarest),
+    least: counted?.least ?? independent,
+    entries: counts.reduce((sum, count) => sum + count, 0),
+    sets: counts.length
+  }
 }
 
 type Tender = typeof TenderRow.Type
@@ -208,6 +239,7 @@ export const makeRankedSearch = Effect.gen(function* () {
     // the estimate and the ways left are weighed again: a probe stopped at its cap counted at least cap / share
     // tenders with the text, a deadline window too short at most limit × tenders / (window × share); a span of days
     // that held less than a page, about found / (its share × share). Asking the planner for every match ends it.
+    const kept = Math.max(share, 1e-9)
     let current = estimate
     const tried = new Set<string>()
     for (let spans = 0; ;) {
@@ -227,7 +259,6 @@ export const makeRankedSearch = Effect.gen(function* () {
         yield* planner.free(true)
         return yield* page(where, limit)
       }
-      const kept = Math.max(share, 1e-9)
       if (next === "index") {
         const found = yield* viaIndex(route.probeCap)
         if (found !== undefined) return found
@@ -258,8 +289,8 @@ export const makeRankedSearch = Effect.gen(function* () {
   /**
    * The first `limit` tenders of the levels of a one-clause query after the first (`found` holds its tenders, all of
    * them when fewer than `limit`). A level is read only when those before it had fewer than asked for, so all of
-   * theirs are found: those of its own found already belong to a level before it. The levels the statistics call
-   * small are probed at once.
+   * theirs are found: those of its own found already belong to a level before it. The levels estimated small are
+   * probed at once.
    */
   const byLevel = Effect.fn("RankedSearch.byLevel")(function* (
     planner: ScanSettings,
@@ -269,9 +300,9 @@ export const makeRankedSearch = Effect.gen(function* () {
     share: number
   ) {
     const stats = yield* statistics
+    const sampled = yield* sample
     const steps = levels.map((lexemes) => {
-      const matches = stats.matchesOfAny(lexemes)
-      const estimate = { matches, least: matches, entries: matches, sets: 1 }
+      const estimate = estimateOf(stats, sampled, [lexemes])
       return {
         where: searchConditions(sql, query, [sql`t.search_vec @@ ${anyLexeme(lexemes)}::tsquery`]),
         estimate,
@@ -284,7 +315,7 @@ export const makeRankedSearch = Effect.gen(function* () {
         planner,
         small.map((step) => step.where),
         query.limit,
-        routeOf({ matches: 0, least: 0, entries: 0, sets: 1 }, share, query.limit, stats.tenders).probeCap
+        boundsOf(share, query.limit, stats.tenders).probeCap
       )).map((tenders, i) => [small[i], tenders] as const)
     )
     const result = [...found]
@@ -313,25 +344,7 @@ export const makeRankedSearch = Effect.gen(function* () {
     const whereAll = (sets: ReadonlyArray<ReadonlyArray<string>>) =>
       searchConditions(sql, query, [sql`t.search_vec @@ ${allOf(sql, sets)}`])
     const sampled = yield* sample
-    // The tenders having every set: counted in the sample when it met enough of them; else between what independent
-    // sets would have (the planner's estimate) and what the rarest set has (sets always found together). The words
-    // of one query tend to occur together ("поставка лекарственных препаратов"): taken halfway, as the geometric
-    // mean. An estimate, not a bound (every way is bounded).
-    const estimateAll = (sets: ReadonlyArray<ReadonlyArray<string>>): Estimate => {
-      const counts = sets.map((set) => stats.matchesOfAny(set)).toSorted((a, b) => a - b)
-      const rarest = counts[0] ?? stats.tenders
-      const independent = counts.reduce(
-        (matches, count) => (matches * count) / Math.max(stats.tenders, 1),
-        stats.tenders
-      )
-      const counted = sampled.matchesOfEvery(sets)
-      return {
-        matches: counted?.matches ?? Math.sqrt(independent * rarest),
-        least: counted?.least ?? independent,
-        entries: counts.reduce((sum, count) => sum + count, 0),
-        sets: counts.length
-      }
-    }
+    const estimateAll = (sets: ReadonlyArray<ReadonlyArray<string>>) => estimateOf(stats, sampled, sets)
     const top = yield* nearest(planner, query, whereAll(best), estimateAll(best), share, query.limit)
     if (top.length === query.limit) return { tenders: top, approximate: false }
     const [clause, ...others] = query.text.clauses

@@ -13,25 +13,20 @@ import { Worker } from "node:worker_threads"
 import { EmbeddedStoreError } from "./EmbeddedStoreError.ts"
 import type { ThreadData, ThreadMessage } from "./PGliteThread.ts"
 
-/** Run from the sources (the repository's scripts and tests), the thread loads the sources too. */
-const fromSource = import.meta.url.endsWith(".ts")
-const threadUrl = new URL(fromSource ? "./PGliteThread.ts" : "./PGliteThread.js", import.meta.url)
-const sourceCondition = "--conditions=@tenders/source"
+/**
+ * The thread's entry, as this module is run: the sources (the repository's scripts and tests) or the build. It
+ * imports only modules of this folder and packages, so it needs none of the launcher's resolution hooks.
+ */
+const threadUrl = new URL(import.meta.url.endsWith(".ts") ? "./PGliteThread.ts" : "./PGliteThread.js", import.meta.url)
 
 /** Serves `<dataDir>/pglite` on `socketPath` from a worker thread until the scope closes. */
 export const servePGliteOnThread = (dataDir: string, socketPath: string) =>
   Effect.acquireRelease(
     Effect.tryPromise({
       try: () =>
-        new Promise<{ readonly worker: Worker; readonly stop: () => Promise<void> }>((resolve, reject) => {
+        new Promise<{ readonly stop: () => Promise<void> }>((resolve, reject) => {
           const data: ThreadData = { dataDir, socketPath }
-          const worker = new Worker(threadUrl, {
-            workerData: data,
-            execArgv:
-              fromSource && !process.execArgv.includes(sourceCondition)
-                ? [...process.execArgv, sourceCondition]
-                : process.execArgv
-          })
+          const worker = new Worker(threadUrl, { workerData: data })
           let serving = false
           let stopping = false
           const exited = new Promise<number>((done) => worker.once("exit", done))
@@ -39,7 +34,6 @@ export const servePGliteOnThread = (dataDir: string, socketPath: string) =>
             if (message._tag === "Serving") {
               serving = true
               resolve({
-                worker,
                 stop: () => {
                   stopping = true
                   worker.postMessage("stop", []) // no transfer list (Node's second argument, not an origin)
