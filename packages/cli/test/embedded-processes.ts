@@ -70,16 +70,6 @@ export const ownerPid = (dataDir: string): number | undefined => {
   }
 }
 
-/** Whether the owner named in the data directory's lock listens on its socket (it does so after taking the lock). */
-export const ownerListens = (dataDir: string): boolean => {
-  try {
-    const { socketPath } = JSON.parse(Fs.readFileSync(join(dataDir, "pglite.lock"), "utf8")) as { socketPath: string }
-    return Fs.statSync(socketPath).isSocket()
-  } catch {
-    return false
-  }
-}
-
 /** Unix sockets a process has open besides its standard streams (its connections to the store). */
 export const socketsOf = (pid: number): number =>
   Fs.readdirSync(`/proc/${pid}/fd`).filter((fd) => {

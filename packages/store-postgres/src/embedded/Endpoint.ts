@@ -3,10 +3,9 @@
  * that changes.
  *
  * A claim takes the lock (LockFile.ts) when nobody alive holds it, and then this process serves PGlite
- * (ServePGlite.ts, on a thread of its own: ServeOnThread.ts); otherwise it waits until the live owner's socket
- * answers. An owner that exits drains its connections and releases the lock; the processes it served then claim
- * again (`reclaim`): one of them takes the store over, the others reach the new owner. The lock's guard file
- * serialises the claims.
+ * (ServePGlite.ts); otherwise it waits until the live owner's socket answers. An owner that exits drains
+ * its connections and releases the lock; the processes it served then claim again (`reclaim`): one of them
+ * takes the store over, the others reach the new owner. The lock's guard file serialises the claims.
  */
 import { Clock, Effect, Exit, Scope, Semaphore } from "effect"
 import * as Fs from "node:fs"
@@ -15,7 +14,7 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import { EmbeddedStoreError, storeError } from "./EmbeddedStoreError.ts"
 import { claimLock, releaseLock } from "./LockFile.ts"
-import { servePGliteOnThread } from "./ServeOnThread.ts"
+import { servePGlite } from "./ServePGlite.ts"
 
 export const SOCKET_NAME = ".s.PGSQL.5432"
 /** `sun_path` holds 108 bytes on Linux and 104 on macOS, including the NUL. */
@@ -110,7 +109,7 @@ const claimOnce = (dir: string, scope: Scope.Scope, socketPath: () => string) =>
           try: () => removeSocket(claim.info.socketPath, false),
           catch: storeError(`Cannot remove the stale socket ${claim.info.socketPath}`)
         })
-        yield* servePGliteOnThread(dir, claim.info.socketPath)
+        yield* servePGlite(dir, claim.info.socketPath)
         return { _tag: "Reached", endpoint: { path: claim.info.socketPath, owner: true } } satisfies Attempt
       }
       if (yield* probe(claim.info.socketPath)) {
