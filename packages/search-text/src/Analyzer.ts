@@ -142,18 +142,33 @@ export const makeAnalyzer = (lexicon: Lexicon, stopWords: ReadonlySet<string>) =
       .map((level) => lexicon.okpd2ToCpv.get(level) ?? [])
       .find((links) => links.length > 0) ?? []
 
-  // A tender's codes as terms: the CPV prefixes and OKPD2 levels, and the crosswalk both ways (OKPD2 levels give CPV
-  // prefixes, CPV prefixes give OKPD2 levels).
+  // A tender's codes as terms: its CPV prefixes and OKPD2 levels, and the CPV prefixes its OKPD2 levels are linked to
+  // by the crosswalk. The other way, CPV to OKPD2, is taken by the query (cpvOfOkpd2), not stored: every OKPD2 level
+  // of every code linked to every CPV prefix was two thirds of a TED tender's terms and of the ingest's index writes.
   const codeTerms = (cpvPrefixes: ReadonlyArray<string>, okpd2Codes: ReadonlyArray<string>): ReadonlyArray<string> => {
     const cpv = new Set(cpvPrefixes)
     const okpd2 = new Set(okpd2Codes.flatMap(okpd2Levels))
     for (const level of okpd2)
       for (const code of lexicon.okpd2ToCpv.get(level) ?? [])
         for (const p of cpvPrefixesOf(code)) if (p.length <= code.length) cpv.add(p)
-    for (const prefix of cpv)
-      for (const code of lexicon.cpvToOkpd2.get(prefix) ?? []) for (const l of okpd2Levels(code)) okpd2.add(l)
     return [...[...cpv].map(cpvTerm), ...[...okpd2].map(okpd2Term)]
   }
+  // The CPV prefixes whose tenders an OKPD2 level (typed in a query) spans through the crosswalk: those linked to a
+  // code at or under the level. A tender holds every prefix of its CPV codes (and of those its OKPD2 codes link to),
+  // so it matches one of them exactly when it would hold the level had the crosswalk been applied to it; a prefix
+  // under another of the list adds nothing and is left out.
+  const cpvOfOkpd2 = new Map<string, Array<string>>()
+  for (const [prefix, codes] of lexicon.cpvToOkpd2)
+    for (const level of new Set(codes.flatMap(okpd2Levels))) {
+      const list = cpvOfOkpd2.get(level)
+      if (list === undefined) cpvOfOkpd2.set(level, [prefix])
+      else list.push(prefix)
+    }
+  for (const [level, prefixes] of cpvOfOkpd2)
+    cpvOfOkpd2.set(
+      level,
+      prefixes.filter((p) => !prefixes.some((q) => q !== p && p.startsWith(q)))
+    )
 
   // The words of a tender's text fields, once for its terms and its vocabulary words (an ingest asks for both).
   const recordWords = new WeakMap<TenderRecord, Readonly<Record<Exclude<Field, "codes">, ReadonlyArray<Word>>>>()
@@ -221,6 +236,7 @@ export const makeAnalyzer = (lexicon: Lexicon, stopWords: ReadonlySet<string>) =
       }
       if (code.includes(".")) {
         alternatives.set(okpd2Term(code), "code")
+        for (const prefix of cpvOfOkpd2.get(code) ?? []) alternatives.set(cpvTerm(prefix), "code")
         named(crosswalkOf(code))
       } else {
         const prefix = normalizeCpvPrefix(code.slice(0, 8))

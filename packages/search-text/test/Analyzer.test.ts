@@ -11,6 +11,7 @@ import {
   labelIndexLines,
   makeAnalyzer,
   readCpv,
+  readLexiconData,
   readStopWords
 } from "../src/index.ts"
 
@@ -179,6 +180,56 @@ describe("the text analysis", () => {
     const plan = analyzer.queryPlan("road repair")
     expect(plan.also).toEqual(expect.arrayContaining(["дорога", "ճանապարհ", "ремонт", "վերանորոգում"]))
     expect(analyzer.queryPlan("the and of").clauses).toEqual([])
+  })
+})
+
+describe("the crosswalk from CPV to OKPD2, taken by the query", () => {
+  // On the shipped data: a typed OKPD2 level matches a tender exactly when the tender would hold that level had the
+  // links of its CPV prefixes (its own, and those its OKPD2 codes link to) been stored with it, every level of every
+  // linked code (how tenders were indexed before; the query now asks for the linked CPV prefixes instead).
+  const shipped = readLexiconData()
+  const shippedAnalyzer = makeAnalyzer(buildLexicon(shipped), readStopWords())
+  const okpd2Levels = (code: string) =>
+    [...code].flatMap((c, i) => (/\d/u.test(c) && i >= 1 ? [code.slice(0, i + 1)] : []))
+  const linked = new Map<string, Array<string>>()
+  for (const link of shipped.crosswalk) linked.set(link.cpv, [...(linked.get(link.cpv) ?? []), link.okpd2])
+  // A query reads an OKPD2 code by its dots: "42" alone is a CPV division.
+  const levels = [...new Set(shipped.crosswalk.flatMap((link) => okpd2Levels(link.okpd2)))].filter((l) =>
+    l.includes(".")
+  )
+  const plans = levels.map((level) => ({ level, clauses: shippedAnalyzer.queryPlan(level).clauses }))
+  const expectedLevels = (tender: TenderRecord) => {
+    const terms = shippedAnalyzer.documentTerms(tender)
+    const cpvPrefixes = [...terms.keys()].filter((t) => t.startsWith("cpv:")).map((t) => t.slice(4))
+    return new Set([
+      ...tender.okpd2Codes.flatMap(okpd2Levels),
+      ...cpvPrefixes.flatMap((p) => (linked.get(p) ?? []).flatMap(okpd2Levels))
+    ])
+  }
+
+  it("matches a tender classified in CPV, or in OKPD2, by every level its links reach and no other", () => {
+    const cpvCodes = readCpv().map((row) => row.code)
+    const okpd2Codes = [...new Set(shipped.crosswalk.map((link) => link.okpd2))]
+    const tenders = [
+      ...cpvCodes
+        .filter((_, i) => i % 97 === 0)
+        .map((code, i) => record({ id: `ted-${i}-2026`, title: "x", cpvCodes: [code] })),
+      ...okpd2Codes
+        .filter((_, i) => i % 31 === 0)
+        .map((code, i) => record({ id: `eaeu-${i}`, source: "eaeu", country: "RU", title: "x", okpd2Codes: [code] }))
+    ]
+    let matched = 0
+    for (const tender of tenders) {
+      const expected = expectedLevels(tender)
+      const terms = shippedAnalyzer.documentTerms(tender)
+      for (const { level, clauses } of plans) {
+        const found = hasEveryClause(clauses, terms)
+        if (found !== expected.has(level)) expect({ tender: tender.id, level, found }).toEqual({ expected: !found })
+        if (found) matched++
+      }
+    }
+    expect(tenders.length).toBeGreaterThan(150)
+    expect(matched).toBeGreaterThan(1000)
   })
 })
 
