@@ -33,6 +33,7 @@ const rules = {
   ],
   http: ["effect", "@tenders/core", "@tenders/contract", "node:"],
   "adapters-notify": ["effect", "@tenders/core", "nodemailer", "standardwebhooks", "undici", "node:"],
+  dashboard: ["effect", "@tenders/core", "node:"],
   mcp: ["effect", "@tenders/core", "@tenders/contract", "@modelcontextprotocol/server", "node:"],
   "client-sdk": ["effect", "@tenders/core", "@tenders/contract", "standardwebhooks"],
   cli: ["*"]

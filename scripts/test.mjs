@@ -3,7 +3,7 @@
 // e.g. `npm test -- --project unit`. Store tests run against embedded PGlite, and also against PostgreSQL when
 // TEST_DATABASE_URL is set.
 import { spawnSync } from "node:child_process"
-import { mkdirSync, readFileSync } from "node:fs"
+import { existsSync, mkdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 
 const root = join(import.meta.dirname, "..")
@@ -37,6 +37,25 @@ if (extra.length === 0) {
 if (process.env["TEST_DATABASE_URL"])
   process.stdout.write(`\nStore tests also run against ${process.env["TEST_DATABASE_URL"]}\n`)
 else process.stdout.write("\nTEST_DATABASE_URL is not set: store tests run against the embedded store only.\n")
+// The dashboard's browser tests drive Debian's Chromium (never a browser download): CHROMIUM_PATH, else
+// /usr/bin/chromium, installed from Debian's packages when missing and this user may (root with apt-get).
+const chromium = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium"
+if (!existsSync(chromium)) {
+  const canInstall = process.getuid?.() === 0 && spawnSync("sh", ["-c", "command -v apt-get"]).status === 0
+  if (canInstall) {
+    run("install Chromium from Debian's packages (browser tests)", "sh", [
+      "-c",
+      "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null"
+    ])
+  } else {
+    process.stdout.write(
+      `\nThe dashboard's browser tests need Chromium at ${chromium}: install it (Debian: apt-get install chromium) ` +
+        "or set CHROMIUM_PATH to a Chromium or Chrome binary.\n"
+    )
+    process.exit(1)
+  }
+}
+process.env["CHROMIUM_PATH"] = chromium
 mkdirSync(join(root, ".tmp"), { recursive: true })
 const report = join(root, ".tmp", "vitest-report.json")
 const vitest = spawnSync(

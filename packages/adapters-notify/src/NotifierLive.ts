@@ -12,9 +12,10 @@ import { makeEmailSender } from "./EmailNotifier.ts"
 import { makeWebhookSender } from "./WebhookNotifier.ts"
 
 /**
- * The `Notifier` from the environment: `SMTP_URL` (else `.eml` files in `<data dir>/outbox`, the data dir given
- * or `TENDERS_DATA_DIR`), `TENDERS_MAIL_FROM`, `TENDERS_WEBHOOK_CA_FILE`, `TENDERS_WEBHOOK_TIMEOUT`; the allow-list
- * is the `WebhookAllowHosts` in context (core's `webhookAllowHostsLayer` parses `TENDERS_WEBHOOK_ALLOW_HOSTS`).
+ * The `Notifier` from the environment: `SMTP_URL` for digests and sign-in links (else `.eml` files in
+ * `<data dir>/outbox`, the data dir given or `TENDERS_DATA_DIR`), `TENDERS_MAIL_FROM`, `TENDERS_WEBHOOK_CA_FILE`,
+ * `TENDERS_WEBHOOK_TIMEOUT`; the allow-list is the `WebhookAllowHosts` in context (core's `webhookAllowHostsLayer`
+ * parses `TENDERS_WEBHOOK_ALLOW_HOSTS`).
  */
 export const notifierLayer = (options: { readonly dataDir?: string | undefined } = {}) =>
   Layer.effect(
@@ -26,7 +27,7 @@ export const notifierLayer = (options: { readonly dataDir?: string | undefined }
       const allowHosts = yield* WebhookAllowHosts
       const caFile = (yield* optionalSetting("TENDERS_WEBHOOK_CA_FILE")) ?? null
       const timeout = yield* webhookTimeoutConfig
-      const sendEmail = makeEmailSender({ smtpUrl, from, outboxDir: join(dataDir, "outbox") })
+      const email = makeEmailSender({ smtpUrl, from, outboxDir: join(dataDir, "outbox") })
       const sendWebhook = yield* Effect.try({
         try: () => makeWebhookSender({ allowHosts, caFile, timeout }),
         catch: (cause) =>
@@ -34,7 +35,7 @@ export const notifierLayer = (options: { readonly dataDir?: string | undefined }
             new ConfigProvider.SourceError({ message: `cannot read TENDERS_WEBHOOK_CA_FILE: ${String(cause)}`, cause })
           )
       })
-      return Notifier.of({ sendEmail, sendWebhook })
+      return Notifier.of({ ...email, sendWebhook })
     })
   )
 

@@ -1,5 +1,7 @@
 export * from "./DigestFormat.ts"
+export * from "./SignInFormat.ts"
 export * from "./AddressGuard.ts"
+export * from "./MailTransport.ts"
 export * from "./EmailNotifier.ts"
 export * from "./WebhookNotifier.ts"
 export * from "./NotifierLive.ts"

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { SMTPServer } from "smtp-server"
 import { digestSubject, escapeHtml, makeEmailSender, renderDigest } from "../src/index.ts"
-import { decodeQuotedPrintable, digest, subjectOf } from "./fixtures.ts"
+import { decodeQuotedPrintable, digest, partOf, signIn, subjectOf } from "./fixtures.ts"
 
 interface Received {
   readonly from: string
@@ -84,7 +84,7 @@ describe("makeEmailSender over SMTP", () => {
 
   it.effect("delivers one message with a text and an HTML part", () =>
     Effect.gen(function* () {
-      const outcome = yield* makeEmailSender({ smtpUrl, from, outboxDir: outboxRoot })(digest)
+      const outcome = yield* makeEmailSender({ smtpUrl, from, outboxDir: outboxRoot }).sendEmail(digest)
       assert.deepStrictEqual(outcome, { _tag: "Delivered" })
       assert.strictEqual(received.length, 1)
       const [message] = received
@@ -103,10 +103,26 @@ describe("makeEmailSender over SMTP", () => {
     })
   )
 
+  it.effect("sends a sign-in link over the same transport", () =>
+    Effect.gen(function* () {
+      const outcome = yield* makeEmailSender({ smtpUrl, from, outboxDir: outboxRoot }).sendSignIn({
+        ...signIn,
+        language: "ru"
+      })
+      assert.deepStrictEqual(outcome, { _tag: "Delivered" })
+      const [message] = received
+      assert.isDefined(message)
+      assert.deepStrictEqual(message.to, ["buyer@example.test"])
+      assert.strictEqual(subjectOf(message.raw), "Вход в Tenders")
+      assert.include(partOf(message.raw, "text/plain"), signIn.url)
+      assert.include(partOf(message.raw, "text/html"), "token=Zm9v_YmFy-baz&amp;lang=hy")
+    })
+  )
+
   it.effect("a 451 temporary rejection is Retry", () =>
     Effect.gen(function* () {
       rejectWith = 451
-      const outcome = yield* makeEmailSender({ smtpUrl, from, outboxDir: outboxRoot })(digest)
+      const outcome = yield* makeEmailSender({ smtpUrl, from, outboxDir: outboxRoot }).sendEmail(digest)
       assert.strictEqual(outcome._tag, "Retry")
       assert.strictEqual(received.length, 0)
     })
@@ -115,7 +131,7 @@ describe("makeEmailSender over SMTP", () => {
   it.effect("a 550 permanent rejection is Failed, not disabling", () =>
     Effect.gen(function* () {
       rejectWith = 550
-      const outcome = yield* makeEmailSender({ smtpUrl, from, outboxDir: outboxRoot })(digest)
+      const outcome = yield* makeEmailSender({ smtpUrl, from, outboxDir: outboxRoot }).sendEmail(digest)
       assert.strictEqual(outcome._tag, "Failed")
       if (outcome._tag === "Failed") assert.isFalse(outcome.disable)
     })
@@ -129,9 +145,11 @@ describe("makeEmailSender over SMTP", () => {
       yield* Effect.promise(() => new Promise<void>((resolve) => closed.close(() => resolve())))
       assert.isTrue(address !== null && typeof address !== "string")
       const port = address !== null && typeof address !== "string" ? address.port : 0
-      const outcome = yield* makeEmailSender({ smtpUrl: `smtp://127.0.0.1:${port}`, from, outboxDir: outboxRoot })(
-        digest
-      )
+      const outcome = yield* makeEmailSender({
+        smtpUrl: `smtp://127.0.0.1:${port}`,
+        from,
+        outboxDir: outboxRoot
+      }).sendEmail(digest)
       assert.strictEqual(outcome._tag, "Retry")
     })
   )
@@ -141,9 +159,9 @@ describe("makeEmailSender without SMTP", () => {
   it.effect("writes an .eml file into the outbox it creates", () =>
     Effect.gen(function* () {
       const outboxDir = join(outboxRoot, "nested", "outbox")
-      const send = makeEmailSender({ smtpUrl: null, from: "Tenders <alerts@localhost>", outboxDir })
-      assert.deepStrictEqual(yield* send(digest), { _tag: "Delivered" })
-      assert.deepStrictEqual(yield* send(digest), { _tag: "Delivered" })
+      const { sendEmail } = makeEmailSender({ smtpUrl: null, from: "Tenders <alerts@localhost>", outboxDir })
+      assert.deepStrictEqual(yield* sendEmail(digest), { _tag: "Delivered" })
+      assert.deepStrictEqual(yield* sendEmail(digest), { _tag: "Delivered" })
       const files = readdirSync(outboxDir)
       assert.strictEqual(files.length, 2)
       for (const file of files) {

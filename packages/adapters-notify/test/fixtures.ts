@@ -1,4 +1,6 @@
-import type { Alert, EmailDigest } from "@tenders/core"
+import type { Alert, EmailDigest, SignInMessage } from "@tenders/core"
+
+export { decodeQuotedPrintable, partOf, subjectOf } from "../src/testing.ts"
 
 /** An alert with a tender card; `title` may carry markup to test escaping. */
 export const makeAlert = (overrides: { readonly title?: string; readonly reason?: Alert["reason"] } = {}): Alert => ({
@@ -26,25 +28,10 @@ export const digest: EmailDigest = {
   alerts: [makeAlert(), makeAlert({ title: `Bridge <script>alert("x")</script> & tunnels`, reason: "deadline-24h" })]
 }
 
-/** Decodes the quoted-printable soft breaks and escapes of a raw message, good enough for assertions. */
-export const decodeQuotedPrintable = (raw: string): string =>
-  Buffer.from(
-    raw
-      .replaceAll(/=\r?\n/gu, "")
-      .replaceAll(/=([0-9A-F]{2})/gu, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))),
-    "latin1"
-  ).toString("utf8")
-
-/** The decoded `Subject:` header of a raw message (unfolds lines, decodes RFC 2047 Q/B words). */
-export const subjectOf = (raw: string): string => {
-  const match = /^Subject: (.*(?:\r?\n[ \t].*)*)/imu.exec(raw)
-  if (match === null) return ""
-  const unfolded = (match[1] ?? "").replaceAll(/\?=\r?\n[ \t]+=\?/gu, "?==?").replaceAll(/\r?\n[ \t]+/gu, " ")
-  return unfolded.replaceAll(
-    /=\?([^?]+)\?([QqBb])\?([^?]*)\?=/gu,
-    (_m, _charset: string, encoding: string, text: string) =>
-      encoding.toUpperCase() === "B"
-        ? Buffer.from(text, "base64").toString("utf8")
-        : decodeQuotedPrintable(text.replaceAll("_", " "))
-  )
+/** A sign-in link whose URL needs escaping in HTML. */
+export const signIn: SignInMessage = {
+  to: "buyer@example.test",
+  url: "https://tenders.test/sign-in?token=Zm9v_YmFy-baz&lang=hy",
+  minutes: 15,
+  language: "en"
 }

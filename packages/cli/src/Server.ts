@@ -6,11 +6,14 @@ import {
   backgroundSettingsConfig,
   commaList,
   ingestRecords,
+  publicUrlConfig,
+  signUpConfig,
   sourceCodes,
   sourceIntervalsConfig,
   startBackgroundWork,
   TenderStore
 } from "@tenders/core"
+import { DashboardApp, DashboardSettings } from "@tenders/dashboard"
 import { HttpApp, routerConfig } from "@tenders/http"
 import { McpAllowedOrigins, McpApp } from "@tenders/mcp"
 import { Cause, DateTime, Effect, Exit, Layer, Runtime } from "effect"
@@ -61,11 +64,26 @@ const allowedOrigins = Layer.effect(
 /** The MCP endpoint `tenders serve` mounts at /mcp next to the REST routes. */
 export const McpHttp = McpApp.pipe(Layer.provide(allowedOrigins))
 
+/** The address the server is reached at when `TENDERS_PUBLIC_URL` is unset: where it listens (a wildcard as localhost). */
+const listeningUrl = (options: ServerOptions) => {
+  const host = options.host === "0.0.0.0" || options.host === "::" ? "localhost" : options.host
+  return `http://${host.includes(":") ? `[${host}]` : host}:${options.port}`
+}
+
+/** The dashboard's settings: TENDERS_PUBLIC_URL (else the listening address) and TENDERS_SIGNUP. */
+const dashboardSettings = (options: ServerOptions) =>
+  Layer.effect(
+    DashboardSettings,
+    Effect.gen(function* () {
+      return { publicUrl: yield* publicUrlConfig(listeningUrl(options)), signUp: yield* signUpConfig }
+    })
+  )
+
 /** SIGINT / SIGTERM end the server after its finalizers ran (store closed): that is a clean stop, exit 0. */
 const stopCleanly: Runtime.Teardown = (exit, onExit) =>
   Exit.isFailure(exit) && Cause.hasInterruptsOnly(exit.cause) ? onExit(0) : Runtime.defaultTeardown(exit, onExit)
 
-/** Runs the REST API, /docs and /mcp on the configured store until SIGINT / SIGTERM. */
+/** Runs the REST API, /docs, /mcp and /dashboard on the configured store until SIGINT / SIGTERM. */
 export const runServer = (options: ServerOptions, globals: GlobalOptions) => {
   // The notifier reads the webhook allow-list the app layer parses.
   const ports = notifierLayer({ dataDir: globals.dataDir }).pipe(Layer.provideMerge(appLayer(globals)))
@@ -73,7 +91,8 @@ export const runServer = (options: ServerOptions, globals: GlobalOptions) => {
     if (options.seed) yield* seedIfEmpty
     if (options.schedule) yield* backgroundWork
   })
-  const server = HttpRouter.serve(Layer.mergeAll(HttpApp, McpHttp), { routerConfig }).pipe(
+  const dashboard = DashboardApp.pipe(Layer.provide(dashboardSettings(options)))
+  const server = HttpRouter.serve(Layer.mergeAll(HttpApp, McpHttp, dashboard), { routerConfig }).pipe(
     // Idle keep-alive sockets outlive any client's own idle timeout (undici: 4 s), so a client never reuses a
     // socket the server is closing at that moment.
     Layer.provide(

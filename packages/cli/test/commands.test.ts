@@ -284,7 +284,8 @@ for (const backend of e2eBackends) {
         "kind",
         "prefix",
         "createdAt",
-        "revokedAt"
+        "revokedAt",
+        "lastUsedAt"
       ])
       expect(mine?.plan).toBe("pro")
       expect(JSON.stringify(listed)).not.toContain(key.key)

@@ -34,7 +34,9 @@ export const KeyInfo = Schema.Struct({
   kind: KeyKind,
   prefix: Schema.String,
   createdAt: UtcTimestamp,
-  revokedAt: Schema.NullOr(UtcTimestamp)
+  revokedAt: Schema.NullOr(UtcTimestamp),
+  /** When the key last authenticated a call (kept to the minute), null when never. */
+  lastUsedAt: Schema.NullOr(UtcTimestamp)
 })
 export type KeyInfo = typeof KeyInfo.Type
 

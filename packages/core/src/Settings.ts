@@ -90,3 +90,31 @@ export const backgroundSettingsConfig: Config.Config<BackgroundSettings> = Confi
         )
   )
 )
+
+/** `TENDERS_SIGNUP`: whether a first dashboard sign-in creates a Free account (`open`, the default) or not. */
+export const signUpConfig: Config.Config<"open" | "closed"> = Config.String("TENDERS_SIGNUP").pipe(
+  Config.withDefault("open"),
+  Config.mapEffect((value) =>
+    value === "open" || value === "closed" ? Effect.succeed(value) : invalid("TENDERS_SIGNUP must be open or closed")
+  )
+)
+
+/**
+ * `TENDERS_PUBLIC_URL`: the address people and agents reach the server at (sign-in links, OAuth metadata), an http
+ * or https URL without query or fragment; `fallback` (the listening address) when unset.
+ */
+export const publicUrlConfig = (fallback: string): Config.Config<URL> =>
+  Config.String("TENDERS_PUBLIC_URL").pipe(
+    Config.withDefault(fallback),
+    Config.mapEffect((text) => {
+      const url = URL.canParse(text) ? new URL(text) : undefined
+      return url !== undefined &&
+        (url.protocol === "http:" || url.protocol === "https:") &&
+        url.search === "" &&
+        url.hash === "" &&
+        url.username === "" &&
+        url.password === ""
+        ? Effect.succeed(url)
+        : invalid("TENDERS_PUBLIC_URL must be an http or https URL without credentials, query or fragment")
+    })
+  )

@@ -273,6 +273,36 @@ const unusedNativeIndex = Effect.gen(function* () {
   yield* sql`DROP INDEX IF EXISTS tenders_source_native_idx`
 })
 
+/**
+ * The dashboard's e-mail sign-in: one-time links and sessions, their secrets stored hashed (Secrets.ts). Links are
+ * counted by address and by client for the rate limit, and deleted a day after they expire (PgSignInStore.ts); a
+ * session goes with its account. Keys keep when they last authenticated a call (to the minute), and the dashboard
+ * lists one account's keys.
+ */
+const signIn = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`CREATE TABLE sign_in_links (
+    token_hash text PRIMARY KEY,
+    email text NOT NULL,
+    client text NOT NULL,
+    created_at timestamptz NOT NULL,
+    expires_at timestamptz NOT NULL,
+    used_at timestamptz
+  )`
+  yield* sql`CREATE INDEX sign_in_links_email_idx ON sign_in_links (email, created_at)`
+  yield* sql`CREATE INDEX sign_in_links_client_idx ON sign_in_links (client, created_at)`
+  yield* sql`CREATE INDEX sign_in_links_expires_idx ON sign_in_links (expires_at)`
+  yield* sql`CREATE TABLE sessions (
+    token_hash text PRIMARY KEY,
+    account_id uuid NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+    created_at timestamptz NOT NULL,
+    expires_at timestamptz NOT NULL
+  )`
+  yield* sql`CREATE INDEX sessions_account_idx ON sessions (account_id, expires_at)`
+  yield* sql`ALTER TABLE api_keys ADD COLUMN last_used_at timestamptz`
+  yield* sql`CREATE INDEX api_keys_account_idx ON api_keys (account_id, created_at)`
+})
+
 /** Runs the schema migrations once, in order (the migrator locks its table inside a transaction). */
 export const migrate = Migrator.make({})({
   loader: Migrator.fromRecord({
@@ -287,7 +317,8 @@ export const migrate = Migrator.make({})({
     "9_title_terms": titleTerms,
     "10_field_lexemes": fieldLexemes,
     "11_deadline_days": deadlineDays,
-    "12_unused_native_index": unusedNativeIndex
+    "12_unused_native_index": unusedNativeIndex,
+    "13_sign_in": signIn
   }),
   table: "tenders_migrations"
 })

@@ -1,6 +1,6 @@
 import {
   Account,
-  type AccountId,
+  AccountId,
   AccountStore,
   displayPrefix,
   KeyId,
@@ -16,11 +16,17 @@ import { PgClient } from "@effect/sql-pg"
 import { DateTime, Effect, Layer, Schema } from "effect"
 import { SqlSchema } from "effect/sql"
 import { hashSecret } from "./Secrets.ts"
-import { utc, UtcText, writeRefused } from "./Sql.ts"
+import { accountColumns, utc, UtcText, writeRefused } from "./Sql.ts"
 
 const decodeAccounts = Schema.decodeUnknownEffect(Schema.Array(Account))
-const KeyRow = Schema.Struct({ ...KeyInfo.fields, createdAt: UtcText, revokedAt: Schema.NullOr(UtcText) })
-const accountColumns = `a.id::text AS id, a.email, a.plan, a.monthly_limit AS "monthlyLimit"`
+const KeyRow = Schema.Struct({
+  ...KeyInfo.fields,
+  createdAt: UtcText,
+  revokedAt: Schema.NullOr(UtcText),
+  lastUsedAt: Schema.NullOr(UtcText)
+})
+/** A key's secret hashed, its kind, and the minute of the call (`last_used_at` is kept to the minute). */
+const KeyRequest = Schema.Struct({ hash: Schema.String, kind: Schema.String, minute: Schema.String })
 
 /** AccountStore on PostgreSQL: hashed secrets, exact monthly counters. */
 export const PgAccountStore = Layer.effect(
@@ -28,17 +34,31 @@ export const PgAccountStore = Layer.effect(
   Effect.gen(function* () {
     const sql = yield* PgClient.PgClient
 
-    const byKey = SqlSchema.findOneOption({
-      Request: Schema.Struct({ hash: Schema.String, kind: Schema.String }),
+    const keyAccount = (hash: string, kind: string) => sql`SELECT ${sql.literal(accountColumns)}
+      FROM api_keys k JOIN accounts a ON a.id = k.account_id
+      WHERE k.secret_hash = ${hash} AND k.kind = ${kind} AND k.revoked_at IS NULL`
+    // One round trip: the key's account, and its use noted at most once a minute.
+    const byKeyNoted = SqlSchema.findOneOption({
+      Request: KeyRequest,
       Result: Account,
-      execute: ({ hash, kind }) => sql`SELECT ${sql.literal(accountColumns)}
-        FROM api_keys k JOIN accounts a ON a.id = k.account_id
-        WHERE k.secret_hash = ${hash} AND k.kind = ${kind} AND k.revoked_at IS NULL`
+      execute: ({ hash, kind, minute }) => sql`WITH noted AS (
+          UPDATE api_keys SET last_used_at = ${minute}::timestamptz
+          WHERE secret_hash = ${hash} AND kind = ${kind} AND revoked_at IS NULL
+            AND (last_used_at IS NULL OR last_used_at < ${minute}::timestamptz)
+        )
+        ${keyAccount(hash, kind)}`
     })
-    const authenticate = Effect.fn("PgAccountStore.authenticate")(
-      (secret: string, kind: KeyKind) => byKey({ hash: hashSecret(secret), kind }),
-      Effect.orDie
-    )
+    const byKey = SqlSchema.findOneOption({
+      Request: KeyRequest,
+      Result: Account,
+      execute: ({ hash, kind }) => keyAccount(hash, kind)
+    })
+    // A store refusing writes (a full disk) still authenticates; the key's last use is then not noted.
+    const authenticate = Effect.fn("PgAccountStore.authenticate")(function* (secret: string, kind: KeyKind) {
+      const minute = DateTime.formatIso(DateTime.startOf(yield* DateTime.now, "minute"))
+      const request = { hash: hashSecret(secret), kind, minute }
+      return yield* byKeyNoted(request).pipe(Effect.catchIf(writeRefused, () => byKey(request)))
+    }, Effect.orDie)
 
     const usage = Effect.fn("PgAccountStore.usage")(function* (accountId: AccountId, month: string) {
       const rows = yield* sql<{ calls: number; packs: number }>`SELECT calls, packs FROM usage_months
@@ -98,18 +118,26 @@ export const PgAccountStore = Layer.effect(
       return { keyId, key }
     }, Effect.orDie)
 
-    const listKeys = SqlSchema.findAll({
-      Request: Schema.Void,
+    const keys = SqlSchema.findAll({
+      Request: Schema.NullOr(AccountId),
       Result: KeyRow,
-      execute: () => sql`SELECT k.id::text AS "keyId", a.id::text AS "accountId", a.email, a.plan, k.kind, k.prefix,
-          ${sql.literal(utc("k.created_at"))} AS "createdAt", ${sql.literal(utc("k.revoked_at"))} AS "revokedAt"
-        FROM api_keys k JOIN accounts a ON a.id = k.account_id ORDER BY k.created_at, k.id`
-    })(undefined).pipe(Effect.orDie)
+      execute: (accountId) => sql`SELECT k.id::text AS "keyId", a.id::text AS "accountId", a.email, a.plan, k.kind,
+          k.prefix, ${sql.literal(utc("k.created_at"))} AS "createdAt", ${sql.literal(utc("k.revoked_at"))} AS "revokedAt",
+          ${sql.literal(utc("k.last_used_at"))} AS "lastUsedAt"
+        FROM api_keys k JOIN accounts a ON a.id = k.account_id
+        ${accountId === null ? sql.literal("") : sql`WHERE k.account_id = ${accountId}::uuid`}
+        ORDER BY k.created_at, k.id`
+    })
+    const listKeys = Effect.fn("PgAccountStore.listKeys")(
+      (accountId?: AccountId) => keys(accountId ?? null),
+      Effect.orDie
+    )
 
-    const revokeKey = Effect.fn("PgAccountStore.revokeKey")(function* (keyId: KeyId) {
+    const revokeKey = Effect.fn("PgAccountStore.revokeKey")(function* (keyId: KeyId, accountId?: AccountId) {
       const now = DateTime.formatIso(yield* DateTime.now)
+      const owner = accountId === undefined ? sql.literal("") : sql`AND account_id = ${accountId}::uuid`
       const rows = yield* sql`UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ${now}::timestamptz)
-        WHERE id = ${keyId}::uuid RETURNING id`
+        WHERE id = ${keyId}::uuid ${owner} RETURNING id`
       return rows.length > 0
     }, Effect.orDie)
 

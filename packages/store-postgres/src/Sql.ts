@@ -11,6 +11,9 @@ type Sql = Statement.Constructor
  */
 export const utc = (column: string): string => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
 
+/** The columns of core's `Account`, over the accounts row `a`. */
+export const accountColumns = `a.id::text AS id, a.email, a.plan, a.monthly_limit AS "monthlyLimit"`
+
 /** An instant as `utc` selects it. */
 export const UtcInstant = Schema.DateTimeUtcFromString
 

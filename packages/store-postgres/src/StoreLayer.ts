@@ -8,6 +8,7 @@ import { PgAccountStore } from "./PgAccountStore.ts"
 import { PgAlertStore } from "./PgAlertStore.ts"
 import { PgDeliveryStore } from "./PgDeliveryStore.ts"
 import { PgNoticeStore } from "./PgNoticeStore.ts"
+import { PgSignInStore } from "./PgSignInStore.ts"
 import { PgSourceRunStore } from "./PgSourceRunStore.ts"
 import { PgSourceStatusStore } from "./PgSourceStatusStore.ts"
 import { PgTenderStore } from "./PgTenderStore.ts"
@@ -41,7 +42,8 @@ export const layerStore = (options: StoreOptions) =>
     PgSourceRunStore,
     PgWatchlistStore,
     PgAlertStore,
-    PgDeliveryStore
+    PgDeliveryStore,
+    PgSignInStore
   ).pipe(
     Layer.provideMerge(Layer.effectDiscard(Effect.orDie(Effect.andThen(migrate, refreshSearchTerms)))),
     Layer.provideMerge(layerSql(options))

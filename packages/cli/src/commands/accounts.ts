@@ -1,4 +1,4 @@
-import { addPack, packSize, Plan, planRules, saveAccount } from "@tenders/core"
+import { addPack, monthlyLimitOf, packSize, Plan, saveAccount } from "@tenders/core"
 import type { Command } from "commander"
 import { Option as CliOption } from "commander"
 import { Effect } from "effect"
@@ -20,7 +20,7 @@ export const registerAccounts = (program: Command, globals: () => GlobalOptions)
         Effect.gen(function* () {
           const monthlyLimit = yield* usage(() => parseMonthlyLimit(options.monthlyLimit))
           const account = yield* saveAccount({ email: options.email, plan: options.plan, monthlyLimit })
-          const limit = account.monthlyLimit ?? planRules[account.plan].monthlyCalls
+          const limit = monthlyLimitOf(account)
           const override = account.monthlyLimit === null ? "" : " (override)"
           process.stdout.write(`${account.email}: plan ${account.plan}, ${limit} calls a month${override}\n`)
         })

@@ -66,7 +66,7 @@ export const registerKeys = (program: Command, globals: () => GlobalOptions) => 
       runCommand(
         globals(),
         Effect.gen(function* () {
-          const list = yield* (yield* AccountStore).listKeys
+          const list = yield* (yield* AccountStore).listKeys()
           if (options.json === true) {
             process.stdout.write(`${JSON.stringify(list)}\n`)
             return
@@ -75,8 +75,17 @@ export const registerKeys = (program: Command, globals: () => GlobalOptions) => 
             list.length === 0
               ? "No keys.\n"
               : `${table(
-                  ["KEY ID", "EMAIL", "PLAN", "KIND", "PREFIX", "CREATED", "REVOKED"],
-                  list.map((k) => [k.keyId, k.email, k.plan, k.kind, `${k.prefix}…`, k.createdAt, k.revokedAt ?? "-"])
+                  ["KEY ID", "EMAIL", "PLAN", "KIND", "PREFIX", "CREATED", "LAST USED", "REVOKED"],
+                  list.map((k) => [
+                    k.keyId,
+                    k.email,
+                    k.plan,
+                    k.kind,
+                    `${k.prefix}…`,
+                    k.createdAt,
+                    k.lastUsedAt ?? "-",
+                    k.revokedAt ?? "-"
+                  ])
                 )}\n`
           )
         })

@@ -39,9 +39,10 @@ export class AccountStore extends Context.Service<
       accountId: AccountId,
       kind: KeyKind
     ) => Effect.Effect<{ readonly keyId: KeyId; readonly key: string }>
-    readonly listKeys: Effect.Effect<ReadonlyArray<KeyInfo>>
-    /** Marks a key revoked; false when no such key exists. */
-    readonly revokeKey: (keyId: KeyId) => Effect.Effect<boolean>
+    /** Every key (operators), or one account's (the dashboard), oldest first. */
+    readonly listKeys: (accountId?: AccountId) => Effect.Effect<ReadonlyArray<KeyInfo>>
+    /** Marks a key revoked; false when no such key exists (or, with `accountId`, it is another account's). */
+    readonly revokeKey: (keyId: KeyId, accountId?: AccountId) => Effect.Effect<boolean>
     readonly addPack: (accountId: AccountId, month: string) => Effect.Effect<number>
     /** The account's webhook signing secret (`whsec_...`), created when missing or replaced when `rotate`. */
     readonly webhookSecret: (accountId: AccountId, rotate: boolean) => Effect.Effect<string>

@@ -20,6 +20,18 @@ export interface WebhookCall {
   readonly body: string
 }
 
+/** The languages of the dashboard and of the messages it sends. */
+export const uiLanguages = ["en", "ru", "hy"] as const
+export type UiLanguage = (typeof uiLanguages)[number]
+
+/** A sign-in link for the dashboard, valid `minutes` and once. */
+export interface SignInMessage {
+  readonly to: string
+  readonly url: string
+  readonly minutes: number
+  readonly language: UiLanguage
+}
+
 /** What an attempt achieved. */
 export type DeliveryOutcome =
   | { readonly _tag: "Delivered" }
@@ -28,11 +40,12 @@ export type DeliveryOutcome =
   /** Never worth retrying: 410 Gone (the endpoint is disabled), a refused address, another 4xx. */
   | { readonly _tag: "Failed"; readonly reason: string; readonly disable: boolean }
 
-/** Sends alerts out of the service. */
+/** Sends alerts, and sign-in links, out of the service. */
 export class Notifier extends Context.Service<
   Notifier,
   {
     readonly sendEmail: (digest: EmailDigest) => Effect.Effect<DeliveryOutcome>
     readonly sendWebhook: (call: WebhookCall) => Effect.Effect<DeliveryOutcome>
+    readonly sendSignIn: (message: SignInMessage) => Effect.Effect<DeliveryOutcome>
   }
 >()("@tenders/core/Notifier") {}

@@ -25,9 +25,12 @@ export const AccountStoreOnMemory = Layer.effect(
     const byEmail = (email: string) => [...db.accounts.values()].find((a) => a.account.email === email)?.account
     return AccountStore.of({
       authenticate: (secret, kind) =>
-        Effect.sync(() => {
-          const key = db.keys.find((k) => k.secret === secret && k.kind === kind && k.revokedAt === null)
-          return Option.fromNullishOr(key && db.accounts.get(key.accountId)?.account)
+        Effect.map(DateTime.now, (now) => {
+          const index = db.keys.findIndex((k) => k.secret === secret && k.kind === kind && k.revokedAt === null)
+          const key = db.keys[index]
+          if (key === undefined) return Option.none()
+          db.keys[index] = { ...key, lastUsedAt: `${formatUtc(now).slice(0, 16)}:00Z` }
+          return Option.fromNullishOr(db.accounts.get(key.accountId)?.account)
         }),
       consumeCall: (accountId, month, limit) =>
         Effect.sync((): QuotaDecision => {
@@ -65,14 +68,22 @@ export const AccountStoreOnMemory = Layer.effect(
             prefix: displayPrefix(key, kind),
             createdAt: formatUtc(now),
             revokedAt: null,
+            lastUsedAt: null,
             secret: key
           })
           return { keyId, key }
         }),
-      listKeys: Effect.sync(() => db.keys.map(({ secret: _secret, ...info }) => info)),
-      revokeKey: (keyId) =>
+      listKeys: (accountId) =>
+        Effect.sync(() =>
+          db.keys
+            .filter((k) => accountId === undefined || k.accountId === accountId)
+            .map(({ secret: _secret, ...info }) => info)
+        ),
+      revokeKey: (keyId, accountId) =>
         Effect.map(DateTime.now, (now) => {
-          const index = db.keys.findIndex((k) => k.keyId === keyId)
+          const index = db.keys.findIndex(
+            (k) => k.keyId === keyId && (accountId === undefined || k.accountId === accountId)
+          )
           const key = db.keys[index]
           if (key === undefined) return false
           if (key.revokedAt === null) db.keys[index] = { ...key, revokedAt: formatUtc(now) }

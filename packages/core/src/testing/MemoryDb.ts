@@ -70,6 +70,15 @@ export interface MemoryState {
   readonly runs: Array<MemoryRun>
   readonly cursors: Map<SourceCode, string>
   readonly schedule: Map<SourceCode, { nextRunAt: DateTime.Utc; owner: string | null; leaseUntil: DateTime.Utc | null }>
+  readonly signInLinks: Array<{
+    readonly token: string
+    readonly email: string
+    readonly client: string
+    readonly createdAt: DateTime.Utc
+    readonly expiresAt: DateTime.Utc
+    used: boolean
+  }>
+  readonly sessions: Map<string, { readonly accountId: AccountId; readonly expiresAt: DateTime.Utc }>
   watchlistsVersion: number
   alertCursor: number
   seq: number
@@ -90,6 +99,8 @@ const empty = (): MemoryState => ({
   runs: [],
   cursors: new Map(),
   schedule: new Map(),
+  signInLinks: [],
+  sessions: new Map(),
   watchlistsVersion: 0,
   alertCursor: 0,
   seq: 0

@@ -1,10 +1,17 @@
 import { Context, Effect, Layer } from "effect"
-import { type DeliveryOutcome, type EmailDigest, Notifier, type WebhookCall } from "../ports/Notifier.ts"
+import {
+  type DeliveryOutcome,
+  type EmailDigest,
+  Notifier,
+  type SignInMessage,
+  type WebhookCall
+} from "../ports/Notifier.ts"
 
 /** Every attempt the recording notifier saw, in order. */
 export interface NotifierLog {
   readonly emails: Array<EmailDigest>
   readonly webhooks: Array<WebhookCall>
+  readonly signIns: Array<SignInMessage>
 }
 
 /** What the recording notifier answers to an attempt (the n-th of its channel, from 0). */
@@ -36,7 +43,12 @@ export const notifierRecorder = (script: NotifierScript = {}) =>
           Effect.sync(() => {
             log.webhooks.push(call)
             return script.webhook?.(call, log.webhooks.length - 1) ?? delivered
+          }),
+        sendSignIn: (message) =>
+          Effect.sync(() => {
+            log.signIns.push(message)
+            return delivered
           })
       })
     })
-  ).pipe(Layer.provideMerge(Layer.sync(RecordedNotifications, () => ({ emails: [], webhooks: [] }))))
+  ).pipe(Layer.provideMerge(Layer.sync(RecordedNotifications, () => ({ emails: [], webhooks: [], signIns: [] }))))

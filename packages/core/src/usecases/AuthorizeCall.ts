@@ -19,6 +19,24 @@ export interface CallContext extends Quota {
   readonly account: Account
 }
 
+/** The calls an account may make in a month before packs: its own limit, else its plan's. */
+export const monthlyLimitOf = (account: Account): number => account.monthlyLimit ?? planRules[account.plan].monthlyCalls
+
+/**
+ * An account's calls in the current UTC month, as the quota counts them: used, the limit (with packs), the packs,
+ * and when the month ends.
+ */
+export const monthUsage = Effect.fn("monthUsage")(function* (account: Account) {
+  const now = yield* DateTime.now
+  const usage = yield* (yield* AccountStore).usage(account.id, monthOf(now))
+  return {
+    used: usage.calls,
+    limit: monthlyLimitOf(account) + usage.packs * packSize,
+    packs: usage.packs,
+    resetsAt: DateTime.add(DateTime.startOf(now, "month"), { months: 1 })
+  }
+})
+
 /** The quota of a refused call: nothing remains until the reset. */
 export const quotaOfRefusal = (error: QuotaExceeded): Option.Option<Quota> =>
   error.limit === undefined || error.resetSeconds === undefined
@@ -65,7 +83,7 @@ export const authorizeCall = Effect.fn("authorizeCall")(function* (
   const resetSeconds = secondsUntilMonthEnd(now)
   const rules = planRules[account.plan]
   const month = monthOf(now)
-  const baseLimit = account.monthlyLimit ?? rules.monthlyCalls
+  const baseLimit = monthlyLimitOf(account)
   const fromUsage = Effect.map(accounts.usage(account.id, month), (usage) => {
     const limit = baseLimit + usage.packs * packSize
     return { allowed: usage.calls < limit, used: usage.calls, limit }

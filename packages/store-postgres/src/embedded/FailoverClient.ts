@@ -44,18 +44,24 @@ const MAX_RETRIES = 15
 const RETRY_BASE_MS = 20
 const RETRY_MAX_MS = 1000
 
+/** The code of the error under a SqlError: PostgreSQL's SQLSTATE, or Node's for a socket error (`EPIPE`). */
 const sqlState = (error: SqlError): string | undefined => {
   const cause = error.reason.cause
   return Predicate.hasProperty(cause, "code") && typeof cause.code === "string" ? cause.code : undefined
 }
 
-/** `not-run`: nothing of it ran; `broken`: the connection broke while it ran; `other`: an ordinary error. */
+/**
+ * `not-run`: nothing of it ran; `broken`: the connection broke while it ran; `other`: an ordinary error. A write
+ * refused with `EPIPE` means the owner had closed the socket before the statement was sent: the owner answers every
+ * statement it reads before it closes, so none of this one reached it (a reset while reading the answer stays
+ * `broken`: the statement may have run).
+ */
 const outcome = (error: unknown): "not-run" | "broken" | "other" => {
   if (!(error instanceof SqlError)) return "other"
   const code = sqlState(error)
   if (code === ADMIN_SHUTDOWN || code === CANNOT_CONNECT_NOW) return "not-run"
   if (error.reason._tag !== "ConnectionError") return "other"
-  return error.reason.operation === "connect" ? "not-run" : "broken"
+  return error.reason.operation === "connect" || code === "EPIPE" ? "not-run" : "broken"
 }
 
 const explained = (error: SqlError, message: string): SqlError =>

@@ -1,0 +1,65 @@
+/**
+ * The dashboard's style sheet and script, served by the server itself (`/dashboard/assets/...`): no CDN, nothing to
+ * build. The script only enhances (copy buttons); every page works without it.
+ */
+export const styleSheet = `
+:root { color-scheme: light; --fg: #1a1a1a; --muted: #555; --line: #d0d4da; --accent: #0b5cad; --bg: #fff;
+  --soft: #f3f5f8; --danger: #a4161a; --ok: #1b6e2d; font-family: system-ui, -apple-system, "Segoe UI", Roboto,
+  "Noto Sans", "Noto Sans Armenian", sans-serif; line-height: 1.5; }
+* { box-sizing: border-box; }
+body { margin: 0; color: var(--fg); background: var(--bg); }
+a { color: var(--accent); }
+:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
+.skip { position: absolute; left: -9999px; top: 0; background: var(--bg); padding: .5rem 1rem; }
+.skip:focus { left: .5rem; }
+header { border-bottom: 1px solid var(--line); background: var(--soft); }
+.bar { max-width: 60rem; margin: 0 auto; padding: .75rem 1rem; display: flex; flex-wrap: wrap; gap: .5rem 1.5rem;
+  align-items: center; }
+.brand { font-weight: 700; font-size: 1.15rem; color: var(--fg); text-decoration: none; }
+nav ul { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: .25rem 1rem; }
+nav a[aria-current="page"] { font-weight: 700; color: var(--fg); }
+.languages { margin-left: auto; display: flex; gap: .5rem; align-items: center; }
+main { max-width: 60rem; margin: 0 auto; padding: 1rem; }
+h1 { font-size: 1.6rem; margin: .5rem 0 1rem; }
+h2 { font-size: 1.2rem; margin: 1.5rem 0 .5rem; }
+form.stack { display: grid; gap: .5rem; max-width: 28rem; }
+label { font-weight: 600; }
+input, select, button { font: inherit; padding: .5rem .65rem; border: 1px solid #767676; border-radius: 4px;
+  max-width: 100%; }
+button { background: var(--accent); color: #fff; border-color: var(--accent); cursor: pointer; }
+button.secondary { background: var(--bg); color: var(--accent); }
+button.danger { background: var(--bg); color: var(--danger); border-color: var(--danger); }
+.inline { display: inline; }
+.notice { padding: .75rem 1rem; border-radius: 4px; background: var(--soft); border-left: 4px solid var(--accent); }
+.error { border-left-color: var(--danger); }
+.secret { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; }
+.secret code { font-size: 1rem; padding: .4rem .6rem; background: var(--soft); border: 1px solid var(--line);
+  border-radius: 4px; word-break: break-all; }
+table { border-collapse: collapse; width: 100%; }
+th, td { text-align: left; padding: .5rem; border-bottom: 1px solid var(--line); vertical-align: top; }
+th { font-weight: 600; }
+dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1.5rem; }
+dl.facts dt { font-weight: 600; }
+dl.facts dd { margin: 0; }
+.muted { color: var(--muted); }
+@media (max-width: 40rem) {
+  .languages { margin-left: 0; }
+  table, thead, tbody, tr, th, td { display: block; }
+  thead { position: absolute; left: -9999px; }
+  tr { border-bottom: 1px solid var(--line); padding: .5rem 0; }
+  td { border: 0; padding: .15rem 0; }
+  td[data-label]::before { content: attr(data-label) ": "; font-weight: 600; }
+}
+`
+
+export const script = `
+document.addEventListener("click", async (event) => {
+  const button = event.target instanceof Element ? event.target.closest("button[data-copy]") : null
+  if (!button) return
+  const source = document.getElementById(button.getAttribute("data-copy"))
+  if (!source || !navigator.clipboard) return
+  await navigator.clipboard.writeText(source.textContent.trim())
+  const status = document.getElementById(button.getAttribute("data-copy") + "-status")
+  if (status) status.textContent = button.getAttribute("data-copied") || ""
+})
+`

@@ -1,0 +1,260 @@
+import { type Account, type KeyInfo, type KeyKind, type UiLanguage, uiLanguages } from "@tenders/core"
+import { type Html, html, type HtmlPart } from "./Html.ts"
+import { type Messages, messages } from "./I18n.ts"
+
+/** The dashboard's paths. */
+export const paths = {
+  home: "/dashboard",
+  signIn: "/dashboard/sign-in",
+  link: "/dashboard/sign-in/link",
+  signOut: "/dashboard/sign-out",
+  keys: "/dashboard/keys",
+  revoke: (keyId: string) => `/dashboard/keys/${keyId}/revoke`,
+  style: "/dashboard/assets/app.css",
+  script: "/dashboard/assets/app.js"
+} as const
+
+/** What every page knows: its language and path, and, once signed in, the account and the form token. */
+export interface PageContext {
+  readonly language: UiLanguage
+  readonly path: string
+  readonly session?: { readonly account: Account; readonly csrf: string }
+}
+
+const hidden = (name: string, value: string) => html`<input type="hidden" name="${name}" value="${value}" />`
+
+/** A form that changes something: POST, with the session's form token. */
+export const postForm = (ctx: PageContext, action: string, body: HtmlPart, attributes: HtmlPart = "") =>
+  html`<form method="post" action="${action}" ${attributes}>
+    ${ctx.session ? hidden("csrf", ctx.session.csrf) : ""}${body}
+  </form>`
+
+const navigation = (ctx: PageContext, t: Messages) => {
+  if (ctx.session === undefined) return ""
+  const link = (path: string, label: string) =>
+    html`<li><a href="${path}" ${ctx.path === path ? html` aria-current="page"` : ""}>${label}</a></li>`
+  return html`<nav aria-label="${t.nav.label}">
+    <ul>
+      ${link(paths.home, t.nav.overview)}${link(paths.keys, t.nav.keys)}
+    </ul>
+  </nav>`
+}
+
+const languageLinks = (ctx: PageContext, t: Messages) =>
+  html`<div class="languages" role="group" aria-label="${t.nav.language}">
+    ${uiLanguages.map((language) =>
+      language === ctx.language
+        ? html`<strong lang="${language}">${messages[language].languageName}</strong>`
+        : html`<a lang="${language}" hreflang="${language}" href="${ctx.path}?lang=${language}"
+            >${messages[language].languageName}</a
+          >`
+    )}${
+      ctx.session
+        ? postForm(
+            ctx,
+            paths.signOut,
+            html`<button type="submit" class="secondary">${t.nav.signOut}</button>`,
+            html`class="inline"`
+          )
+        : ""
+    }
+  </div>`
+
+/** A whole page: the bar (brand, navigation, languages, sign-out) and the content under one heading. */
+export const page = (ctx: PageContext, title: string, content: HtmlPart): Html => {
+  const t = messages[ctx.language]
+  return html`<!doctype html>
+    <html lang="${ctx.language}">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>${title} · Tenders</title>
+        <link rel="stylesheet" href="${paths.style}" />
+        <script src="${paths.script}" defer></script>
+      </head>
+      <body>
+        <a class="skip" href="#main">${t.skip}</a>
+        <header>
+          <div class="bar">
+            <a class="brand" href="${paths.home}">Tenders</a>${navigation(ctx, t)}${languageLinks(ctx, t)}
+          </div>
+        </header>
+        <main id="main" tabindex="-1">
+          <h1>${title}</h1>
+          ${content}
+        </main>
+      </body>
+    </html>`
+}
+
+/** The sign-in form, with an error above it when there is one. */
+export const signInPage = (ctx: PageContext, error?: string, email = "") => {
+  const t = messages[ctx.language]
+  return page(
+    ctx,
+    t.signIn.title,
+    html`${error ? html`<p class="notice error" role="alert" id="sign-in-error">${error}</p>` : ""}
+      <p>${t.signIn.intro}</p>
+      <form method="post" action="${paths.signIn}" class="stack" data-testid="sign-in">
+        <label for="email">${t.signIn.email}</label>
+        <input
+          id="email"
+          name="email"
+          type="email"
+          autocomplete="email"
+          required
+          value="${email}"
+          ${error ? html` aria-invalid="true" aria-describedby="sign-in-error"` : ""}
+        />
+        <button type="submit">${t.signIn.submit}</button>
+      </form>`
+  )
+}
+
+/** The answer to a sign-in request: the same whether or not the address has an account. */
+export const linkSentPage = (ctx: PageContext, email: string, minutes: number) => {
+  const t = messages[ctx.language]
+  return page(
+    ctx,
+    t.sent.title,
+    html`<p class="notice" role="status">${t.sent.body(email, minutes)}</p>
+      <p><a href="${paths.signIn}">${t.sent.again}</a></p>`
+  )
+}
+
+/** The page a sign-in link opens: one button, so that a mail scanner following the link does not use it. */
+export const confirmPage = (ctx: PageContext, token: string, email: string) => {
+  const t = messages[ctx.language]
+  return page(
+    ctx,
+    t.confirm.title,
+    html`<p>${t.confirm.body(email)}</p>
+      <form method="post" action="${paths.link}">
+        ${hidden("token", token)}<button type="submit" data-testid="confirm-sign-in">${t.confirm.submit}</button>
+      </form>`
+  )
+}
+
+/** A page that only says what went wrong, with a way back. */
+export const errorPage = (ctx: PageContext, message: string, back: string) => {
+  const t = messages[ctx.language]
+  return page(
+    ctx,
+    t.errors.title,
+    html`<p class="notice error" role="alert">${message}</p>
+      <p><a href="${back}">${back === paths.signIn ? t.signIn.title : t.nav.overview}</a></p>`
+  )
+}
+
+/** The overview: plan and this month's calls. */
+export const overviewPage = (
+  ctx: PageContext,
+  usage: { readonly used: number; readonly limit: number; readonly packs: number; readonly resetsAt: string }
+) => {
+  const t = messages[ctx.language]
+  return page(
+    ctx,
+    t.overview.title,
+    html`<dl class="facts" data-testid="usage">
+      <dt>${t.overview.plan}</dt>
+      <dd data-testid="plan">${ctx.session?.account.plan ?? ""}</dd>
+      <dt>${t.overview.calls}</dt>
+      <dd data-testid="calls-used">${t.overview.used(usage.used, usage.limit)}</dd>
+      <dt>${t.overview.packs}</dt>
+      <dd>${usage.packs}</dd>
+      <dt>${t.overview.resets}</dt>
+      <dd>${t.overview.resetsAt(usage.resetsAt)}</dd>
+    </dl>`
+  )
+}
+
+/** A stored instant as people read it: `2026-11-24 13:21 UTC`. */
+const when = (timestamp: string) => `${timestamp.slice(0, 16).replace("T", " ")} UTC`
+
+const keyRow = (ctx: PageContext, t: Messages, key: KeyInfo) =>
+  html`<tr data-testid="key-row" data-key-id="${key.keyId}">
+    <td data-label="${t.keys.prefix}"><code>${key.prefix}…</code></td>
+    <td data-label="${t.keys.kind}">${key.kind === "rest" ? t.keys.rest : t.keys.mcp}</td>
+    <td data-label="${t.keys.created}">${when(key.createdAt)}</td>
+    <td data-label="${t.keys.lastUsed}">${key.lastUsedAt === null ? t.keys.never : when(key.lastUsedAt)}</td>
+    <td data-label="${t.keys.status}">
+      ${key.revokedAt === null ? t.keys.active : t.keys.revoked(when(key.revokedAt))}
+    </td>
+    <td>
+      ${
+        key.revokedAt === null
+          ? postForm(
+              ctx,
+              paths.revoke(key.keyId),
+              html`<button
+                type="submit"
+                class="danger"
+                name="revoke"
+                data-testid="revoke"
+                aria-label="${t.keys.revokeLabel(key.prefix)}"
+              >
+                ${t.keys.revoke}
+              </button>`
+            )
+          : ""
+      }
+    </td>
+  </tr>`
+
+/** The keys: a new one's secret (once), the form to make one, and the list with revoke buttons. */
+export const keysPage = (
+  ctx: PageContext,
+  keys: ReadonlyArray<KeyInfo>,
+  created?: { readonly key: string; readonly kind: KeyKind }
+) => {
+  const t = messages[ctx.language]
+  return page(
+    ctx,
+    t.keys.title,
+    html`${
+        created
+          ? html`<div class="notice" role="status">
+              <p>${t.keys.fresh}</p>
+              <div class="secret">
+                <code id="new-key" data-testid="new-key">${created.key}</code>
+                <button type="button" class="secondary" data-copy="new-key" data-copied="${t.keys.copied}">
+                  ${t.keys.copy}</button
+                ><span id="new-key-status" aria-live="polite"></span>
+              </div>
+            </div>`
+          : ""
+      }
+      <h2>${t.keys.create}</h2>
+      ${postForm(
+        ctx,
+        paths.keys,
+        html`<label for="kind">${t.keys.kind}</label>
+          <select id="kind" name="kind">
+            <option value="rest">${t.keys.rest}</option>
+            <option value="mcp">${t.keys.mcp}</option>
+          </select>
+          <button type="submit">${t.keys.submit}</button>`,
+        html`class="stack" data-testid="create-key"`
+      )}
+      <h2>${t.keys.title}</h2>
+      ${
+        keys.length === 0
+          ? html`<p class="muted">${t.keys.none}</p>`
+          : html`<table>
+              <thead>
+                <tr>
+                  <th scope="col">${t.keys.prefix}</th>
+                  <th scope="col">${t.keys.kind}</th>
+                  <th scope="col">${t.keys.created}</th>
+                  <th scope="col">${t.keys.lastUsed}</th>
+                  <th scope="col">${t.keys.status}</th>
+                  <th scope="col"><span class="muted">${t.keys.revoke}</span></th>
+                </tr>
+              </thead>
+              <tbody>
+                ${keys.map((key) => keyRow(ctx, t, key))}
+              </tbody>
+            </table>`
+      }`
+  )
+}

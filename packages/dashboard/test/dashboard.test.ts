@@ -1,0 +1,136 @@
+import { AccountStore } from "@tenders/core"
+import { assert, describe, it } from "@effect/vitest"
+import { Context, Effect, Option } from "effect"
+import { base, hiddenValue, makeDashboard } from "./support.ts"
+
+const linkPath = (url: string) => {
+  const parsed = new URL(url)
+  return `${parsed.pathname}${parsed.search}`
+}
+
+describe("the dashboard", () => {
+  it.effect("signs a new person in by an e-mail link, once; keys are made, listed and revoked", () =>
+    Effect.gen(function* () {
+      const { browser, sent, ports } = yield* makeDashboard()
+      const accounts = Context.get(ports, AccountStore)
+      const person = browser()
+      const home = yield* Effect.promise(() => person.get("/dashboard"))
+      assert.strictEqual(home.status, 303)
+      assert.strictEqual(home.headers.get("location"), "/dashboard/sign-in")
+      const form = yield* Effect.promise(() => person.get("/dashboard/sign-in"))
+      assert.include(form.text, 'data-testid="sign-in"')
+      assert.include(form.text, 'name="email"')
+      assert.include(form.text, '<html lang="en">')
+      const asked = yield* Effect.promise(() => person.post("/dashboard/sign-in", { email: " New@Example.com " }))
+      assert.strictEqual(asked.status, 200)
+      assert.include(asked.text, "Check your e-mail")
+      assert.strictEqual(sent.signIns.length, 1)
+      const message = sent.signIns[0]!
+      assert.strictEqual(message.to, "new@example.com")
+      assert.strictEqual(message.minutes, 15)
+      assert.isTrue(message.url.startsWith(`${base}/dashboard/sign-in/link?token=`))
+      // Opening the link only asks (a mail scanner following it does not sign in); the button does.
+      const confirm = yield* Effect.promise(() => person.get(linkPath(message.url)))
+      assert.include(confirm.text, "Sign in as new@example.com?")
+      assert.strictEqual(confirm.headers.get("referrer-policy"), "same-origin")
+      const token = hiddenValue(confirm.text, "token")
+      const signedIn = yield* Effect.promise(() => person.post("/dashboard/sign-in/link", { token }))
+      assert.strictEqual(signedIn.status, 303)
+      assert.strictEqual(signedIn.headers.get("location"), "/dashboard")
+      const cookie = signedIn.headers.getSetCookie().find((c) => c.startsWith("tenders_session="))
+      assert.match(cookie ?? "", /HttpOnly/u)
+      assert.match(cookie ?? "", /SameSite=Lax/iu)
+      assert.notMatch(cookie ?? "", /Secure/u) // the public URL is http
+      // The link works once.
+      const again = yield* Effect.promise(() => browser().post("/dashboard/sign-in/link", { token }))
+      assert.strictEqual(again.status, 400)
+      assert.include(again.text, "already used or has expired")
+
+      const overview = yield* Effect.promise(() => person.get("/dashboard"))
+      assert.strictEqual(overview.status, 200)
+      assert.include(overview.text, 'data-testid="plan">free<')
+      assert.include(overview.text, "0 of 1000")
+
+      const keys = yield* Effect.promise(() => person.get("/dashboard/keys"))
+      assert.include(keys.text, 'data-testid="create-key"')
+      assert.include(keys.text, 'name="kind"')
+      const csrf = hiddenValue(keys.text, "csrf")
+      assert.isAbove(csrf.length, 20)
+      const created = yield* Effect.promise(() => person.post("/dashboard/keys", { kind: "rest", csrf }))
+      const secret = /data-testid="new-key">(sk_live_[0-9A-Za-z]{32})</u.exec(created.text)?.[1] ?? ""
+      assert.isTrue(Option.isSome(yield* accounts.authenticate(secret, "rest")))
+      assert.include(created.text, 'data-testid="key-row"')
+      const keyId = /data-key-id="([^"]+)"/u.exec(created.text)?.[1] ?? ""
+
+      // A forged form token, a post from another site, and another account's session are refused.
+      const forged = yield* Effect.promise(() => person.post(`/dashboard/keys/${keyId}/revoke`, { csrf: "x" + csrf }))
+      assert.strictEqual(forged.status, 403)
+      const foreign = yield* Effect.promise(() =>
+        person.post(
+          `/dashboard/keys/${keyId}/revoke`,
+          { csrf },
+          { origin: "https://evil.example", "sec-fetch-site": "cross-site" }
+        )
+      )
+      assert.strictEqual(foreign.status, 403)
+      const other = browser()
+      yield* Effect.promise(() => other.post("/dashboard/sign-in", { email: "other@example.com" }))
+      const otherToken = new URL(sent.signIns[1]!.url).searchParams.get("token") ?? ""
+      yield* Effect.promise(() => other.post("/dashboard/sign-in/link", { token: otherToken }))
+      const otherCsrf = hiddenValue((yield* Effect.promise(() => other.get("/dashboard/keys"))).text, "csrf")
+      const stolen = yield* Effect.promise(() => other.post(`/dashboard/keys/${keyId}/revoke`, { csrf: otherCsrf }))
+      assert.strictEqual(stolen.status, 404)
+      assert.isTrue(Option.isSome(yield* accounts.authenticate(secret, "rest")))
+
+      const revoked = yield* Effect.promise(() => person.post(`/dashboard/keys/${keyId}/revoke`, { csrf }))
+      assert.strictEqual(revoked.status, 303)
+      assert.isTrue(Option.isNone(yield* accounts.authenticate(secret, "rest")))
+      assert.match((yield* Effect.promise(() => person.get("/dashboard/keys"))).text, /revoked \d{4}-/u)
+
+      // Signing out ends the session: the old cookie no longer opens the dashboard.
+      const session = person.cookies.get("tenders_session") ?? ""
+      const out = yield* Effect.promise(() => person.post("/dashboard/sign-out", { csrf }))
+      assert.strictEqual(out.status, 303)
+      assert.isFalse(person.cookies.has("tenders_session"))
+      person.cookies.set("tenders_session", session)
+      assert.strictEqual((yield* Effect.promise(() => person.get("/dashboard"))).status, 303)
+    })
+  )
+
+  it.effect("answers alike whether or not an address has an account, and limits the links per address", () =>
+    Effect.gen(function* () {
+      const { browser, sent } = yield* makeDashboard("closed")
+      const person = browser()
+      const unknown = yield* Effect.promise(() => person.post("/dashboard/sign-in", { email: "nobody@example.com" }))
+      assert.strictEqual(unknown.status, 200)
+      assert.include(unknown.text, "If nobody@example.com can sign in here, a link is on its way.")
+      assert.strictEqual(sent.signIns.length, 0) // sign-up is closed: nothing is sent
+      for (let i = 0; i < 4; i++)
+        yield* Effect.promise(() => person.post("/dashboard/sign-in", { email: "nobody@example.com" }))
+      const throttled = yield* Effect.promise(() => person.post("/dashboard/sign-in", { email: "nobody@example.com" }))
+      assert.strictEqual(throttled.status, 429)
+      assert.strictEqual(throttled.headers.get("retry-after"), "3600")
+      const malformed = yield* Effect.promise(() => person.post("/dashboard/sign-in", { email: "not an address" }))
+      assert.strictEqual(malformed.status, 400)
+      assert.include(malformed.text, 'aria-invalid="true"')
+    })
+  )
+
+  it.effect("speaks Russian and Armenian, from Accept-Language or the language links", () =>
+    Effect.gen(function* () {
+      const { browser } = yield* makeDashboard()
+      const person = browser()
+      const russian = yield* Effect.promise(() =>
+        person.get("/dashboard/sign-in", { "accept-language": "de-DE,ru;q=0.8,en;q=0.5" })
+      )
+      assert.include(russian.text, '<html lang="ru">')
+      assert.include(russian.text, "Отправить ссылку для входа")
+      const armenian = yield* Effect.promise(() => person.get("/dashboard/sign-in?lang=hy"))
+      assert.include(armenian.text, '<html lang="hy">')
+      assert.include(armenian.text, "Ուղարկել մուտքի հղում")
+      // The choice is kept by a cookie.
+      const kept = yield* Effect.promise(() => person.get("/dashboard/sign-in", { "accept-language": "ru" }))
+      assert.include(kept.text, '<html lang="hy">')
+    })
+  )
+})
