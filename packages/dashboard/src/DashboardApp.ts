@@ -1,6 +1,5 @@
 import {
   AccountStore,
-  type Account,
   completeSignIn,
   KeyId,
   KeyKind,
@@ -8,86 +7,20 @@ import {
   Notifier,
   reportDefect,
   requestSignIn,
-  sessionAccount,
   sessionTtl,
   signInLinkAddress,
   signInLinkTtl,
-  SignInStore,
-  type SignUp,
-  type UiLanguage
+  SignInStore
 } from "@tenders/core"
-import { Context, DateTime, Duration, Effect, Option, Schema } from "effect"
-import { HttpRouter, HttpServerRequest, HttpServerResponse, UrlParams } from "effect/http"
-import { createHash, timingSafeEqual } from "node:crypto"
+import { DateTime, Duration, Effect, Option, Schema } from "effect"
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { script, styleSheet } from "./Assets.ts"
-import type { Html } from "./Html.ts"
-import { chooseLanguage, messages } from "./I18n.ts"
-import {
-  confirmPage,
-  errorPage,
-  keysPage,
-  linkSentPage,
-  overviewPage,
-  type PageContext,
-  paths,
-  signInPage
-} from "./Pages.ts"
+import { messages } from "./I18n.ts"
+import { confirmPage, errorPage, keysPage, linkSentPage, overviewPage, paths, signInPage } from "./Pages.ts"
+import { crossSite, DashboardSettings, field, formOf, makeWeb, sameToken, sessionCookie } from "./Web.ts"
 
 /** The core ports the dashboard's pages use. */
 type Ports = AccountStore | SignInStore | Notifier
-
-/** What the dashboard needs from the server's settings. */
-export class DashboardSettings extends Context.Service<
-  DashboardSettings,
-  {
-    /** The address people reach the server at (`TENDERS_PUBLIC_URL`): sign-in links point there. */
-    readonly publicUrl: URL
-    readonly signUp: SignUp
-  }
->()("@tenders/dashboard/DashboardSettings") {}
-
-const sessionCookie = "tenders_session"
-const languageCookie = "tenders_lang"
-
-/** The form token of a session: derived from its secret, which only the session's own browser has. */
-export const csrfTokenOf = (session: string): string =>
-  createHash("sha256").update(`tenders-csrf\u0000${session}`).digest("base64url")
-
-const sameToken = (a: string, b: string): boolean => {
-  const x = Buffer.from(a)
-  const y = Buffer.from(b)
-  return x.length === y.length && timingSafeEqual(x, y)
-}
-
-// Every page: no caching (pages show secrets and per-account data), no framing, no referrer to other sites (a
-// sign-in link's token is in the URL of the page it opens; "no-referrer" would also make the browser send
-// `Origin: null` on the page's own forms), scripts and styles from the server only.
-const pageHeaders = {
-  "cache-control": "no-store",
-  "content-security-policy":
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; frame-ancestors 'none'; " +
-    "form-action 'self'; base-uri 'none'; object-src 'none'",
-  "referrer-policy": "same-origin",
-  "x-content-type-options": "nosniff",
-  "x-frame-options": "DENY"
-}
-
-/** A state-changing request from another site: its browser says so (`Sec-Fetch-Site`), or its `Origin` is not us. */
-const crossSite = (request: HttpServerRequest.HttpServerRequest): boolean => {
-  if (request.headers["sec-fetch-site"] === "cross-site") return true
-  const origin = request.headers["origin"]
-  if (origin === undefined || origin === "null") return origin === "null"
-  try {
-    return new URL(origin).host !== request.headers["host"]
-  } catch {
-    return true
-  }
-}
-
-const formOf = (request: HttpServerRequest.HttpServerRequest) =>
-  request.urlParamsBody.pipe(Effect.orElseSucceed(() => UrlParams.empty))
-const field = (form: UrlParams.UrlParams, name: string): string =>
-  Option.getOrElse(UrlParams.getFirst(form, name), () => "")
 
 /**
  * The dashboard at `/dashboard`, as a router layer to serve next to the REST routes: e-mail sign-in, the overview
@@ -98,63 +31,7 @@ export const DashboardApp = HttpRouter.use(
   Effect.fnUntraced(function* (router) {
     const settings = yield* DashboardSettings
     const context = yield* Effect.context<Ports>()
-    const secure = settings.publicUrl.protocol === "https:"
-    const cookieOptions = { httpOnly: true, sameSite: "lax" as const, path: "/dashboard", secure }
-
-    /** The page's language and path, and the session's account when the cookie names a live one. */
-    const pageContext = Effect.fnUntraced(function* (request: HttpServerRequest.HttpServerRequest) {
-      const url = Option.getOrElse(HttpServerRequest.toURL(request), () => new URL(paths.home, settings.publicUrl))
-      const language = chooseLanguage({
-        query: url.searchParams.get("lang") ?? undefined,
-        cookie: request.cookies[languageCookie],
-        acceptLanguage: request.headers["accept-language"]
-      })
-      const token = request.cookies[sessionCookie]
-      const account =
-        token === undefined ? Option.none<Account>() : Option.getSuccess(yield* Effect.result(sessionAccount(token)))
-      const ctx: PageContext = Option.isSome(account)
-        ? { language, path: url.pathname, session: { account: account.value, csrf: csrfTokenOf(token ?? "") } }
-        : { language, path: url.pathname }
-      return { ctx, token, chosen: url.searchParams.get("lang") === language ? language : undefined }
-    })
-
-    const show = (view: Html, status = 200, language?: UiLanguage) => {
-      const response = HttpServerResponse.html(view.markup).pipe(
-        HttpServerResponse.setStatus(status),
-        HttpServerResponse.setHeaders(pageHeaders)
-      )
-      return language === undefined
-        ? response
-        : HttpServerResponse.setCookieUnsafe(response, languageCookie, language, {
-            path: "/dashboard",
-            sameSite: "lax",
-            maxAge: Duration.days(365),
-            secure
-          })
-    }
-    const redirect = (location: string) => HttpServerResponse.redirect(location, { status: 303, headers: pageHeaders })
-
-    /** A page for the signed-in only: the sign-in form otherwise. */
-    const signedIn = (
-      build: (
-        ctx: PageContext & { readonly session: NonNullable<PageContext["session"]> },
-        request: HttpServerRequest.HttpServerRequest
-      ) => Effect.Effect<HttpServerResponse.HttpServerResponse, never, AccountStore>
-    ) =>
-      Effect.fnUntraced(function* (request: HttpServerRequest.HttpServerRequest) {
-        const { ctx, chosen } = yield* pageContext(request)
-        if (ctx.session === undefined) return redirect(paths.signIn)
-        if (request.method === "POST") {
-          const form = yield* formOf(request)
-          if (crossSite(request) || !sameToken(field(form, "csrf"), ctx.session.csrf)) {
-            return show(errorPage(ctx, messages[ctx.language].errors.forbidden, paths.home), 403)
-          }
-        }
-        const response = yield* build({ ...ctx, session: ctx.session }, request)
-        return chosen === undefined
-          ? response
-          : HttpServerResponse.setCookieUnsafe(response, languageCookie, chosen, { path: "/dashboard", secure })
-      })
+    const { show, redirect, signedIn, pageContext, cookieOptions } = makeWeb(settings)
 
     const overview = signedIn((ctx) =>
       Effect.map(monthUsage(ctx.session.account), (usage) =>

@@ -1,0 +1,129 @@
+import { type Account, sessionAccount, type SignUp, type UiLanguage } from "@tenders/core"
+import { Context, Duration, Effect, Option } from "effect"
+import { HttpServerRequest, HttpServerResponse, UrlParams } from "effect/http"
+import { createHash, timingSafeEqual } from "node:crypto"
+import type { Html } from "./Html.ts"
+import { chooseLanguage, messages } from "./I18n.ts"
+import { errorPage, type PageContext, paths } from "./Pages.ts"
+
+/** What the dashboard needs from the server's settings. */
+export class DashboardSettings extends Context.Service<
+  DashboardSettings,
+  {
+    /** The address people reach the server at (`TENDERS_PUBLIC_URL`): sign-in links point there. */
+    readonly publicUrl: URL
+    readonly signUp: SignUp
+  }
+>()("@tenders/dashboard/DashboardSettings") {}
+
+export const sessionCookie = "tenders_session"
+export const languageCookie = "tenders_lang"
+
+/** The form token of a session: derived from its secret, which only the session's own browser has. */
+export const csrfTokenOf = (session: string): string =>
+  createHash("sha256").update(`tenders-csrf\u0000${session}`).digest("base64url")
+
+export const sameToken = (a: string, b: string): boolean => {
+  const x = Buffer.from(a)
+  const y = Buffer.from(b)
+  return x.length === y.length && timingSafeEqual(x, y)
+}
+
+// Every page: no caching (pages show secrets and per-account data), no framing, no referrer to other sites (a
+// sign-in link's token is in the URL of the page it opens; "no-referrer" would also make the browser send
+// `Origin: null` on the page's own forms), scripts and styles from the server only.
+const pageHeaders = {
+  "cache-control": "no-store",
+  "content-security-policy":
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; frame-ancestors 'none'; " +
+    "form-action 'self'; base-uri 'none'; object-src 'none'",
+  "referrer-policy": "same-origin",
+  "x-content-type-options": "nosniff",
+  "x-frame-options": "DENY"
+}
+
+/** A state-changing request from another site: its browser says so (`Sec-Fetch-Site`), or its `Origin` is not us. */
+export const crossSite = (request: HttpServerRequest.HttpServerRequest): boolean => {
+  if (request.headers["sec-fetch-site"] === "cross-site") return true
+  const origin = request.headers["origin"]
+  if (origin === undefined || origin === "null") return origin === "null"
+  try {
+    return new URL(origin).host !== request.headers["host"]
+  } catch {
+    return true
+  }
+}
+
+export const formOf = (request: HttpServerRequest.HttpServerRequest) =>
+  request.urlParamsBody.pipe(Effect.orElseSucceed(() => UrlParams.empty))
+export const field = (form: UrlParams.UrlParams, name: string): string =>
+  Option.getOrElse(UrlParams.getFirst(form, name), () => "")
+
+/** A page's context once signed in. */
+export type SignedInContext = PageContext & { readonly session: NonNullable<PageContext["session"]> }
+
+/**
+ * What every dashboard handler uses, for the server's settings: the page's context (language, path, session), pages
+ * and redirects with the dashboard's headers, and the guard of signed-in pages and their forms.
+ */
+export const makeWeb = (settings: DashboardSettings["Service"]) => {
+  const secure = settings.publicUrl.protocol === "https:"
+  const cookieOptions = { httpOnly: true, sameSite: "lax" as const, path: "/dashboard", secure }
+
+  /** The page's language and path, and the session's account when the cookie names a live one. */
+  const pageContext = Effect.fnUntraced(function* (request: HttpServerRequest.HttpServerRequest) {
+    const url = Option.getOrElse(HttpServerRequest.toURL(request), () => new URL(paths.home, settings.publicUrl))
+    const language = chooseLanguage({
+      query: url.searchParams.get("lang") ?? undefined,
+      cookie: request.cookies[languageCookie],
+      acceptLanguage: request.headers["accept-language"]
+    })
+    const token = request.cookies[sessionCookie]
+    const account =
+      token === undefined ? Option.none<Account>() : Option.getSuccess(yield* Effect.result(sessionAccount(token)))
+    const ctx: PageContext = Option.isSome(account)
+      ? { language, path: url.pathname, session: { account: account.value, csrf: csrfTokenOf(token ?? "") } }
+      : { language, path: url.pathname }
+    return { ctx, token, chosen: url.searchParams.get("lang") === language ? language : undefined }
+  })
+
+  const show = (view: Html, status = 200, language?: UiLanguage) => {
+    const response = HttpServerResponse.html(view.markup).pipe(
+      HttpServerResponse.setStatus(status),
+      HttpServerResponse.setHeaders(pageHeaders)
+    )
+    return language === undefined
+      ? response
+      : HttpServerResponse.setCookieUnsafe(response, languageCookie, language, {
+          path: "/dashboard",
+          sameSite: "lax",
+          maxAge: Duration.days(365),
+          secure
+        })
+  }
+  const redirect = (location: string) => HttpServerResponse.redirect(location, { status: 303, headers: pageHeaders })
+
+  /** A page for the signed-in only: the sign-in form otherwise. */
+  const signedIn = <R>(
+    build: (
+      ctx: SignedInContext,
+      request: HttpServerRequest.HttpServerRequest
+    ) => Effect.Effect<HttpServerResponse.HttpServerResponse, never, R>
+  ) =>
+    Effect.fnUntraced(function* (request: HttpServerRequest.HttpServerRequest) {
+      const { ctx, chosen } = yield* pageContext(request)
+      if (ctx.session === undefined) return redirect(paths.signIn)
+      if (request.method === "POST") {
+        const form = yield* formOf(request)
+        if (crossSite(request) || !sameToken(field(form, "csrf"), ctx.session.csrf)) {
+          return show(errorPage(ctx, messages[ctx.language].errors.forbidden, paths.home), 403)
+        }
+      }
+      const response = yield* build({ ...ctx, session: ctx.session }, request)
+      return chosen === undefined
+        ? response
+        : HttpServerResponse.setCookieUnsafe(response, languageCookie, chosen, { path: "/dashboard", secure })
+    })
+
+  return { show, redirect, signedIn, pageContext, cookieOptions, secure }
+}
