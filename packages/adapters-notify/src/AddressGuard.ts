@@ -2,6 +2,7 @@ import { addressProblem, type DeliveryOutcome, parseWebhookTarget, type WebhookT
 import { Effect, Result } from "effect"
 import { lookup } from "node:dns/promises"
 import type { LookupFunction } from "node:net"
+import { Agent } from "undici"
 
 /** One address a webhook host resolved to. */
 export interface ResolvedAddress {
@@ -80,3 +81,19 @@ export const pinnedLookup =
       )
     else callback(null, first.address, first.family)
   }
+
+/**
+ * A dispatcher that connects to the checked addresses of `target` only (the name kept for TLS), within `timeoutMs`
+ * for each step, trusting `ca` too when given; one per request (destroy it after).
+ */
+export const guardedAgent = (target: ResolvedTarget, timeoutMs: number, ca: string | null | undefined) =>
+  new Agent({
+    connectTimeout: timeoutMs,
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+    connect: {
+      lookup: pinnedLookup(target.addresses),
+      ...(target.isAddress ? {} : { servername: target.host }),
+      ...(ca === null || ca === undefined ? {} : { ca })
+    }
+  })

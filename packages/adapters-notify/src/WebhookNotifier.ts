@@ -2,8 +2,8 @@ import { type DeliveryOutcome, maxWebhookTimeout, type WebhookCall } from "@tend
 import { Duration, Effect } from "effect"
 import { readFileSync } from "node:fs"
 import { Webhook } from "standardwebhooks"
-import { Agent, fetch } from "undici"
-import { type HostLookup, pinnedLookup, type ResolvedTarget, resolveTarget, systemLookup } from "./AddressGuard.ts"
+import { fetch } from "undici"
+import { guardedAgent, type HostLookup, type ResolvedTarget, resolveTarget, systemLookup } from "./AddressGuard.ts"
 
 /** Options of the webhook sender. */
 export interface WebhookSenderOptions {
@@ -46,19 +46,7 @@ export const makeWebhookSender = (
 
   const post = (call: WebhookCall, target: ResolvedTarget, signature: string) =>
     Effect.acquireUseRelease(
-      Effect.sync(
-        () =>
-          new Agent({
-            connectTimeout: timeoutMs,
-            headersTimeout: timeoutMs,
-            bodyTimeout: timeoutMs,
-            connect: {
-              lookup: pinnedLookup(target.addresses),
-              ...(target.isAddress ? {} : { servername: target.host }),
-              ...(ca === null ? {} : { ca })
-            }
-          })
-      ),
+      Effect.sync(() => guardedAgent(target, timeoutMs, ca)),
       (dispatcher) =>
         Effect.tryPromise({
           try: async (signal) => {

@@ -1,11 +1,13 @@
 // The server of `tenders serve`, loaded only by that command (it brings the HTTP, MCP and notifier stacks).
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import { notifierLayer } from "@tenders/adapters-notify"
+import { clientMetadataLive, notifierLayer } from "@tenders/adapters-notify"
 import {
   backgroundSettingsConfig,
   commaList,
   ingestRecords,
+  OAuthSettings,
+  oauthSettingsConfig,
   publicUrlConfig,
   signUpConfig,
   sourceCodes,
@@ -13,9 +15,9 @@ import {
   startBackgroundWork,
   TenderStore
 } from "@tenders/core"
-import { DashboardApp, DashboardSettings } from "@tenders/dashboard"
+import { DashboardApp, DashboardSettings, OAuthConsentApp } from "@tenders/dashboard"
 import { HttpApp, routerConfig } from "@tenders/http"
-import { McpAllowedOrigins, McpApp } from "@tenders/mcp"
+import { McpAllowedOrigins, McpApp, OAuthApp } from "@tenders/mcp"
 import { Cause, DateTime, Effect, Exit, Layer, Runtime } from "effect"
 import { HttpRouter } from "effect/http"
 import { randomUUID } from "node:crypto"
@@ -70,12 +72,20 @@ const listeningUrl = (options: ServerOptions) => {
   return `http://${host.includes(":") ? `[${host}]` : host}:${options.port}`
 }
 
-/** The dashboard's settings: TENDERS_PUBLIC_URL (else the listening address) and TENDERS_SIGNUP. */
-const dashboardSettings = (options: ServerOptions) =>
-  Layer.effect(
-    DashboardSettings,
+/**
+ * The settings of the dashboard and of OAuth for /mcp, from TENDERS_PUBLIC_URL (else the listening address) and
+ * TENDERS_SIGNUP; the client metadata documents are fetched as webhooks are posted.
+ */
+const publicSettings = (options: ServerOptions) =>
+  Layer.unwrap(
     Effect.gen(function* () {
-      return { publicUrl: yield* publicUrlConfig(listeningUrl(options)), signUp: yield* signUpConfig }
+      const publicUrl = yield* publicUrlConfig(listeningUrl(options))
+      const signUp = yield* signUpConfig
+      return Layer.mergeAll(
+        Layer.succeed(DashboardSettings, { publicUrl, signUp }),
+        Layer.succeed(OAuthSettings, yield* oauthSettingsConfig(publicUrl)),
+        clientMetadataLive
+      )
     })
   )
 
@@ -91,8 +101,10 @@ export const runServer = (options: ServerOptions, globals: GlobalOptions) => {
     if (options.seed) yield* seedIfEmpty
     if (options.schedule) yield* backgroundWork
   })
-  const dashboard = DashboardApp.pipe(Layer.provide(dashboardSettings(options)))
-  const server = HttpRouter.serve(Layer.mergeAll(HttpApp, McpHttp, dashboard), { routerConfig }).pipe(
+  const apps = Layer.mergeAll(HttpApp, McpHttp, DashboardApp, OAuthConsentApp, OAuthApp).pipe(
+    Layer.provide(publicSettings(options))
+  )
+  const server = HttpRouter.serve(apps, { routerConfig }).pipe(
     // Idle keep-alive sockets outlive any client's own idle timeout (undici: 4 s), so a client never reuses a
     // socket the server is closing at that moment.
     Layer.provide(

@@ -174,14 +174,15 @@ export const backendEnv = async (backend: string, dataDir: string, extra: Record
 export const suiteServer = (
   backend: string,
   prefix: string,
-  onStarted: () => Promise<void> = async () => undefined
+  onStarted: () => Promise<void> = async () => undefined,
+  extraEnv: () => Record<string, string> = () => ({})
 ) => {
   const dataDir = mkdtempSync(join(tmpdir(), prefix))
   let env = childEnv({ TENDERS_DATA_DIR: dataDir })
   let drop = async (): Promise<unknown> => undefined
   let server: Awaited<ReturnType<typeof startServer>> | undefined
   beforeAll(async () => {
-    const chosen = await backendEnv(backend, dataDir)
+    const chosen = await backendEnv(backend, dataDir, extraEnv())
     env = chosen.env
     drop = chosen.drop
     server = await startServer([], env)

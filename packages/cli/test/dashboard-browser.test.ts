@@ -1,57 +1,14 @@
 // The dashboard in a real headless Chromium (Debian's `chromium`, driven by playwright-core; nothing downloads a
-// browser): a new person signs in with the link from the outbox, makes a REST key that then answers, sees the usage
-// change, revokes the key, and signs out, in English, Russian and Armenian; axe-core checks every page it sees, and
-// every page is photographed at 1280 and 390 pixels wide (under .tmp/screenshots, to be looked at).
-import { partOf } from "@tenders/adapters-notify/testing"
+// browser): a new person signs in with the link from the outbox, saves a watchlist (its live count is the count then
+// listed), searches and opens a full card, sees alerts, deliveries, connected apps and the webhook secret, makes a
+// REST key that then answers, sees the usage change (and the day's bar), revokes the key, and signs out, in English,
+// Russian and Armenian; axe-core checks every page it sees, and every page is photographed at 1280 and 390 pixels
+// wide (under .tmp/screenshots, to be looked at).
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { mkdirSync, readdirSync, readFileSync } from "node:fs"
-import { createRequire } from "node:module"
 import { join } from "node:path"
-import { chromium, type Browser, type Page } from "playwright-core"
+import type { Browser } from "playwright-core"
+import { inspect, launchChromium, linkFor } from "./browser.ts"
 import { e2eBackends, suiteServer } from "./cli.ts"
-
-const chromiumPath = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium"
-const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8")
-const shots = join(import.meta.dirname, "..", "..", "..", ".tmp", "screenshots")
-
-/** The sign-in link of the newest message to `email` in the outbox. */
-const linkFor = (outbox: string, email: string): string => {
-  const messages = readdirSync(outbox)
-    .toSorted()
-    .map((name) => readFileSync(join(outbox, name), "utf8"))
-    .filter((raw) => new RegExp(`^To: ${email}`, "imu").test(raw))
-  const text = partOf(messages.at(-1) ?? "", "text/plain")
-  const link = /https?:\/\/\S+\/dashboard\/sign-in\/link\?token=[\w-]+/u.exec(text)?.[0]
-  if (link === undefined) throw new Error(`no sign-in link for ${email} in ${outbox}`)
-  return link
-}
-
-/** axe-core's WCAG 2.x A and AA violations on the page, as "rule: target" lines. */
-const violations = async (page: Page): Promise<Array<string>> => {
-  // Evaluated through the DevTools protocol, so the page's Content-Security-Policy (scripts from the server only)
-  // stays in force for everything else.
-  await page.evaluate(axeSource)
-  return page.evaluate(async () => {
-    const page = globalThis as unknown as {
-      axe: { run: (context: unknown, options: unknown) => Promise<unknown> }
-      document: unknown
-    }
-    const result = (await page.axe.run(page.document, {
-      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] }
-    })) as { violations: Array<{ id: string; nodes: Array<{ target: Array<string> }> }> }
-    return result.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(" ")}`))
-  })
-}
-
-/** Checks the page with axe and photographs it at both widths. */
-const inspect = async (page: Page, name: string) => {
-  expect(await violations(page), `${name}: axe violations`).toEqual([])
-  for (const width of [1280, 390]) {
-    await page.setViewportSize({ width, height: 900 })
-    await page.screenshot({ path: join(shots, `${name}-${width}.png`), fullPage: true })
-  }
-  await page.setViewportSize({ width: 1280, height: 900 })
-}
 
 const languages = [
   { code: "en", locale: "en-GB", signIn: "Send me a sign-in link", create: "Create", signOut: "Sign out" },
@@ -64,24 +21,12 @@ for (const backend of e2eBackends) {
     const suite = suiteServer(backend, "tdb-")
     let browser: Browser | undefined
     beforeAll(async () => {
-      mkdirSync(shots, { recursive: true })
-      browser = await chromium.launch({
-        executablePath: chromiumPath,
-        args: [
-          "--no-sandbox",
-          "--disable-gpu",
-          "--disable-quic",
-          "--no-first-run",
-          "--disable-background-networking",
-          "--disable-component-update",
-          "--disable-sync"
-        ]
-      })
+      browser = await launchChromium()
     }, 60_000)
     afterAll(async () => browser?.close())
 
     for (const language of languages) {
-      it(`signs a new person in, makes and revokes a REST key, shows the usage, signs out (${language.code})`, async () => {
+      it(`signs in, saves a watchlist, sees each page, uses and revokes a key (${language.code})`, async () => {
         const context = await browser!.newContext({ locale: language.locale, viewport: { width: 1280, height: 900 } })
         const page = await context.newPage()
         const name = (step: string) => `${backend === "PostgreSQL" ? "pg" : "embedded"}-${language.code}-${step}`
@@ -102,8 +47,38 @@ for (const backend of e2eBackends) {
         await inspect(page, name("confirm"))
         await page.click('[data-testid="confirm-sign-in"]')
         await page.waitForURL(`${base}/dashboard`)
-        expect(await page.textContent('[data-testid="plan"]')).toBe("free")
+        expect(await page.getAttribute('[data-testid="plan"]', "data-plan")).toBe("free")
         await inspect(page, name("overview"))
+
+        // A watchlist: the live count as it is typed is the count the list then shows.
+        await page.goto(`${base}/dashboard/watchlists`)
+        const create = page.locator('[data-testid="create-watchlist"]')
+        await create.locator("input[name=name]").fill(`Roads ${language.code}`)
+        await create.locator("input[name=q]").fill("road")
+        await page.locator('[data-testid="live-count"][data-count]').waitFor()
+        const counted = await page.getAttribute('[data-testid="live-count"]', "data-count")
+        await create.locator('button[type="submit"]').click()
+        await page.waitForURL(/\/dashboard\/watchlists\?saved=/u)
+        expect(await page.locator('[data-testid="watchlist-row"]').count()).toBe(1)
+        expect(await page.getAttribute('[data-testid="watchlist-row"] [data-testid="matches"]', "data-count")).toBe(
+          counted
+        )
+        await inspect(page, name("watchlists"))
+
+        await page.goto(`${base}/dashboard/search?q=road`)
+        expect(await page.locator('[data-testid="result"]').count()).toBeGreaterThan(0)
+        await inspect(page, name("search"))
+        await page.locator('[data-testid="result"] h3 a').first().click()
+        await page.waitForURL(/\/dashboard\/tenders\//u)
+        await inspect(page, name("tender"))
+        for (const step of ["alerts", "deliveries", "apps"]) {
+          await page.goto(`${base}/dashboard/${step}`)
+          await inspect(page, name(step))
+        }
+        await page.goto(`${base}/dashboard/settings`)
+        await page.click('[data-testid="reveal-secret"]')
+        expect(await page.textContent('[data-testid="signing-secret"]')).toMatch(/^whsec_/u)
+        await inspect(page, name("settings"))
 
         await page.goto(`${base}/dashboard/keys`)
         await inspect(page, name("keys-empty"))
@@ -122,6 +97,8 @@ for (const backend of e2eBackends) {
         expect((await search()).status).toBe(200)
         await page.goto(`${base}/dashboard`)
         expect(await page.textContent('[data-testid="calls-used"]')).toMatch(/^1\D/u)
+        const today = new Date().toISOString().slice(0, 10)
+        expect(await page.getAttribute(`[data-testid="usage-day"][data-day="${today}"]`, "data-calls")).toBe("1")
 
         await page.goto(`${base}/dashboard/keys`)
         await page.locator('[data-testid="key-row"] [data-testid="revoke"]').click()

@@ -17,3 +17,7 @@ export type KeyId = typeof KeyId.Type
 /** An alert's id (a positive integer, as text). */
 export const AlertId = Schema.String.check(Schema.isPattern(/^[1-9]\d{0,18}$/u)).pipe(Schema.brand("AlertId"))
 export type AlertId = typeof AlertId.Type
+
+/** An OAuth grant's id (UUID): one client's access to one account, with its codes and tokens. */
+export const GrantId = uuid.pipe(Schema.brand("GrantId"))
+export type GrantId = typeof GrantId.Type

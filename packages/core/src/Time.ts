@@ -44,6 +44,9 @@ export const formatUtc = (instant: DateTime.Utc): UtcTimestamp => `${DateTime.fo
 /** `YYYY-MM` of an instant, in UTC. */
 export const monthOf = (now: DateTime.Utc): string => DateTime.formatIso(now).slice(0, 7)
 
+/** `YYYY-MM-DD` of an instant, in UTC. */
+export const dayOf = (now: DateTime.Utc): string => DateTime.formatIso(now).slice(0, 10)
+
 /** Whole seconds from `now` until the UTC calendar month ends (at least 1). */
 export const secondsUntilMonthEnd = (now: DateTime.Utc): number => {
   const monthEnd = DateTime.add(DateTime.startOf(now, "month"), { months: 1 })

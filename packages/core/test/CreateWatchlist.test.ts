@@ -1,6 +1,14 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { createWatchlist, TenderStore, type WatchlistInput } from "../src/index.ts"
+import {
+  createWatchlist,
+  estimateMatches,
+  listWatchlists,
+  previewMatches,
+  TenderStore,
+  WatchlistStore,
+  type WatchlistInput
+} from "../src/index.ts"
 import { makeRecord } from "../src/testing/index.ts"
 import { account, atStart, inDays, world } from "./support.ts"
 
@@ -63,6 +71,38 @@ describe("createWatchlist", () => {
       assert.deepStrictEqual(
         [none.estimatedMatches, none.hint],
         [0, "No open tender matches these filters today; you will be alerted when one does."]
+      )
+    }).pipe(Effect.provide(world()))
+  )
+
+  it.effect("previews the count creation gives, with its refusals and without saving; lists each with its count", () =>
+    Effect.gen(function* () {
+      yield* atStart
+      const free = yield* account("free@example.com", "free")
+      const pro = yield* account("pro@example.com", "pro")
+      yield* (yield* TenderStore).upsert([
+        makeRecord({ id: "ted-1-2026", title: "Road works", country: "EE", deadline: inDays(5) }),
+        makeRecord({ id: "ted-2-2026", title: "Road salt", country: "LV", deadline: inDays(5) })
+      ])
+      assert.strictEqual(yield* previewMatches({ q: "road" }, free), 2)
+      assert.strictEqual(
+        (yield* Effect.flip(previewMatches({ q: "road", countries: ["EE"] }, free)))._tag,
+        "PlanRequired"
+      )
+      assert.strictEqual((yield* Effect.flip(previewMatches({ countries: [] }, pro)))._tag, "InvalidInput")
+      assert.strictEqual(yield* previewMatches({ q: "road", countries: ["EE"] }, pro), 1)
+      assert.deepStrictEqual(yield* (yield* WatchlistStore).list(pro.id), [])
+      const created = yield* createWatchlist({ name: "EE", filters: { q: "road", countries: ["EE"] } }, pro)
+      assert.strictEqual(created.estimatedMatches, yield* estimateMatches({ q: "road", countries: ["EE"] }))
+      yield* createWatchlist({ name: "All roads", filters: { q: "road" } }, pro)
+      yield* createWatchlist({ name: "Free roads", filters: { q: "road" } }, free)
+      const listed = yield* listWatchlists(pro.id)
+      assert.deepStrictEqual(
+        listed.map((w) => [w.name, w.estimatedMatches]),
+        [
+          ["EE", 1],
+          ["All roads", 2]
+        ]
       )
     }).pipe(Effect.provide(world()))
   )

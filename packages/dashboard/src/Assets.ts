@@ -1,6 +1,7 @@
 /**
  * The dashboard's style sheet and script, served by the server itself (`/dashboard/assets/...`): no CDN, nothing to
- * build. The script only enhances (copy buttons); every page works without it.
+ * build. The script only enhances (copy buttons, the live count of a watchlist's matches as it is typed); every page
+ * works without it.
  */
 export const styleSheet = `
 :root { color-scheme: light; --fg: #1a1a1a; --muted: #555; --line: #d0d4da; --accent: #0b5cad; --bg: #fff;
@@ -42,7 +43,49 @@ dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1.
 dl.facts dt { font-weight: 600; }
 dl.facts dd { margin: 0; }
 .muted { color: var(--muted); }
+nav { flex-basis: 100%; }
+nav li { white-space: nowrap; }
+nav a { display: inline-block; padding: .2rem 0; }
+form.stack.wide { max-width: 42rem; }
+fieldset { border: 1px solid var(--line); border-radius: 4px; padding: .75rem 1rem 1rem; margin: .25rem 0;
+  min-width: 0; }
+legend { font-weight: 600; padding: 0 .25rem; }
+.field { display: grid; gap: .2rem; align-content: start; }
+.grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(13rem, 1fr)); gap: .75rem 1rem; }
+.help { color: var(--muted); font-size: .9rem; margin: 0; }
+.field-error { color: var(--danger); font-weight: 600; font-size: .95rem; }
+[aria-invalid="true"] { border: 2px solid var(--danger); }
+.check { display: flex; gap: .5rem; align-items: center; margin-bottom: .5rem; }
+.check input { width: 1.25rem; height: 1.25rem; margin: 0; }
+.live { min-height: 1.5rem; font-weight: 600; margin: .25rem 0; }
+ul.plain { list-style: none; padding: 0; margin: 0; }
+.wrap, .card, dl.facts dd { overflow-wrap: anywhere; }
+ol.cards { list-style: none; padding: 0; display: grid; gap: 1rem; }
+.card { border: 1px solid var(--line); border-radius: 6px; padding: .75rem 1rem; }
+.card h3 { margin: 0 0 .25rem; font-size: 1.1rem; }
+.card p { margin: .25rem 0; }
+dl.pairs { display: grid; grid-template-columns: repeat(auto-fit, minmax(9rem, 1fr)); gap: .25rem 1rem;
+  margin: .5rem 0; }
+dl.pairs dt { font-size: .85rem; color: var(--muted); }
+dl.pairs dd { margin: 0; overflow-wrap: anywhere; }
+form.wide > button { justify-self: start; }
+.chart { width: 100%; max-width: 32rem; height: auto; display: block; margin: .5rem 0; }
+.chart .day { fill: var(--accent); }
+.chart .today { fill: #063d75; }
+.chart .scale { fill: var(--muted); font-size: 13px; }
+.chart .rule { stroke: var(--line); }
+.chart .axis { stroke: var(--muted); }
+summary { cursor: pointer; color: var(--accent); padding: .25rem 0; }
+details.filters { border: 1px solid var(--line); border-radius: 4px; padding: .25rem 1rem; }
+details.filters[open] { padding-bottom: 1rem; }
+details.filters summary { font-weight: 600; }
+.status.failed { color: var(--danger); font-weight: 600; }
+.status.delivered { color: var(--ok); }
+.actions { display: flex; flex-wrap: wrap; gap: 1rem 2rem; align-items: flex-start; margin-top: 1rem; }
+.actions form { max-width: 24rem; display: grid; gap: .5rem; justify-items: start; }
 @media (max-width: 40rem) {
+  dl.facts { grid-template-columns: 1fr; gap: 0; }
+  dl.facts dd { margin-bottom: .5rem; }
   .languages { margin-left: 0; }
   table, thead, tbody, tr, th, td { display: block; }
   thead { position: absolute; left: -9999px; }
@@ -53,6 +96,38 @@ dl.facts dd { margin: 0; }
 `
 
 export const script = `
+const live = document.querySelector("form[data-live-count]")
+if (live) {
+  const output = document.getElementById(live.getAttribute("data-live-output"))
+  let timer
+  let pending
+  const count = () => {
+    if (pending) pending.abort()
+    pending = new AbortController()
+    fetch(live.getAttribute("data-live-count"), {
+      method: "POST",
+      body: new URLSearchParams(new FormData(live)),
+      headers: { accept: "application/json" },
+      signal: pending.signal
+    })
+      .then((response) => (response.ok ? response.json() : null))
+      .then((answer) => {
+        if (!answer || !output) return
+        output.textContent = answer.text
+        if (typeof answer.count === "number") output.setAttribute("data-count", String(answer.count))
+        else output.removeAttribute("data-count")
+      })
+      .catch(() => {})
+  }
+  const later = () => {
+    clearTimeout(timer)
+    timer = setTimeout(count, 300)
+  }
+  live.addEventListener("input", later)
+  live.addEventListener("change", later)
+  if (new FormData(live).get("q")) count()
+}
+
 document.addEventListener("click", async (event) => {
   const button = event.target instanceof Element ? event.target.closest("button[data-copy]") : null
   if (!button) return

@@ -3,9 +3,8 @@ import {
   completeSignIn,
   KeyId,
   KeyKind,
+  monthDailyUsage,
   monthUsage,
-  Notifier,
-  reportDefect,
   requestSignIn,
   sessionTtl,
   signInLinkAddress,
@@ -14,36 +13,45 @@ import {
 } from "@tenders/core"
 import { DateTime, Duration, Effect, Option, Schema } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { accountRoutes } from "./AccountRoutes.ts"
 import { script, styleSheet } from "./Assets.ts"
 import { messages } from "./I18n.ts"
 import { confirmPage, errorPage, keysPage, linkSentPage, overviewPage, paths, signInPage } from "./Pages.ts"
-import { crossSite, DashboardSettings, field, formOf, makeWeb, sameToken, sessionCookie } from "./Web.ts"
-
-/** The core ports the dashboard's pages use. */
-type Ports = AccountStore | SignInStore | Notifier
+import type { DashboardPorts, Route } from "./Routes.ts"
+import { searchRoutes } from "./SearchRoutes.ts"
+import { watchlistRoutes } from "./WatchlistRoutes.ts"
+import {
+  addRoutes,
+  crossSite,
+  DashboardSettings,
+  field,
+  formOf,
+  makeWeb,
+  safeNext,
+  sameToken,
+  sessionCookie
+} from "./Web.ts"
 
 /**
  * The dashboard at `/dashboard`, as a router layer to serve next to the REST routes: e-mail sign-in, the overview
- * and the keys, in English, Russian and Armenian. Server-rendered pages; every change is a POST with the session's
- * form token, refused from another site. Needs AccountStore, SignInStore, Notifier and DashboardSettings.
+ * (with the calls per day), search and full tenders, watchlists, alerts, deliveries, keys and the webhook signing
+ * secret, in English, Russian and Armenian. Server-rendered pages; every change is a POST with the session's form
+ * token, refused from another site. Needs the core ports of `DashboardPorts` and DashboardSettings.
  */
 export const DashboardApp = HttpRouter.use(
   Effect.fnUntraced(function* (router) {
     const settings = yield* DashboardSettings
-    const context = yield* Effect.context<Ports>()
-    const { show, redirect, signedIn, pageContext, cookieOptions } = makeWeb(settings)
+    const context = yield* Effect.context<DashboardPorts>()
+    const web = makeWeb(settings)
+    const { show, redirect, signedIn, pageContext, cookieOptions } = web
 
     const overview = signedIn((ctx) =>
-      Effect.map(monthUsage(ctx.session.account), (usage) =>
-        show(
-          overviewPage(ctx, {
-            used: usage.used,
-            limit: usage.limit,
-            packs: usage.packs,
-            resetsAt: DateTime.formatIso(usage.resetsAt).slice(0, 10)
-          })
-        )
-      )
+      Effect.gen(function* () {
+        const usage = yield* monthUsage(ctx.session.account)
+        const daily = yield* monthDailyUsage(ctx.session.account)
+        const resetsAt = DateTime.formatIso(usage.resetsAt).slice(0, 10)
+        return show(overviewPage(ctx, { used: usage.used, limit: usage.limit, packs: usage.packs, resetsAt }, daily))
+      })
     )
 
     const listKeys = signedIn((ctx) =>
@@ -77,52 +85,56 @@ export const DashboardApp = HttpRouter.use(
     )
 
     const signInForm = Effect.fnUntraced(function* (request: HttpServerRequest.HttpServerRequest) {
-      const { ctx, chosen } = yield* pageContext(request)
-      if (ctx.session !== undefined) return redirect(paths.home)
-      return show(signInPage(ctx), 200, chosen)
+      const { ctx, chosen, url } = yield* pageContext(request)
+      const next = safeNext(url.searchParams.get("next"))
+      if (ctx.session !== undefined) return redirect(next ?? paths.home)
+      return show(signInPage(ctx, undefined, "", next), 200, chosen)
     })
 
     const askForLink = Effect.fnUntraced(function* (request: HttpServerRequest.HttpServerRequest) {
       const { ctx } = yield* pageContext(request)
       const t = messages[ctx.language]
       if (crossSite(request)) return show(signInPage(ctx, t.errors.forbidden), 403)
-      const email = field(yield* formOf(request), "email")
+      const form = yield* formOf(request)
+      const email = field(form, "email")
+      const next = safeNext(field(form, "next"))
+      const linkQuery = (token: string) => new URLSearchParams(next === undefined ? { token } : { token, next })
       const asked = yield* requestSignIn({
         email,
         client: Option.getOrElse(request.remoteAddress, () => "unknown"),
         signUp: settings.signUp,
         language: ctx.language,
-        linkUrl: (token) => new URL(`${paths.link}?token=${encodeURIComponent(token)}`, settings.publicUrl).href
+        linkUrl: (token) => new URL(`${paths.link}?${linkQuery(token)}`, settings.publicUrl).href
       }).pipe(Effect.result)
       if (asked._tag === "Success") return show(linkSentPage(ctx, email.trim(), Duration.toMinutes(signInLinkTtl)))
       return asked.failure._tag === "SignInThrottled"
-        ? show(signInPage(ctx, t.errors.throttled, email), 429).pipe(
+        ? show(signInPage(ctx, t.errors.throttled, email, next), 429).pipe(
             HttpServerResponse.setHeader("retry-after", String(asked.failure.retryAfter))
           )
-        : show(signInPage(ctx, t.errors.invalidEmail, email), 400)
+        : show(signInPage(ctx, t.errors.invalidEmail, email, next), 400)
     })
 
     const openLink = Effect.fnUntraced(function* (request: HttpServerRequest.HttpServerRequest) {
-      const { ctx } = yield* pageContext(request)
-      const token = Option.getOrElse(HttpServerRequest.toURL(request), () => settings.publicUrl).searchParams.get(
-        "token"
-      )
-      const email = yield* Effect.result(signInLinkAddress(token ?? ""))
+      const { ctx, url } = yield* pageContext(request)
+      const token = url.searchParams.get("token") ?? ""
+      const email = yield* Effect.result(signInLinkAddress(token))
       if (email._tag === "Failure")
         return show(errorPage(ctx, messages[ctx.language].errors.linkRefused, paths.signIn), 400)
-      return show(confirmPage(ctx, token ?? "", email.success))
+      return show(confirmPage(ctx, token, email.success, safeNext(url.searchParams.get("next"))))
     })
 
     const useLink = Effect.fnUntraced(function* (request: HttpServerRequest.HttpServerRequest) {
       const { ctx } = yield* pageContext(request)
       const t = messages[ctx.language]
       if (crossSite(request)) return show(errorPage(ctx, t.errors.forbidden, paths.signIn), 403)
-      const signedIn = yield* Effect.result(completeSignIn(field(yield* formOf(request), "token"), settings.signUp))
+      const form = yield* formOf(request)
+      const signedIn = yield* Effect.result(completeSignIn(field(form, "token"), settings.signUp))
       if (signedIn._tag === "Failure") {
         const closed = signedIn.failure.message.startsWith("Sign-up is closed")
         return show(errorPage(ctx, closed ? t.errors.signUpClosed : t.errors.linkRefused, paths.signIn), 400)
       }
-      return HttpServerResponse.setCookieUnsafe(redirect(paths.home), sessionCookie, signedIn.success.session, {
+      const next = safeNext(field(form, "next")) ?? paths.home
+      return HttpServerResponse.setCookieUnsafe(redirect(next), sessionCookie, signedIn.success.session, {
         ...cookieOptions,
         maxAge: sessionTtl
       })
@@ -148,15 +160,10 @@ export const DashboardApp = HttpRouter.use(
         })
       )
 
-    const routes: ReadonlyArray<
-      readonly [
-        "GET" | "POST",
-        HttpRouter.PathInput,
-        (
-          request: HttpServerRequest.HttpServerRequest
-        ) => Effect.Effect<HttpServerResponse.HttpServerResponse, never, Ports>
-      ]
-    > = [
+    const routes: ReadonlyArray<Route> = [
+      ...searchRoutes(web),
+      ...watchlistRoutes(web),
+      ...accountRoutes(web),
       ["GET", paths.home, overview],
       ["GET", paths.signIn, signInForm],
       ["POST", paths.signIn, askForLink],
@@ -169,17 +176,6 @@ export const DashboardApp = HttpRouter.use(
       ["GET", paths.style, () => asset(styleSheet, "text/css; charset=utf-8")],
       ["GET", paths.script, () => asset(script, "text/javascript; charset=utf-8")]
     ]
-    for (const [method, path, handle] of routes) {
-      yield* router.add(method, path, (request) =>
-        handle(request).pipe(
-          Effect.provide(context),
-          Effect.catchCause((cause) =>
-            Effect.map(reportDefect(cause, "dashboard request failed"), (internal) =>
-              HttpServerResponse.text(`Internal error: ${internal.message}`, { status: 500 })
-            )
-          )
-        )
-      )
-    }
+    yield* addRoutes(router, context, routes)
   })
 )

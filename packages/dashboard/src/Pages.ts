@@ -1,6 +1,16 @@
-import { type Account, type KeyInfo, type KeyKind, type UiLanguage, uiLanguages } from "@tenders/core"
+import {
+  type Account,
+  type KeyInfo,
+  type KeyKind,
+  oauthAuthorizationPath,
+  type UiLanguage,
+  uiLanguages
+} from "@tenders/core"
 import { type Html, html, type HtmlPart } from "./Html.ts"
+import { formatDate, formatNumber } from "./Format.ts"
 import { type Messages, messages } from "./I18n.ts"
+import { usageChart } from "./UsageChart.ts"
+import type { SignedInContext } from "./Web.ts"
 
 /** The dashboard's paths. */
 export const paths = {
@@ -10,6 +20,19 @@ export const paths = {
   signOut: "/dashboard/sign-out",
   keys: "/dashboard/keys",
   revoke: (keyId: string) => `/dashboard/keys/${keyId}/revoke`,
+  search: "/dashboard/search",
+  tender: (id: string) => `/dashboard/tenders/${encodeURIComponent(id)}`,
+  watchlists: "/dashboard/watchlists",
+  watchlistCount: "/dashboard/watchlists/count",
+  deleteWatchlist: (id: string) => `/dashboard/watchlists/${id}/delete`,
+  alerts: "/dashboard/alerts",
+  deliveries: "/dashboard/deliveries",
+  retryDelivery: (id: number) => `/dashboard/deliveries/${id}/retry`,
+  settings: "/dashboard/settings",
+  authorize: oauthAuthorizationPath,
+  apps: "/dashboard/apps",
+  revokeApp: (grantId: string) => `/dashboard/apps/${grantId}/revoke`,
+  webhookSecret: "/dashboard/settings/webhook-secret",
   style: "/dashboard/assets/app.css",
   script: "/dashboard/assets/app.js"
 } as const
@@ -31,11 +54,24 @@ export const postForm = (ctx: PageContext, action: string, body: HtmlPart, attri
 
 const navigation = (ctx: PageContext, t: Messages) => {
   if (ctx.session === undefined) return ""
-  const link = (path: string, label: string) =>
-    html`<li><a href="${path}" ${ctx.path === path ? html` aria-current="page"` : ""}>${label}</a></li>`
+  // A tender's full card is reached from the search.
+  const here = ctx.path.startsWith("/dashboard/tenders/") ? paths.search : ctx.path
+  const links: ReadonlyArray<readonly [string, string]> = [
+    [paths.home, t.nav.overview],
+    [paths.search, t.nav.search],
+    [paths.watchlists, t.nav.watchlists],
+    [paths.alerts, t.nav.alerts],
+    [paths.deliveries, t.nav.deliveries],
+    [paths.keys, t.nav.keys],
+    [paths.apps, t.nav.apps],
+    [paths.settings, t.nav.settings]
+  ]
   return html`<nav aria-label="${t.nav.label}">
     <ul>
-      ${link(paths.home, t.nav.overview)}${link(paths.keys, t.nav.keys)}
+      ${links.map(
+        ([path, label]) =>
+          html`<li><a href="${path}" ${here === path ? html` aria-current="page"` : ""}>${label}</a></li>`
+      )}
     </ul>
   </nav>`
 }
@@ -76,7 +112,7 @@ export const page = (ctx: PageContext, title: string, content: HtmlPart): Html =
         <a class="skip" href="#main">${t.skip}</a>
         <header>
           <div class="bar">
-            <a class="brand" href="${paths.home}">Tenders</a>${navigation(ctx, t)}${languageLinks(ctx, t)}
+            <a class="brand" href="${paths.home}">Tenders</a>${languageLinks(ctx, t)}${navigation(ctx, t)}
           </div>
         </header>
         <main id="main" tabindex="-1">
@@ -88,7 +124,7 @@ export const page = (ctx: PageContext, title: string, content: HtmlPart): Html =
 }
 
 /** The sign-in form, with an error above it when there is one. */
-export const signInPage = (ctx: PageContext, error?: string, email = "") => {
+export const signInPage = (ctx: PageContext, error?: string, email = "", next?: string) => {
   const t = messages[ctx.language]
   return page(
     ctx,
@@ -96,6 +132,7 @@ export const signInPage = (ctx: PageContext, error?: string, email = "") => {
     html`${error ? html`<p class="notice error" role="alert" id="sign-in-error">${error}</p>` : ""}
       <p>${t.signIn.intro}</p>
       <form method="post" action="${paths.signIn}" class="stack" data-testid="sign-in">
+        ${next === undefined ? "" : hidden("next", next)}
         <label for="email">${t.signIn.email}</label>
         <input
           id="email"
@@ -123,16 +160,32 @@ export const linkSentPage = (ctx: PageContext, email: string, minutes: number) =
 }
 
 /** The page a sign-in link opens: one button, so that a mail scanner following the link does not use it. */
-export const confirmPage = (ctx: PageContext, token: string, email: string) => {
+export const confirmPage = (ctx: PageContext, token: string, email: string, next?: string) => {
   const t = messages[ctx.language]
   return page(
     ctx,
     t.confirm.title,
     html`<p>${t.confirm.body(email)}</p>
       <form method="post" action="${paths.link}">
-        ${hidden("token", token)}<button type="submit" data-testid="confirm-sign-in">${t.confirm.submit}</button>
+        ${hidden("token", token)}${next === undefined ? "" : hidden("next", next)}<button
+          type="submit"
+          data-testid="confirm-sign-in"
+        >
+          ${t.confirm.submit}
+        </button>
       </form>`
   )
+}
+
+const backLabel = (t: Messages, back: string) => {
+  const labels: Record<string, string> = {
+    [paths.signIn]: t.signIn.title,
+    [paths.keys]: t.nav.keys,
+    [paths.search]: t.nav.search,
+    [paths.watchlists]: t.nav.watchlists,
+    [paths.deliveries]: t.nav.deliveries
+  }
+  return labels[back] ?? t.nav.overview
 }
 
 /** A page that only says what went wrong, with a way back. */
@@ -142,29 +195,33 @@ export const errorPage = (ctx: PageContext, message: string, back: string) => {
     ctx,
     t.errors.title,
     html`<p class="notice error" role="alert">${message}</p>
-      <p><a href="${back}">${back === paths.signIn ? t.signIn.title : t.nav.overview}</a></p>`
+      <p><a href="${back}">${backLabel(t, back)}</a></p>`
   )
 }
 
-/** The overview: plan and this month's calls. */
+/** The overview: plan, this month's calls and packs, and a chart of the calls per day. */
 export const overviewPage = (
-  ctx: PageContext,
-  usage: { readonly used: number; readonly limit: number; readonly packs: number; readonly resetsAt: string }
+  ctx: SignedInContext,
+  usage: { readonly used: number; readonly limit: number; readonly packs: number; readonly resetsAt: string },
+  daily: Parameters<typeof usageChart>[1]
 ) => {
   const t = messages[ctx.language]
+  const plan = ctx.session.account.plan
+  const n = (value: number) => formatNumber(ctx.language, value)
   return page(
     ctx,
     t.overview.title,
     html`<dl class="facts" data-testid="usage">
-      <dt>${t.overview.plan}</dt>
-      <dd data-testid="plan">${ctx.session?.account.plan ?? ""}</dd>
-      <dt>${t.overview.calls}</dt>
-      <dd data-testid="calls-used">${t.overview.used(usage.used, usage.limit)}</dd>
-      <dt>${t.overview.packs}</dt>
-      <dd>${usage.packs}</dd>
-      <dt>${t.overview.resets}</dt>
-      <dd>${t.overview.resetsAt(usage.resetsAt)}</dd>
-    </dl>`
+        <dt>${t.overview.plan}</dt>
+        <dd data-testid="plan" data-plan="${plan}">${t.plans[plan]}</dd>
+        <dt>${t.overview.calls}</dt>
+        <dd data-testid="calls-used" data-used="${usage.used}">${t.overview.used(n(usage.used), n(usage.limit))}</dd>
+        <dt>${t.overview.packs}</dt>
+        <dd>${n(usage.packs)}</dd>
+        <dt>${t.overview.resets}</dt>
+        <dd>${t.overview.resetsAt(formatDate(ctx.language, usage.resetsAt))}</dd>
+      </dl>
+      ${usageChart(ctx.language, daily)}`
   )
 }
 

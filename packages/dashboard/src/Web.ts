@@ -1,6 +1,6 @@
-import { type Account, sessionAccount, type SignUp, type UiLanguage } from "@tenders/core"
+import { type Account, reportDefect, sessionAccount, type SignUp, type UiLanguage } from "@tenders/core"
 import { Context, Duration, Effect, Option } from "effect"
-import { HttpServerRequest, HttpServerResponse, UrlParams } from "effect/http"
+import { type HttpRouter, HttpServerRequest, HttpServerResponse, UrlParams } from "effect/http"
 import { createHash, timingSafeEqual } from "node:crypto"
 import type { Html } from "./Html.ts"
 import { chooseLanguage, messages } from "./I18n.ts"
@@ -59,6 +59,47 @@ export const formOf = (request: HttpServerRequest.HttpServerRequest) =>
 export const field = (form: UrlParams.UrlParams, name: string): string =>
   Option.getOrElse(UrlParams.getFirst(form, name), () => "")
 
+/**
+ * Where to go after signing in: a dashboard path of this server (with its query), or nothing. Anything else (another
+ * host, `//host`, a backslash, a path outside `/dashboard`) is dropped, so a link cannot send a person elsewhere.
+ */
+export const safeNext = (next: string | null | undefined): string | undefined => {
+  if (next === null || next === undefined || !next.startsWith("/dashboard") || /[\\\s]/u.test(next)) return undefined
+  const base = "http://dashboard.invalid"
+  const url = URL.canParse(next, base) ? new URL(next, base) : undefined
+  if (url === undefined || url.origin !== base || !/^\/dashboard(?:\/|$)/u.test(url.pathname)) return undefined
+  return `${url.pathname}${url.search}`
+}
+
+/** One route of a dashboard router: method, path, handler. */
+export type Route<R> = readonly [
+  "GET" | "POST",
+  HttpRouter.PathInput,
+  (request: HttpServerRequest.HttpServerRequest) => Effect.Effect<HttpServerResponse.HttpServerResponse, never, R>
+]
+
+/** Adds the routes to the router with the ports they need; a defect answers 500 and is reported. */
+export const addRoutes = <R>(
+  router: HttpRouter.HttpRouter,
+  context: Context.Context<R>,
+  routes: ReadonlyArray<Route<R>>
+) =>
+  Effect.forEach(
+    routes,
+    ([method, path, handle]) =>
+      router.add(method, path, (request) =>
+        handle(request).pipe(
+          Effect.provide(context),
+          Effect.catchCause((cause) =>
+            Effect.map(reportDefect(cause, "dashboard request failed"), (internal) =>
+              HttpServerResponse.text(`Internal error: ${internal.message}`, { status: 500 })
+            )
+          )
+        )
+      ),
+    { discard: true }
+  )
+
 /** A page's context once signed in. */
 export type SignedInContext = PageContext & { readonly session: NonNullable<PageContext["session"]> }
 
@@ -84,7 +125,7 @@ export const makeWeb = (settings: DashboardSettings["Service"]) => {
     const ctx: PageContext = Option.isSome(account)
       ? { language, path: url.pathname, session: { account: account.value, csrf: csrfTokenOf(token ?? "") } }
       : { language, path: url.pathname }
-    return { ctx, token, chosen: url.searchParams.get("lang") === language ? language : undefined }
+    return { ctx, token, url, chosen: url.searchParams.get("lang") === language ? language : undefined }
   })
 
   const show = (view: Html, status = 200, language?: UiLanguage) => {
@@ -111,8 +152,8 @@ export const makeWeb = (settings: DashboardSettings["Service"]) => {
     ) => Effect.Effect<HttpServerResponse.HttpServerResponse, never, R>
   ) =>
     Effect.fnUntraced(function* (request: HttpServerRequest.HttpServerRequest) {
-      const { ctx, chosen } = yield* pageContext(request)
-      if (ctx.session === undefined) return redirect(paths.signIn)
+      const { ctx, chosen, url } = yield* pageContext(request)
+      if (ctx.session === undefined) return redirect(signInPath(request.method === "GET" ? url : undefined))
       if (request.method === "POST") {
         const form = yield* formOf(request)
         if (crossSite(request) || !sameToken(field(form, "csrf"), ctx.session.csrf)) {
@@ -126,4 +167,10 @@ export const makeWeb = (settings: DashboardSettings["Service"]) => {
     })
 
   return { show, redirect, signedIn, pageContext, cookieOptions, secure }
+}
+
+/** The sign-in form's path, with the page to open after signing in when there is one. */
+export const signInPath = (after?: URL): string => {
+  const next = after === undefined ? undefined : safeNext(`${after.pathname}${after.search}`)
+  return next === undefined || next === paths.home ? paths.signIn : `${paths.signIn}?next=${encodeURIComponent(next)}`
 }

@@ -1,6 +1,7 @@
 import { AccountStore } from "@tenders/core"
 import { assert, describe, it } from "@effect/vitest"
 import { Context, Effect, Option } from "effect"
+import { safeNext } from "../src/Web.ts"
 import { base, hiddenValue, makeDashboard } from "./support.ts"
 
 const linkPath = (url: string) => {
@@ -48,8 +49,8 @@ describe("the dashboard", () => {
 
       const overview = yield* Effect.promise(() => person.get("/dashboard"))
       assert.strictEqual(overview.status, 200)
-      assert.include(overview.text, 'data-testid="plan">free<')
-      assert.include(overview.text, "0 of 1000")
+      assert.include(overview.text, 'data-testid="plan" data-plan="free">Free<')
+      assert.include(overview.text, "0 of 1,000")
 
       const keys = yield* Effect.promise(() => person.get("/dashboard/keys"))
       assert.include(keys.text, 'data-testid="create-key"')
@@ -131,6 +132,51 @@ describe("the dashboard", () => {
       // The choice is kept by a cookie.
       const kept = yield* Effect.promise(() => person.get("/dashboard/sign-in", { "accept-language": "ru" }))
       assert.include(kept.text, '<html lang="hy">')
+    })
+  )
+
+  it.effect("comes back to the page asked for after signing in, only to a dashboard page of this server", () =>
+    Effect.gen(function* () {
+      const { browser, sent } = yield* makeDashboard()
+      const person = browser()
+      const asked = yield* Effect.promise(() => person.get("/dashboard/watchlists?q=road"))
+      assert.strictEqual(asked.headers.get("location"), "/dashboard/sign-in?next=%2Fdashboard%2Fwatchlists%3Fq%3Droad")
+      const form = yield* Effect.promise(() => person.get(asked.headers.get("location") ?? ""))
+      const next = hiddenValue(form.text, "next")
+      assert.strictEqual(next, "/dashboard/watchlists?q=road")
+      yield* Effect.promise(() => person.post("/dashboard/sign-in", { email: "back@example.com", next }))
+      const link = new URL(sent.signIns[0]!.url)
+      assert.strictEqual(link.searchParams.get("next"), next)
+      const confirm = yield* Effect.promise(() => person.get(`${link.pathname}${link.search}`))
+      const token = hiddenValue(confirm.text, "token")
+      const signedIn = yield* Effect.promise(() =>
+        person.post("/dashboard/sign-in/link", { token, next: hiddenValue(confirm.text, "next") })
+      )
+      assert.strictEqual(signedIn.headers.get("location"), next)
+
+      // A `next` elsewhere is dropped: the sign-in then lands on the overview.
+      for (const elsewhere of [
+        "https://evil.example/dashboard",
+        "//evil.example/dashboard",
+        "/dashboard\\@evil.example",
+        "/dashboardx",
+        "/v1/tenders",
+        "/dashboard/../v1/keys",
+        "javascript:alert(1)"
+      ]) {
+        assert.isUndefined(safeNext(elsewhere), elsewhere)
+      }
+      assert.strictEqual(safeNext("/dashboard"), "/dashboard")
+      const other = browser()
+      yield* Effect.promise(() =>
+        other.post("/dashboard/sign-in", { email: "away@example.com", next: "//evil.example/dashboard" })
+      )
+      assert.isNull(new URL(sent.signIns[1]!.url).searchParams.get("next"))
+      const otherToken = new URL(sent.signIns[1]!.url).searchParams.get("token") ?? ""
+      const landed = yield* Effect.promise(() =>
+        other.post("/dashboard/sign-in/link", { token: otherToken, next: "https://evil.example/" })
+      )
+      assert.strictEqual(landed.headers.get("location"), "/dashboard")
     })
   )
 })

@@ -1,4 +1,5 @@
-import { memoryStore, notifierRecorder, RecordedNotifications } from "@tenders/core/testing"
+import { AccountStore, type Plan, Rates } from "@tenders/core"
+import { memoryStore, notifierRecorder, RecordedNotifications, SourceStatusStoreEmpty } from "@tenders/core/testing"
 import { Context, Effect, Layer } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { DashboardApp, DashboardSettings } from "../src/index.ts"
@@ -29,6 +30,8 @@ export const makeDashboard = (signUp: "open" | "closed" = "open") =>
     const ports = yield* Layer.build(
       Layer.mergeAll(
         memoryStore,
+        Rates.bundled,
+        SourceStatusStoreEmpty,
         notifierRecorder(),
         Layer.succeed(DashboardSettings, { publicUrl: new URL(base), signUp })
       )
@@ -70,3 +73,22 @@ export const makeDashboard = (signUp: "open" | "closed" = "open") =>
     }
     return { browser, sent, ports }
   })
+
+/** What `makeDashboard` gives. */
+export type Dashboard = Effect.Success<ReturnType<typeof makeDashboard>>
+
+/** A browser signed in as `email` (an account on `plan`, made first), with the form token of its pages. */
+export const signedInAs = (dashboard: Dashboard, email: string, plan: Plan = "free") =>
+  Effect.gen(function* () {
+    const account = yield* Context.get(dashboard.ports, AccountStore).saveAccount({ email, plan, monthlyLimit: null })
+    const person = dashboard.browser()
+    yield* Effect.promise(() => person.post("/dashboard/sign-in", { email }))
+    const token = new URL(dashboard.sent.signIns.at(-1)?.url ?? base).searchParams.get("token") ?? ""
+    yield* Effect.promise(() => person.post("/dashboard/sign-in/link", { token }))
+    const home = yield* Effect.promise(() => person.get("/dashboard"))
+    return { person, account, csrf: hiddenValue(home.text, "csrf") }
+  })
+
+/** Runs a core use case on the dashboard's own ports. */
+export const onPorts = <A, E, R>(dashboard: Dashboard, effect: Effect.Effect<A, E, R>) =>
+  Effect.provide(effect, dashboard.ports)

@@ -1,5 +1,12 @@
 import { errorBodyOf, rateLimitHeaders } from "@tenders/contract"
-import { AccountStore, authenticateCaller, reportDefect, Unauthorized } from "@tenders/core"
+import {
+  authenticateMcpCaller,
+  OAuthSettings,
+  OAuthStore,
+  AccountStore,
+  reportDefect,
+  Unauthorized
+} from "@tenders/core"
 import { Effect, type Layer, Option } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { authInfoWith, CallQuota } from "./CallQuota.ts"
@@ -10,6 +17,12 @@ import { makeRunner, type McpPorts } from "./Server.ts"
 
 /** The path of the MCP endpoint. */
 export const mcpPath = "/mcp"
+
+/** Where the protected resource's metadata is (RFC 9728 §3.1: the well-known path before the resource's path). */
+export const protectedResourceMetadataUrl = (resource: string): string => {
+  const url = new URL(resource)
+  return `${url.origin}/.well-known/oauth-protected-resource${url.pathname === "/" ? "" : url.pathname}`
+}
 
 const bearer = (header: string | undefined): string | undefined => /^Bearer\s+(\S+)\s*$/iu.exec(header ?? "")?.[1]
 
@@ -33,10 +46,14 @@ const webRequest = (request: HttpServerRequest.HttpServerRequest, body: string |
  * carries the RateLimit fields. Needs the core ports (TenderStore, AccountStore, WatchlistStore, AlertStore,
  * SourceStatusStore, Rates).
  */
-export const McpApp: Layer.Layer<never, never, HttpRouter.HttpRouter | McpPorts> = HttpRouter.use(
+export const McpApp: Layer.Layer<never, never, HttpRouter.HttpRouter | McpPorts | OAuthSettings> = HttpRouter.use(
   Effect.fnUntraced(function* (router) {
     const accounts = yield* AccountStore
+    const oauth = yield* OAuthStore
+    const settings = yield* OAuthSettings
     const allowed = yield* McpAllowedOrigins
+    // RFC 9728 §5.1: a 401 names where the client learns how to get a token (OAuth 2.1 clients start there).
+    const challenge = `Bearer resource_metadata="${protectedResourceMetadataUrl(settings.resource)}"`
     const { run, report } = yield* makeRunner
     // The SDK reports requests it refused (a client's fault: wrong protocol version, bad headers) out of band.
     const mcp = makeMcpFetchHandler(run, report(Effect.logDebug, "MCP request refused"))
@@ -55,17 +72,21 @@ export const McpApp: Layer.Layer<never, never, HttpRouter.HttpRouter | McpPorts>
       if (request.method === "OPTIONS")
         return HttpServerResponse.empty({ status: 204, headers: { ...cors, ...preflightHeaders } })
       const secret = bearer(request.headers["authorization"])
-      const caller = yield* authenticateCaller(secret, "mcp").pipe(
+      const caller = yield* authenticateMcpCaller(secret, settings.resource).pipe(
         Effect.provideService(AccountStore, accounts),
+        Effect.provideService(OAuthStore, oauth),
         Effect.result
       )
-      if (caller._tag === "Failure") return refusal(401, caller.failure, { ...cors, "www-authenticate": "Bearer" })
+      if (caller._tag === "Failure") {
+        const error = secret === undefined ? "" : `, error="invalid_token"`
+        return refusal(401, caller.failure, { ...cors, "www-authenticate": `${challenge}${error}` })
+      }
       const admitted = yield* (request.method === "POST" ? admitMessage(request) : Effect.succeed(undefined)).pipe(
         Effect.result
       )
       if (admitted._tag === "Failure") return HttpServerResponse.setHeaders(admitted.failure.response, cors)
       const callQuota = new CallQuota()
-      const authInfo = authInfoWith(secret ?? "", caller.success.id, callQuota)
+      const authInfo = authInfoWith(secret ?? "", caller.success.id, settings.resource, callQuota)
       const answer = yield* Effect.promise(() => mcp.fetch(webRequest(request, admitted.success), authInfo))
       const quota = callQuota.quota === undefined ? {} : rateLimitHeaders(callQuota.quota)
       return HttpServerResponse.setHeaders(HttpServerResponse.fromWeb(answer), { ...cors, ...quota })

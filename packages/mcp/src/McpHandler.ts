@@ -4,7 +4,7 @@ import {
   isLegacyRequest,
   WebStandardStreamableHTTPServerTransport
 } from "@modelcontextprotocol/server"
-import { callQuotaOf } from "./CallQuota.ts"
+import { callQuotaOf, credentialOf } from "./CallQuota.ts"
 import { maxMcpBodyBytes } from "./JsonRpc.ts"
 import { type McpRunner, makeMcpServer } from "./Server.ts"
 
@@ -33,12 +33,12 @@ const methodNotAllowed = () =>
  */
 export const makeMcpFetchHandler = (run: McpRunner, onError: (error: Error) => void): McpFetchHandler => {
   const modern = createMcpHandler(
-    (context) => makeMcpServer(run, context.authInfo?.token, callQuotaOf(context.authInfo)),
+    (context) => makeMcpServer(run, credentialOf(context.authInfo), callQuotaOf(context.authInfo)),
     { legacy: "reject", maxRequestBodySize: maxMcpBodyBytes, onerror: onError }
   )
   const legacy = async (request: Request, authInfo: AuthInfo): Promise<Response> => {
     if (request.method !== "POST") return methodNotAllowed()
-    const server = makeMcpServer(run, authInfo.token, callQuotaOf(authInfo))
+    const server = makeMcpServer(run, credentialOf(authInfo), callQuotaOf(authInfo))
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,

@@ -3,6 +3,7 @@ import { TendersApi } from "@tenders/contract"
 import type {
   AccountStore,
   AlertStore,
+  OAuthStore,
   Rates,
   SearchText,
   SourceStatusStore,
@@ -12,13 +13,14 @@ import type {
 import { Context, Effect, FiberSet } from "effect"
 import { OpenApi } from "effect/http-api"
 import type { CallQuota } from "./CallQuota.ts"
-import type { McpTool } from "./Tool.ts"
+import type { Credential, McpTool } from "./Tool.ts"
 import { serverInstructions } from "./ToolDescriptions.ts"
 import { advertise } from "./ToolSchema.ts"
 import { tools } from "./Tools.ts"
 
 /** The core ports the four tools need, provided by the composition root (the same ones REST uses). */
-export type McpPorts = TenderStore | Rates | SourceStatusStore | WatchlistStore | AlertStore | AccountStore | SearchText
+export type McpPorts =
+  TenderStore | Rates | SourceStatusStore | WatchlistStore | AlertStore | AccountStore | OAuthStore | SearchText
 
 /** Runs a tool call's effect from the SDK's Promise world. */
 export type McpRunner = <A>(effect: Effect.Effect<A, never, McpPorts>) => Promise<A>
@@ -29,7 +31,7 @@ const register = (
   server: McpServer,
   tool: McpTool<McpPorts>,
   run: McpRunner,
-  secret: string | undefined,
+  credential: Credential,
   callQuota: CallQuota | undefined
 ) =>
   server.registerTool(
@@ -41,16 +43,16 @@ const register = (
       outputSchema: advertise(tool.outputSchema),
       annotations: tool.annotations
     },
-    (args) => run(tool.call(secret, args, callQuota))
+    (args) => run(tool.call(credential, args, callQuota))
   )
 
 /**
- * A fresh MCP server with the four tools, acting for the caller whose bearer secret is `secret`
- * (each `tools/call` authenticates it again and counts against its quota, which it tells `callQuota`).
+ * A fresh MCP server with the four tools, acting for the caller of `credential` (each `tools/call`
+ * authenticates it again and counts against its quota, which it tells `callQuota`).
  */
-export const makeMcpServer = (run: McpRunner, secret: string | undefined, callQuota?: CallQuota): McpServer => {
+export const makeMcpServer = (run: McpRunner, credential: Credential, callQuota?: CallQuota): McpServer => {
   const server = new McpServer({ name: "tenders", title: "Tenders", version }, { instructions: serverInstructions })
-  for (const tool of tools) register(server, tool, run, secret, callQuota)
+  for (const tool of tools) register(server, tool, run, credential, callQuota)
   return server
 }
 

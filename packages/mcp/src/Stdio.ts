@@ -27,7 +27,7 @@ export const serveMcpStdio = Effect.fn("serveMcpStdio")(function* (token: string
     Effect.sync(() => {
       const transport = new StdioServerTransport(process.stdin, process.stdout)
       return {
-        handle: serveStdio(() => makeMcpServer(run, token), {
+        handle: serveStdio(() => makeMcpServer(run, { secret: token, resource: undefined }), {
           transport,
           onerror: report(Effect.logWarning, "MCP stdio error")
         })

@@ -2,9 +2,11 @@ import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/serv
 import { type ContractFailure, issueMessage, TendersApi } from "@tenders/contract"
 import {
   type AccountStore,
-  authorizeCall,
+  authenticateMcpCaller,
   type CallContext,
+  chargeCall,
   InvalidInput,
+  type OAuthStore,
   type Quota,
   quotaOfRefusal
 } from "@tenders/core"
@@ -13,6 +15,15 @@ import { HttpApi } from "effect/http-api"
 import type { CallQuota } from "./CallQuota.ts"
 import { toolDefect, toolFailure, toolSuccess } from "./ToolResult.ts"
 import { contractJsonSchema, type JsonSchemaObject } from "./ToolSchema.ts"
+
+/**
+ * What a request to the MCP server carries: its bearer secret (a static MCP token or an OAuth access token), and,
+ * over HTTP, the resource an access token must be bound to (the server's `/mcp` URL).
+ */
+export interface Credential {
+  readonly secret: string | undefined
+  readonly resource: string | undefined
+}
 
 /** A tool as the server registers it: advertised schemas and a call over the core ports `R`. */
 export interface McpTool<R> {
@@ -27,10 +38,10 @@ export interface McpTool<R> {
    * left (or its refusal) goes to `callQuota` when there is one.
    */
   readonly call: (
-    secret: string | undefined,
+    credential: Credential,
     args: unknown,
     callQuota?: CallQuota
-  ) => Effect.Effect<CallToolResult, never, R | AccountStore>
+  ) => Effect.Effect<CallToolResult, never, R | AccountStore | OAuthStore>
 }
 
 /** A schema whose codec needs no services (the contract's request and response bodies). */
@@ -40,9 +51,10 @@ type PlainSchema = Schema.Top & { readonly DecodingServices: never; readonly Enc
 const parseOptions = Context.getOrUndefined(TendersApi.annotations, HttpApi.PayloadParseOptions)
 
 /** Authorizes and counts a tool call, telling `callQuota` what the call left. */
-const countCall = (secret: string | undefined, callQuota: CallQuota | undefined) => {
+const countCall = (credential: Credential, callQuota: CallQuota | undefined) => {
   const report = (quota: Quota) => Effect.sync(() => callQuota?.record(quota))
-  return authorizeCall(secret, "mcp").pipe(
+  return authenticateMcpCaller(credential.secret, credential.resource).pipe(
+    Effect.flatMap((account) => chargeCall(account)),
     Effect.tap(report),
     Effect.tapErrorTag("QuotaExceeded", (error) =>
       Option.match(quotaOfRefusal(error), { onNone: () => Effect.void, onSome: report })
@@ -67,8 +79,8 @@ export const defineTool = <I extends PlainSchema, O extends PlainSchema, R>(spec
   const decode = Schema.decodeUnknownEffect(Schema.toCodecJson(spec.input))
   const encode = Schema.encodeEffect(Schema.toCodecJson(spec.output))
   const call = Effect.fn(`mcp.${spec.name}`)(
-    function* (secret: string | undefined, args: unknown, callQuota?: CallQuota) {
-      const caller = yield* countCall(secret, callQuota)
+    function* (credential: Credential, args: unknown, callQuota?: CallQuota) {
+      const caller = yield* countCall(credential, callQuota)
       const input = yield* decode(args, parseOptions).pipe(
         Effect.mapError((error) => new InvalidInput({ message: issueMessage(error) }))
       )

@@ -138,7 +138,13 @@ describe("MCP endpoint, in-process", () => {
       for (const headers of cases) {
         const response = yield* Effect.promise(() => mcp.fetch(endpoint, post(headers)))
         assert.strictEqual(response.status, 401, JSON.stringify(headers))
-        assert.strictEqual(response.headers.get("www-authenticate"), "Bearer")
+        // RFC 9728: where an OAuth client learns how to get a token; a token that was sent is called invalid.
+        const sent = "authorization" in headers && headers["authorization"]?.startsWith("Bearer ") === true
+        assert.strictEqual(
+          response.headers.get("www-authenticate"),
+          `Bearer resource_metadata="http://localhost/.well-known/oauth-protected-resource/mcp"` +
+            (sent ? `, error="invalid_token"` : "")
+        )
         const body = (yield* Effect.promise(() => response.json())) as { error: { code: string; message: string } }
         assert.deepStrictEqual(Object.keys(body), ["error"])
         assert.strictEqual(body.error.code, "unauthorized")

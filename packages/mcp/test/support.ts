@@ -4,17 +4,21 @@ import {
   type KeyId,
   type OpenAlert,
   type Plan,
+  OAuthSettings,
+  oauthSettingsFor,
   Rates,
   type SourceStatusStore,
   TenderStore,
   type TenderRecord
 } from "@tenders/core"
 import {
-  AccountStoreMemory,
+  AccountStoreOnMemory,
   accountWithKey,
   alertStoreWith,
   SourceStatusStoreEmpty,
   TenderStoreMemory,
+  MemoryDb,
+  OAuthStoreOnMemory,
   WatchlistStoreMemory,
   SearchTextSimple
 } from "@tenders/core/testing"
@@ -68,7 +72,8 @@ export const makeTestMcp = (
     const ports = yield* Layer.build(
       Layer.mergeAll(
         TenderStoreMemory,
-        AccountStoreMemory,
+        Layer.mergeAll(AccountStoreOnMemory, OAuthStoreOnMemory).pipe(Layer.provide(MemoryDb.layer)),
+        Layer.succeed(OAuthSettings, oauthSettingsFor(new URL("http://localhost"))),
         SourceStatusStoreEmpty,
         WatchlistStoreMemory,
         alertStoreWith(options.alerts ?? []),

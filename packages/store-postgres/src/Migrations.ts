@@ -1,5 +1,7 @@
 import { Effect } from "effect"
 import { Migrator, SqlClient } from "effect/sql"
+import { oauth } from "./migrations/OAuth.ts"
+import { usageDays } from "./migrations/UsageDays.ts"
 
 const initial = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
@@ -318,7 +320,9 @@ export const migrate = Migrator.make({})({
     "10_field_lexemes": fieldLexemes,
     "11_deadline_days": deadlineDays,
     "12_unused_native_index": unusedNativeIndex,
-    "13_sign_in": signIn
+    "13_sign_in": signIn,
+    "14_usage_days": usageDays,
+    "15_oauth": oauth
   }),
   table: "tenders_migrations"
 })

@@ -25,6 +25,7 @@ const KeyRow = Schema.Struct({
   revokedAt: Schema.NullOr(UtcText),
   lastUsedAt: Schema.NullOr(UtcText)
 })
+const DayUsageRow = Schema.Struct({ day: Schema.String, calls: Schema.Number })
 /** A key's secret hashed, its kind, and the minute of the call (`last_used_at` is kept to the minute). */
 const KeyRequest = Schema.Struct({ hash: Schema.String, kind: Schema.String, minute: Schema.String })
 
@@ -66,14 +67,23 @@ export const PgAccountStore = Layer.effect(
       return rows[0] ?? { calls: 0, packs: 0 }
     }, Effect.orDie)
 
-    // The UPDATE's row lock serialises concurrent calls and re-checks the limit, so no call over-spends.
+    // The UPDATE's row lock serialises concurrent calls and re-checks the limit, so no call over-spends; the day's
+    // count moves in the same statement, only when the month's did.
     const consumeCall = Effect.fn("PgAccountStore.consumeCall")(
-      function* (accountId: AccountId, month: string, limit: number) {
+      function* (accountId: AccountId, day: string, limit: number) {
+        const month = day.slice(0, 7)
         yield* sql`INSERT INTO usage_months (account_id, month) VALUES (${accountId}::uuid, ${month})
         ON CONFLICT DO NOTHING`
-        const updated = yield* sql<{ calls: number; packs: number }>`UPDATE usage_months SET calls = calls + 1
-        WHERE account_id = ${accountId}::uuid AND month = ${month} AND calls < ${limit} + packs * ${packSize}
-        RETURNING calls, packs`
+        const updated = yield* sql<{ calls: number; packs: number }>`WITH counted AS (
+          UPDATE usage_months SET calls = calls + 1
+          WHERE account_id = ${accountId}::uuid AND month = ${month} AND calls < ${limit} + packs * ${packSize}
+          RETURNING calls, packs
+        ), on_day AS (
+          INSERT INTO usage_days (account_id, day, calls)
+          SELECT ${accountId}::uuid, ${day}::date, 1 FROM counted
+          ON CONFLICT (account_id, day) DO UPDATE SET calls = usage_days.calls + 1
+        )
+        SELECT calls, packs FROM counted`
         const row = updated[0]
         if (row !== undefined) return { allowed: true, used: row.calls, limit: limit + row.packs * packSize }
         const current = yield* usage(accountId, month)
@@ -83,6 +93,19 @@ export const PgAccountStore = Layer.effect(
         Effect.catch(effect, (error) =>
           writeRefused(error) ? Effect.fail(new QuotaCounterUnavailable({ message: error.message })) : Effect.die(error)
         )
+    )
+
+    const days = SqlSchema.findAll({
+      Request: Schema.Struct({ accountId: AccountId, month: Schema.String }),
+      Result: DayUsageRow,
+      execute: ({ accountId, month }) => sql`SELECT to_char(day, 'YYYY-MM-DD') AS day, calls FROM usage_days
+        WHERE account_id = ${accountId}::uuid AND day >= ${`${month}-01`}::date
+          AND day < ${`${month}-01`}::date + interval '1 month'
+        ORDER BY day`
+    })
+    const dailyUsage = Effect.fn("PgAccountStore.dailyUsage")(
+      (accountId: AccountId, month: string) => days({ accountId, month }),
+      Effect.orDie
     )
 
     const byEmail = SqlSchema.findOneOption({
@@ -161,6 +184,7 @@ export const PgAccountStore = Layer.effect(
       authenticate,
       consumeCall,
       usage,
+      dailyUsage,
       findAccount,
       saveAccount,
       createKey,

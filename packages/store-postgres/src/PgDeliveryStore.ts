@@ -1,4 +1,4 @@
-import { Alert, type ClaimedDelivery, DeliveryStore, WatchlistId } from "@tenders/core"
+import { AccountId, Alert, type ClaimedDelivery, DeliveryStore, WatchlistId } from "@tenders/core"
 import { PgClient } from "@effect/sql-pg"
 import { DateTime, Effect, Layer, Schema } from "effect"
 import { SqlSchema } from "effect/sql"
@@ -112,20 +112,26 @@ export const PgDeliveryStore = Layer.effect(
       }
     }, Effect.orDie)
 
+    const ownedBy = (accountId: string | undefined) =>
+      accountId === undefined ? sql.literal("") : sql`AND account_id = ${accountId}::uuid`
+
     const newest = SqlSchema.findAll({
-      Request: Schema.Number,
+      Request: Schema.Struct({ limit: Schema.Number, accountId: Schema.optionalKey(AccountId) }),
       Result: InfoRow,
-      execute: (limit) => sql`SELECT id::text AS id, channel, target, status, attempts,
+      execute: ({ limit, accountId }) => sql`SELECT id::text AS id, channel, target, status, attempts,
           CASE WHEN status = 'pending' THEN ${sql.literal(utc("next_attempt_at"))} END AS "nextAttemptAt",
           last_error AS "lastError", ${sql.literal(utc("created_at"))} AS "createdAt"
-        FROM deliveries ORDER BY id DESC LIMIT ${limit}`
+        FROM deliveries WHERE true ${ownedBy(accountId)} ORDER BY id DESC LIMIT ${limit}`
     })
-    const list = Effect.fn("PgDeliveryStore.list")((limit: number) => newest(limit), Effect.orDie)
+    const list = Effect.fn("PgDeliveryStore.list")(
+      (limit: number, accountId?: AccountId) => newest(accountId === undefined ? { limit } : { limit, accountId }),
+      Effect.orDie
+    )
 
-    const retry = Effect.fn("PgDeliveryStore.retry")(function* (id: number, at: DateTime.Utc) {
+    const retry = Effect.fn("PgDeliveryStore.retry")(function* (id: number, at: DateTime.Utc, accountId?: AccountId) {
       const rows = yield* sql`UPDATE deliveries
         SET status = 'pending', next_attempt_at = ${DateTime.formatIso(at)}::timestamptz, lease_until = NULL
-        WHERE id = ${id} AND status = 'failed' RETURNING id`
+        WHERE id = ${id} AND status = 'failed' ${ownedBy(accountId)} RETURNING id`
       return rows.length > 0
     }, Effect.orDie)
 

@@ -8,6 +8,7 @@ import { PgAccountStore } from "./PgAccountStore.ts"
 import { PgAlertStore } from "./PgAlertStore.ts"
 import { PgDeliveryStore } from "./PgDeliveryStore.ts"
 import { PgNoticeStore } from "./PgNoticeStore.ts"
+import { PgOAuthStore } from "./PgOAuthStore.ts"
 import { PgSignInStore } from "./PgSignInStore.ts"
 import { PgSourceRunStore } from "./PgSourceRunStore.ts"
 import { PgSourceStatusStore } from "./PgSourceStatusStore.ts"
@@ -43,7 +44,8 @@ export const layerStore = (options: StoreOptions) =>
     PgWatchlistStore,
     PgAlertStore,
     PgDeliveryStore,
-    PgSignInStore
+    PgSignInStore,
+    PgOAuthStore
   ).pipe(
     Layer.provideMerge(Layer.effectDiscard(Effect.orDie(Effect.andThen(migrate, refreshSearchTerms)))),
     Layer.provideMerge(layerSql(options))

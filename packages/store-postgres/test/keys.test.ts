@@ -113,11 +113,12 @@ const authenticatesReadOnly = Effect.fnUntraced(function* (
   yield* readOnly(
     Effect.fnUntraced(function* (store) {
       assert.deepStrictEqual(yield* store.authenticate(key, "rest"), Option.some(account))
-      const refused = yield* Effect.flip(store.consumeCall(account.id, "2026-05", 10))
+      const refused = yield* Effect.flip(store.consumeCall(account.id, "2026-05-04", 10))
       assert.strictEqual(refused._tag, "QuotaCounterUnavailable")
     })
   )
   assert.isNull(yield* lastUsedAt(accounts, keyId))
+  assert.deepStrictEqual(yield* accounts.dailyUsage(account.id, "2026-05"), [])
   assert.isTrue(Option.isSome(yield* accounts.authenticate(key, "rest")))
   assert.isNotNull(yield* lastUsedAt(accounts, keyId))
 })

@@ -657,13 +657,13 @@ for (const [name, makeLayer] of backends()) {
           assert.isTrue(Option.isNone(yield* accounts.authenticate(key, "mcp")))
           const decisions = yield* Effect.forEach(
             Array.from({ length: 40 }),
-            () => accounts.consumeCall(account.id, "2026-11", 10),
+            () => accounts.consumeCall(account.id, "2026-11-05", 10),
             { concurrency: "unbounded" }
           )
           assert.strictEqual(decisions.filter((d) => d.allowed).length, 10)
           assert.strictEqual((yield* accounts.usage(account.id, "2026-11")).calls, 10)
           assert.strictEqual(yield* accounts.addPack(account.id, "2026-11"), 1)
-          assert.isTrue((yield* accounts.consumeCall(account.id, "2026-11", 10)).allowed)
+          assert.isTrue((yield* accounts.consumeCall(account.id, "2026-11-05", 10)).allowed)
           assert.isTrue(yield* accounts.revokeKey(keyId))
           assert.isTrue(Option.isNone(yield* accounts.authenticate(key, "rest")))
           const listed = yield* accounts.listKeys()

@@ -8,6 +8,12 @@ export class QuotaCounterUnavailable extends Schema.TaggedError<QuotaCounterUnav
   message: Schema.String
 }) {}
 
+/** The calls counted on one UTC day (`YYYY-MM-DD`). */
+export interface DayUsage {
+  readonly day: string
+  readonly calls: number
+}
+
 /** Accounts, keys and monthly usage. */
 export class AccountStore extends Context.Service<
   AccountStore,
@@ -15,12 +21,12 @@ export class AccountStore extends Context.Service<
     /** The account owning an active key of this kind with this secret. */
     readonly authenticate: (secret: string, kind: KeyKind) => Effect.Effect<Option.Option<Account>>
     /**
-     * Counts one call in `month` (`YYYY-MM`) unless the account already used `limit` plus its packs;
-     * atomic under concurrent calls.
+     * Counts one call on `day` (`YYYY-MM-DD`, UTC) in its month and in the day's count, unless the account already
+     * used `limit` plus its packs that month; both counts move together, atomic under concurrent calls.
      */
     readonly consumeCall: (
       accountId: AccountId,
-      month: string,
+      day: string,
       limit: number
     ) => Effect.Effect<QuotaDecision, QuotaCounterUnavailable>
     /** Calls used in `month` and the packs bought for it. */
@@ -28,6 +34,8 @@ export class AccountStore extends Context.Service<
       accountId: AccountId,
       month: string
     ) => Effect.Effect<{ readonly calls: number; readonly packs: number }>
+    /** The calls counted on each day of `month` (`YYYY-MM`) that has any, in day order. */
+    readonly dailyUsage: (accountId: AccountId, month: string) => Effect.Effect<ReadonlyArray<DayUsage>>
     readonly findAccount: (email: string) => Effect.Effect<Option.Option<Account>>
     /** Creates or updates an account; `plan` is required for a new one (checked by the caller). */
     readonly saveAccount: (input: {

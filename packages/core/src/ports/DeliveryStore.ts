@@ -1,5 +1,5 @@
 import { Context, type DateTime, type Effect } from "effect"
-import type { WatchlistId } from "../Ids.ts"
+import type { AccountId, WatchlistId } from "../Ids.ts"
 import type { EmailDigest } from "./Notifier.ts"
 
 /** A delivery claimed for one attempt. */
@@ -16,7 +16,7 @@ export type ClaimedDelivery =
       readonly body: string
     }
 
-/** One row of the outbox, for `tenders deliveries`. */
+/** One row of the outbox, for `tenders deliveries` and the dashboard. */
 export interface DeliveryInfo {
   readonly id: number
   readonly channel: "email" | "webhook"
@@ -42,8 +42,12 @@ export class DeliveryStore extends Context.Service<
     readonly reschedule: (id: number, nextAttemptAt: DateTime.Utc, error: string) => Effect.Effect<void>
     /** Gives up on a delivery; `disableWebhookOf` also switches that watchlist's webhook off (410 Gone). */
     readonly markFailed: (id: number, error: string, disableWebhookOf: WatchlistId | null) => Effect.Effect<void>
-    readonly list: (limit: number) => Effect.Effect<ReadonlyArray<DeliveryInfo>>
-    /** Puts a failed delivery back in the queue now; false when there is no such failed delivery. */
-    readonly retry: (id: number, now: DateTime.Utc) => Effect.Effect<boolean>
+    /** The newest deliveries, at most `limit`: every account's (operators), or one account's (the dashboard). */
+    readonly list: (limit: number, accountId?: AccountId) => Effect.Effect<ReadonlyArray<DeliveryInfo>>
+    /**
+     * Puts a failed delivery back in the queue now; false when there is no such failed delivery (or, with
+     * `accountId`, it is another account's, which is left alone).
+     */
+    readonly retry: (id: number, now: DateTime.Utc, accountId?: AccountId) => Effect.Effect<boolean>
   }
 >()("@tenders/core/DeliveryStore") {}

@@ -32,15 +32,24 @@ export const AccountStoreOnMemory = Layer.effect(
           db.keys[index] = { ...key, lastUsedAt: `${formatUtc(now).slice(0, 16)}:00Z` }
           return Option.fromNullishOr(db.accounts.get(key.accountId)?.account)
         }),
-      consumeCall: (accountId, month, limit) =>
+      consumeCall: (accountId, day, limit) =>
         Effect.sync((): QuotaDecision => {
-          const usage = usageOf(db, accountId, month)
+          const usage = usageOf(db, accountId, day.slice(0, 7))
           const effective = limit + usage.packs * packSize
           if (usage.calls >= effective) return { allowed: false, used: usage.calls, limit: effective }
           usage.calls++
+          const dayKey = `${accountId}/${day}`
+          db.usageDays.set(dayKey, (db.usageDays.get(dayKey) ?? 0) + 1)
           return { allowed: true, used: usage.calls, limit: effective }
         }),
       usage: (accountId, month) => Effect.sync(() => ({ ...usageOf(db, accountId, month) })),
+      dailyUsage: (accountId, month) =>
+        Effect.sync(() =>
+          [...db.usageDays]
+            .filter(([key]) => key.startsWith(`${accountId}/${month}-`))
+            .map(([key, calls]) => ({ day: key.slice(key.indexOf("/") + 1), calls }))
+            .toSorted((a, b) => a.day.localeCompare(b.day))
+        ),
       findAccount: (email) => Effect.sync(() => Option.fromNullishOr(byEmail(email))),
       saveAccount: ({ email, monthlyLimit, plan }) =>
         Effect.sync(() => {

@@ -75,9 +75,10 @@ export const DeliveryStoreOnMemory = Layer.effect(
           const watchlist = db.watchlists.find((w) => w.stored.id === disableWebhookOf)
           if (watchlist !== undefined) watchlist.webhookDisabled = true
         }),
-      list: (limit) =>
+      list: (limit, accountId) =>
         Effect.sync(() =>
           db.deliveries
+            .filter((d) => accountId === undefined || d.accountId === accountId)
             .toReversed()
             .slice(0, limit)
             .map((d) => ({
@@ -91,10 +92,11 @@ export const DeliveryStoreOnMemory = Layer.effect(
               createdAt: d.createdAt
             }))
         ),
-      retry: (id, now) =>
+      retry: (id, now, accountId) =>
         Effect.sync(() => {
           const d = find(id)
           if (d === undefined || d.status !== "failed") return false
+          if (accountId !== undefined && d.accountId !== accountId) return false
           d.status = "pending"
           d.nextAttemptAt = now
           d.leaseUntil = null

@@ -2,7 +2,8 @@ import { Context, type DateTime, Layer } from "effect"
 import type { Account, KeyInfo } from "../Account.ts"
 import type { AlertReason } from "../Alert.ts"
 import type { EmailDigest } from "../ports/Notifier.ts"
-import type { AccountId, AlertId, WatchlistId } from "../Ids.ts"
+import type { AccountId, AlertId, GrantId, WatchlistId } from "../Ids.ts"
+import type { GrantRequest, OAuthClient } from "../ports/OAuthStore.ts"
 import type { TenderEvent } from "../ports/AlertStore.ts"
 import type { StoredWatchlist } from "../ports/WatchlistStore.ts"
 import type { SourceCode } from "../Source.ts"
@@ -46,6 +47,8 @@ export interface MemoryState {
   readonly accounts: Map<AccountId, { account: Account; webhookSecret: string | null }>
   readonly keys: Array<KeyInfo & { readonly secret: string }>
   readonly usage: Map<string, { calls: number; packs: number }>
+  /** Calls per account and UTC day, by `accountId/YYYY-MM-DD`. */
+  readonly usageDays: Map<string, number>
   readonly tenders: Map<string, StoredTender>
   readonly aliases: Map<string, TenderId>
   /** The distinct notices of each procedure, by `source|procedureKey`, keyed by their canonical JSON. */
@@ -79,6 +82,25 @@ export interface MemoryState {
     used: boolean
   }>
   readonly sessions: Map<string, { readonly accountId: AccountId; readonly expiresAt: DateTime.Utc }>
+  readonly oauthClients: Map<string, OAuthClient>
+  readonly oauthGrants: Array<
+    GrantRequest & { readonly grantId: GrantId; lastUsedAt: DateTime.Utc | null; revokedAt: DateTime.Utc | null }
+  >
+  /** Authorization codes by the code (in clear: tests only). */
+  readonly oauthCodes: Map<
+    string,
+    { readonly grantId: GrantId; readonly challenge: string; readonly expiresAt: DateTime.Utc; used: boolean }
+  >
+  /** Access and refresh tokens by the token (in clear: tests only). */
+  readonly oauthTokens: Map<
+    string,
+    {
+      readonly grantId: GrantId
+      readonly kind: "access" | "refresh"
+      readonly expiresAt: DateTime.Utc
+      spent: boolean
+    }
+  >
   watchlistsVersion: number
   alertCursor: number
   seq: number
@@ -88,6 +110,7 @@ const empty = (): MemoryState => ({
   accounts: new Map(),
   keys: [],
   usage: new Map(),
+  usageDays: new Map(),
   tenders: new Map(),
   aliases: new Map(),
   procedures: new Map(),
@@ -101,6 +124,10 @@ const empty = (): MemoryState => ({
   schedule: new Map(),
   signInLinks: [],
   sessions: new Map(),
+  oauthClients: new Map(),
+  oauthGrants: [],
+  oauthCodes: new Map(),
+  oauthTokens: new Map(),
   watchlistsVersion: 0,
   alertCursor: 0,
   seq: 0

@@ -6,6 +6,7 @@ import { DeliveryStoreOnMemory } from "./DeliveryStoreMemory.ts"
 import { MemoryDb } from "./MemoryDb.ts"
 import { SearchTextSimple } from "./memoryText.ts"
 import { NoticeStoreOnMemory } from "./NoticeStoreMemory.ts"
+import { OAuthStoreOnMemory } from "./OAuthStoreMemory.ts"
 import { SignInStoreOnMemory } from "./SignInStoreMemory.ts"
 import { SourceRunStoreOnMemory } from "./SourceRunStoreMemory.ts"
 import { TenderStoreOnMemory } from "./TenderStoreMemory.ts"
@@ -25,7 +26,8 @@ export const memoryStoreWith = (text: Layer.Layer<SearchText>) =>
     AlertStoreOnMemory,
     DeliveryStoreOnMemory,
     SourceRunStoreOnMemory,
-    SignInStoreOnMemory
+    SignInStoreOnMemory,
+    OAuthStoreOnMemory
   ).pipe(Layer.provideMerge(MemoryDb.layer), Layer.provideMerge(text))
 
 /** Every store port in memory, with the fakes' simple text analysis (`SearchTextSimple`). */

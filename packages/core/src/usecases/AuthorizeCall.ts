@@ -3,7 +3,7 @@ import { type Account, type KeyKind, keyPattern } from "../Account.ts"
 import { QuotaExceeded, Unauthorized } from "../Errors.ts"
 import { packSize, planRules } from "../Plan.ts"
 import { AccountStore } from "../ports/AccountStore.ts"
-import { monthOf, secondsUntilMonthEnd } from "../Time.ts"
+import { dayOf, monthOf, secondsUntilMonthEnd } from "../Time.ts"
 
 /** Where a caller stands against the monthly quota: what the RateLimit fields of a response say. */
 export interface Quota {
@@ -72,12 +72,20 @@ export const authenticateCaller = Effect.fn("authenticateCaller")(function* (
  * Authenticates a bearer secret for one surface and, when `count` (the default), counts the call against the UTC
  * month. 401 for a missing, malformed, wrong-kind, unknown or revoked secret; 429 past the limit (not counted).
  */
-export const authorizeCall = Effect.fn("authorizeCall")(function* (
+export const authorizeCall = (
   secret: string | undefined,
   kind: KeyKind,
   options: { readonly count: boolean } = { count: true }
+) => Effect.flatMap(authenticateCaller(secret, kind), (account) => chargeCall(account, options))
+
+/**
+ * Counts a call of an authenticated account against the UTC month (when `count`, the default) and gives its quota;
+ * 429 past the limit (not counted).
+ */
+export const chargeCall = Effect.fn("chargeCall")(function* (
+  account: Account,
+  options: { readonly count: boolean } = { count: true }
 ) {
-  const account = yield* authenticateCaller(secret, kind)
   const accounts = yield* AccountStore
   const now = yield* DateTime.now
   const resetSeconds = secondsUntilMonthEnd(now)
@@ -93,7 +101,7 @@ export const authorizeCall = Effect.fn("authorizeCall")(function* (
   const decision = !options.count
     ? { ...(yield* fromUsage), allowed: true }
     : yield* accounts
-        .consumeCall(account.id, month, baseLimit)
+        .consumeCall(account.id, dayOf(now), baseLimit)
         .pipe(
           Effect.catchTag("QuotaCounterUnavailable", (unavailable) =>
             Effect.tap(fromUsage, () => Effect.logWarning(`call served uncounted: ${unavailable.message}`))

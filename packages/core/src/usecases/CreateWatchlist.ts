@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import type { Account } from "../Account.ts"
 import { InvalidInput, LimitReached, PlanRequired } from "../Errors.ts"
-import { hasWord } from "../Filters.ts"
+import { type Filters, hasWord } from "../Filters.ts"
 import { planRules } from "../Plan.ts"
 import { Rates } from "../ports/Rates.ts"
 import { TenderStore } from "../ports/TenderStore.ts"
@@ -17,7 +17,7 @@ const invalid = (problem: string) => new InvalidInput({ message: `Invalid reques
  * Everything that makes a watchlist invalid whatever the plan (400): filters that match every tender, a webhook
  * target that is refused, a `q` of stop words only.
  */
-const validate = Effect.fn("createWatchlist.validate")(function* (input: WatchlistInput) {
+const validate = Effect.fn("createWatchlist.validate")(function* (input: Pick<WatchlistInput, "filters" | "channels">) {
   if (matchesEverything(input.filters)) {
     return yield* invalid("filters match every tender; give q at least one word or add a structured filter")
   }
@@ -40,6 +40,24 @@ const requirePlan = Effect.fn("createWatchlist.requirePlan")(function* (input: W
       message: "Webhooks need the Pro or Business plan; on Free, alerts come by e-mail and GET /v1/alerts."
     })
   }
+})
+
+/**
+ * How many open tenders match a watchlist's filters now, `q` read as typed (what a watchlist alerts on): the
+ * `estimatedMatches` of its creation, and the dashboard's count.
+ */
+export const estimateMatches = Effect.fn("estimateMatches")(function* (filters: Filters) {
+  return yield* (yield* TenderStore).count(yield* toSearchQuery(filters, 1, "as typed"))
+})
+
+/**
+ * The `estimatedMatches` that saving these filters as a watchlist would give, with the same refusals as creation
+ * (filters that match everything or only stop words, structured filters beyond the plan); nothing is saved.
+ */
+export const previewMatches = Effect.fn("previewMatches")(function* (filters: Filters, account: Account) {
+  yield* validate({ filters })
+  yield* requireFilterPlan(filters, account.plan)
+  return yield* estimateMatches(filters)
 })
 
 const hintOf = (input: WatchlistInput, estimatedMatches: number, ratesQuarter: string): string | undefined => {
@@ -73,7 +91,7 @@ export const createWatchlist = Effect.fn("createWatchlist")(function* (input: Wa
         "delete one or upgrade your plan."
     })
   }
-  const estimatedMatches = yield* (yield* TenderStore).count(yield* toSearchQuery(input.filters, 1, "as typed"))
+  const estimatedMatches = yield* estimateMatches(input.filters)
   const hint = hintOf(input, estimatedMatches, (yield* Rates).table.quarter)
   const created: WatchlistCreated = { watchlistId: id, estimatedMatches, ...(hint === undefined ? {} : { hint }) }
   return created

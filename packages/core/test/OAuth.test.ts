@@ -1,0 +1,108 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+import {
+  checkAuthorization,
+  ClientMetadataDocuments,
+  OAuthError,
+  OAuthSettings,
+  oauthSettingsFor,
+  pkceMatches,
+  redirectUriProblem,
+  registerClient
+} from "../src/index.ts"
+import { world } from "./support.ts"
+
+const documents = Layer.succeed(ClientMetadataDocuments, {
+  fetch: (url) =>
+    url === "https://agent.example/client.json"
+      ? Effect.succeed({ client_id: url, client_name: "Agent", redirect_uris: ["https://agent.example/cb"] })
+      : url === "https://liar.example/client.json"
+        ? Effect.succeed({ client_id: "https://other.example/client.json", redirect_uris: ["https://liar.example/cb"] })
+        : Effect.fail(new OAuthError({ error: "invalid_client", description: "cannot fetch it" }))
+})
+const oauthWorld = Layer.mergeAll(
+  world(),
+  documents,
+  Layer.succeed(OAuthSettings, oauthSettingsFor(new URL("https://tenders.example")))
+)
+const challenge = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM" // RFC 7636, appendix B
+const request = (client: string, extra: Record<string, string> = {}) => ({
+  response_type: "code",
+  client_id: client,
+  redirect_uri: "https://agent.example/cb",
+  code_challenge: challenge,
+  code_challenge_method: "S256",
+  state: "xyz",
+  resource: "https://tenders.example/mcp",
+  ...extra
+})
+
+describe("OAuth rules", () => {
+  it.effect("PKCE S256: the verifier of RFC 7636's example matches its challenge, another does not", () =>
+    Effect.gen(function* () {
+      assert.isTrue(yield* pkceMatches("dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk", challenge))
+      assert.isFalse(yield* pkceMatches("dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXl", challenge))
+      assert.isFalse(yield* pkceMatches("short", challenge))
+    })
+  )
+
+  it("accepts https, loopback http and private-scheme redirect URIs only", () => {
+    assert.isUndefined(redirectUriProblem("https://claude.ai/api/mcp/auth_callback"))
+    assert.isUndefined(redirectUriProblem("http://127.0.0.1:33418/callback"))
+    assert.isUndefined(redirectUriProblem("com.example.app:/oauth"))
+    assert.isDefined(redirectUriProblem("http://evil.example/cb"))
+    assert.isDefined(redirectUriProblem("https://agent.example/cb#x"))
+    assert.isDefined(redirectUriProblem("javascript:alert(1)"))
+  })
+
+  it.effect("registers public clients only, and checks their metadata", () =>
+    Effect.gen(function* () {
+      const ok = yield* registerClient({ client_name: "Agent", redirect_uris: ["https://agent.example/cb"] })
+      assert.match(ok.clientId, /^tc_/u)
+      const refused = (metadata: unknown) => Effect.map(Effect.flip(registerClient(metadata)), (e) => e.error)
+      assert.strictEqual(yield* refused({ redirect_uris: [] }), "invalid_redirect_uri")
+      assert.strictEqual(yield* refused({ redirect_uris: ["http://evil.example/cb"] }), "invalid_redirect_uri")
+      assert.strictEqual(
+        yield* refused({ redirect_uris: ["https://a.example/cb"], token_endpoint_auth_method: "client_secret_basic" }),
+        "invalid_client_metadata"
+      )
+      assert.strictEqual(
+        yield* refused({ redirect_uris: ["https://a.example/cb"], grant_types: ["client_credentials"] }),
+        "invalid_client_metadata"
+      )
+      assert.strictEqual(yield* refused("not an object"), "invalid_client_metadata")
+    }).pipe(Effect.provide(oauthWorld))
+  )
+
+  it.effect("checks an authorization request: shown, redirected with an error, or valid", () =>
+    Effect.gen(function* () {
+      const document = "https://agent.example/client.json"
+      const valid = yield* checkAuthorization(request(document))
+      assert.strictEqual(valid._tag, "Valid")
+      if (valid._tag === "Valid") assert.strictEqual(valid.request.client.clientName, "Agent")
+      // Never redirected: an unknown client, a document naming another id, a redirect URI not registered.
+      assert.strictEqual((yield* checkAuthorization(request("nobody")))._tag, "Invalid")
+      assert.strictEqual((yield* checkAuthorization(request("https://liar.example/client.json")))._tag, "Invalid")
+      assert.strictEqual(
+        (yield* checkAuthorization(request(document, { redirect_uri: "https://evil.example/cb" })))._tag,
+        "Invalid"
+      )
+      // Redirected with an error: no PKCE, plain PKCE, another resource, another scope, another response type.
+      const errorOf = (extra: Record<string, string>) =>
+        Effect.map(checkAuthorization(request(document, extra)), (checked) =>
+          checked._tag === "Redirect" ? new URL(checked.url).searchParams.get("error") : checked._tag
+        )
+      assert.strictEqual(yield* errorOf({ code_challenge_method: "plain" }), "invalid_request")
+      assert.strictEqual(yield* errorOf({ code_challenge: "" }), "invalid_request")
+      assert.strictEqual(yield* errorOf({ resource: "https://elsewhere.example/mcp" }), "invalid_target")
+      assert.strictEqual(yield* errorOf({ scope: "admin" }), "invalid_scope")
+      assert.strictEqual(yield* errorOf({ response_type: "token" }), "unsupported_response_type")
+      const redirected = yield* checkAuthorization(request(document, { resource: "https://elsewhere.example/mcp" }))
+      if (redirected._tag === "Redirect") {
+        const url = new URL(redirected.url)
+        assert.strictEqual(url.searchParams.get("state"), "xyz")
+        assert.strictEqual(url.searchParams.get("iss"), "https://tenders.example")
+      }
+    }).pipe(Effect.provide(oauthWorld))
+  )
+})

@@ -1,0 +1,178 @@
+import type { Alert, DeliveryInfo } from "@tenders/core"
+import { DateTime } from "effect"
+import { formatInstant, formatNumber } from "./Format.ts"
+import { html } from "./Html.ts"
+import { messages } from "./I18n.ts"
+import { page, paths, postForm } from "./Pages.ts"
+import type { SignedInContext } from "./Web.ts"
+
+const buyerOf = (alert: Alert) =>
+  alert.tender.buyer === null ? "" : html`<br /><span class="muted">${alert.tender.buyer}</span>`
+
+/** The account's open alerts, as `GET /v1/alerts` gives them, each tender linked to its full card. */
+export const alertsPage = (ctx: SignedInContext, alerts: ReadonlyArray<Alert>) => {
+  const t = messages[ctx.language]
+  const a = t.alerts
+  const deadline = (at: string | null) => (at === null ? t.search.notGiven : formatInstant(ctx.language, at))
+  return page(
+    ctx,
+    a.title,
+    html`<p>${a.intro}</p>
+      ${
+        alerts.length === 0
+          ? html`<p class="notice" data-testid="no-alerts">${a.none}</p>`
+          : html`<table>
+              <thead>
+                <tr>
+                  <th scope="col">${a.tender}</th>
+                  <th scope="col">${a.watchlist}</th>
+                  <th scope="col">${a.reason}</th>
+                  <th scope="col">${a.deadline}</th>
+                  <th scope="col">${a.raised}</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${alerts.map(
+                  (alert) =>
+                    html`<tr data-testid="alert-row" data-tender-id="${alert.tender.id}">
+                      <td data-label="${a.tender}" class="wrap">
+                        <a href="${paths.tender(alert.tender.id)}">${alert.tender.title}</a>
+                        ${buyerOf(alert)}
+                      </td>
+                      <td data-label="${a.watchlist}">${alert.watchlistName}</td>
+                      <td data-label="${a.reason}">${a.reasons[alert.reason]}</td>
+                      <td data-label="${a.deadline}">${deadline(alert.tender.deadline)}</td>
+                      <td data-label="${a.raised}">${formatInstant(ctx.language, alert.createdAt)}</td>
+                    </tr>`
+                )}
+              </tbody>
+            </table>`
+      }`
+  )
+}
+
+/** The account's deliveries, newest first, with a way to send a failed one again. */
+export const deliveriesPage = (ctx: SignedInContext, deliveries: ReadonlyArray<DeliveryInfo>, retried = false) => {
+  const d = messages[ctx.language].deliveries
+  const instant = (at: DateTime.Utc | null) => (at === null ? "—" : formatInstant(ctx.language, DateTime.formatIso(at)))
+  return page(
+    ctx,
+    d.title,
+    html`${retried ? html`<p class="notice" role="status" data-testid="retried">${d.retried}</p>` : ""}
+      <p>${d.intro}</p>
+      ${
+        deliveries.length === 0
+          ? html`<p class="notice" data-testid="no-deliveries">${d.none}</p>`
+          : html`<table>
+              <thead>
+                <tr>
+                  <th scope="col">${d.created}</th>
+                  <th scope="col">${d.channel}</th>
+                  <th scope="col">${d.target}</th>
+                  <th scope="col">${d.status}</th>
+                  <th scope="col">${d.attempts}</th>
+                  <th scope="col">${d.lastError}</th>
+                  <th scope="col">${d.nextAttempt}</th>
+                  <th scope="col"><span class="muted">${d.retry}</span></th>
+                </tr>
+              </thead>
+              <tbody>
+                ${deliveries.map(
+                  (delivery) =>
+                    html`<tr data-testid="delivery-row" data-delivery-id="${delivery.id}">
+                      <td data-label="${d.created}">${instant(delivery.createdAt)}</td>
+                      <td data-label="${d.channel}">${d.channels[delivery.channel]}</td>
+                      <td data-label="${d.target}" class="wrap">${delivery.target}</td>
+                      <td data-label="${d.status}">
+                        <span class="status ${delivery.status}" data-testid="delivery-status">
+                          ${d.statuses[delivery.status]}
+                        </span>
+                      </td>
+                      <td data-label="${d.attempts}">${formatNumber(ctx.language, delivery.attempts)}</td>
+                      <td data-label="${d.lastError}" class="wrap">${delivery.lastError ?? "—"}</td>
+                      <td data-label="${d.nextAttempt}">${instant(delivery.nextAttemptAt)}</td>
+                      <td>
+                        ${
+                          delivery.status === "failed"
+                            ? postForm(
+                                ctx,
+                                paths.retryDelivery(delivery.id),
+                                html`<button
+                                  type="submit"
+                                  class="secondary"
+                                  data-testid="retry-delivery"
+                                  aria-label="${d.retryLabel(delivery.id)}"
+                                >
+                                  ${d.retry}
+                                </button>`
+                              )
+                            : ""
+                        }
+                      </td>
+                    </tr>`
+                )}
+              </tbody>
+            </table>`
+      }`
+  )
+}
+
+/** The account and its webhook signing secret: shown, or replaced, only on a button press (a POST). */
+export const settingsPage = (
+  ctx: SignedInContext,
+  webhooks: boolean,
+  secret?: { readonly value: string; readonly rotated: boolean }
+) => {
+  const t = messages[ctx.language]
+  const s = t.settings
+  const account = ctx.session.account
+  return page(
+    ctx,
+    s.title,
+    html`<h2>${s.account}</h2>
+      <dl class="facts">
+        <dt>${s.email}</dt>
+        <dd>${account.email}</dd>
+        <dt>${s.plan}</dt>
+        <dd data-plan="${account.plan}">${t.plans[account.plan]}</dd>
+      </dl>
+      <h2 id="webhook-secret">${s.secretTitle}</h2>
+      <p>${s.secretIntro}</p>
+      ${webhooks ? "" : html`<p class="help">${s.paidOnly}</p>`}
+      ${
+        secret
+          ? html`<div class="notice" role="status">
+              <p>${secret.rotated ? s.rotated : s.secret}</p>
+              <div class="secret">
+                <code id="signing-secret" data-testid="signing-secret">${secret.value}</code>
+                <button type="button" class="secondary" data-copy="signing-secret" data-copied="${t.keys.copied}">
+                  ${t.keys.copy}</button
+                ><span id="signing-secret-status" aria-live="polite"></span>
+              </div>
+            </div>`
+          : ""
+      }
+      <div class="actions">
+        ${postForm(
+          ctx,
+          paths.webhookSecret,
+          html`<button type="submit" name="action" value="reveal" data-testid="reveal-secret">${s.reveal}</button>`
+        )}
+        ${postForm(
+          ctx,
+          paths.webhookSecret,
+          html`<button
+              type="submit"
+              name="action"
+              value="rotate"
+              class="danger"
+              data-testid="rotate-secret"
+              aria-describedby="rotate-note"
+            >
+              ${s.rotate}
+            </button>
+            <p class="help" id="rotate-note">${s.rotateNote}</p>`
+        )}
+      </div>`
+  )
+}

@@ -1,0 +1,84 @@
+import type { GrantInfo } from "@tenders/core"
+import { DateTime } from "effect"
+import { formatInstant } from "./Format.ts"
+import { html } from "./Html.ts"
+import { messages } from "./I18n.ts"
+import { type PageContext, page, paths, postForm } from "./Pages.ts"
+
+/** Where a redirect URI sends the browser back to, as a person reads it: its host, or its app scheme. */
+export const returnHost = (redirectUri: string): string => {
+  const url = new URL(redirectUri)
+  return url.host === "" ? url.protocol.replace(/:$/u, "") : url.host
+}
+
+/** The consent page: who asks, where it returns, what it may do; Allow and Deny post the request back. */
+export const consentPage = (
+  ctx: PageContext,
+  request: { readonly clientName: string; readonly redirectUri: string },
+  params: ReadonlyArray<readonly [string, string]>
+) => {
+  const t = messages[ctx.language].oauth
+  return page(
+    ctx,
+    t.consentTitle,
+    html`<p data-testid="consent-client">${t.consentBody(request.clientName, returnHost(request.redirectUri))}</p>
+      ${postForm(
+        ctx,
+        ctx.path,
+        html`${params.map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}" />`)}
+          <p class="secret">
+            <button type="submit" name="decision" value="allow">${t.allow}</button>
+            <button type="submit" name="decision" value="deny" class="secondary">${t.deny}</button>
+          </p>`,
+        html`data-testid="consent"`
+      )}`
+  )
+}
+
+/** The apps connected by OAuth, each with a button that revokes its grant. */
+export const appsPage = (ctx: PageContext, grants: ReadonlyArray<GrantInfo>) => {
+  const t = messages[ctx.language].oauth
+  const when = (instant: DateTime.Utc) => formatInstant(ctx.language, DateTime.formatIso(instant))
+  return page(
+    ctx,
+    t.appsTitle,
+    grants.length === 0
+      ? html`<p class="muted" data-testid="apps-empty">${t.appsNone}</p>`
+      : html`<table>
+          <thead>
+            <tr>
+              <th scope="col">${t.app}</th>
+              <th scope="col">${t.returnsTo}</th>
+              <th scope="col">${t.connected}</th>
+              <th scope="col">${t.lastUsed}</th>
+              <th scope="col"><span class="muted">${t.revoke}</span></th>
+            </tr>
+          </thead>
+          <tbody>
+            ${grants.map(
+              (grant) =>
+                html`<tr data-testid="app-row">
+                  <td data-label="${t.app}">${grant.clientName}</td>
+                  <td data-label="${t.returnsTo}">${returnHost(grant.redirectUri)}</td>
+                  <td data-label="${t.connected}">${when(grant.createdAt)}</td>
+                  <td data-label="${t.lastUsed}">${grant.lastUsedAt === null ? t.never : when(grant.lastUsedAt)}</td>
+                  <td>
+                    ${postForm(
+                      ctx,
+                      paths.revokeApp(grant.grantId),
+                      html`<button
+                        type="submit"
+                        class="danger"
+                        data-testid="revoke-app"
+                        aria-label="${t.revokeLabel(grant.clientName)}"
+                      >
+                        ${t.revoke}
+                      </button>`
+                    )}
+                  </td>
+                </tr>`
+            )}
+          </tbody>
+        </table>`
+  )
+}

@@ -1,0 +1,77 @@
+import { assert, describe, layer } from "@effect/vitest"
+import { PgClient } from "@effect/sql-pg"
+import { type AccountId, AccountStore, DeliveryStore } from "@tenders/core"
+import { DateTime, Effect } from "effect"
+import { backends } from "./backends.ts"
+
+/** A failed e-mail delivery of `accountId` put straight into the outbox; its id. */
+const failedDelivery = Effect.fnUntraced(function* (accountId: AccountId, target: string) {
+  const sql = yield* PgClient.PgClient
+  const rows = yield* sql<{ id: string }>`INSERT INTO deliveries
+      (channel, account_id, target, payload, status, attempts, next_attempt_at, last_error, created_at)
+    VALUES ('email', ${accountId}::uuid, ${target}, ${sql.json({})}, 'failed', 8, now(), '550 mailbox unavailable',
+      now())
+    RETURNING id::text AS id`
+  return Number(rows[0]?.id)
+})
+
+for (const [name, makeLayer] of backends()) {
+  describe(`what one account sees on ${name}`, () => {
+    layer(makeLayer(), { timeout: 120_000, excludeTestServices: true })((it) => {
+      it.effect(
+        "counts each allowed call on its UTC day with its month, exactly under concurrency; refusals nowhere",
+        () =>
+          Effect.gen(function* () {
+            const accounts = yield* AccountStore
+            const account = yield* accounts.saveAccount({ email: "days@example.com", plan: "pro", monthlyLimit: 5 })
+            const other = yield* accounts.saveAccount({ email: "days-2@example.com", plan: "pro", monthlyLimit: null })
+            const decisions = yield* Effect.forEach(
+              Array.from({ length: 30 }),
+              () => accounts.consumeCall(account.id, "2026-11-05", 5),
+              { concurrency: "unbounded" }
+            )
+            assert.strictEqual(decisions.filter((d) => d.allowed).length, 5)
+            yield* accounts.addPack(account.id, "2026-11")
+            assert.isTrue((yield* accounts.consumeCall(account.id, "2026-11-30", 5)).allowed)
+            assert.isTrue((yield* accounts.consumeCall(account.id, "2026-10-31", 5)).allowed)
+            assert.isTrue((yield* accounts.consumeCall(account.id, "2026-12-01", 5)).allowed)
+            assert.isTrue((yield* accounts.consumeCall(other.id, "2026-11-05", 5)).allowed)
+            assert.deepStrictEqual(yield* accounts.dailyUsage(account.id, "2026-11"), [
+              { day: "2026-11-05", calls: 5 },
+              { day: "2026-11-30", calls: 1 }
+            ])
+            assert.strictEqual((yield* accounts.usage(account.id, "2026-11")).calls, 6)
+            assert.deepStrictEqual(yield* accounts.dailyUsage(account.id, "2026-10"), [{ day: "2026-10-31", calls: 1 }])
+            assert.deepStrictEqual(yield* accounts.dailyUsage(other.id, "2026-11"), [{ day: "2026-11-05", calls: 1 }])
+            assert.deepStrictEqual(yield* accounts.dailyUsage(other.id, "2026-12"), [])
+          })
+      )
+
+      it.effect("lists and retries one account's deliveries; another account's id is not found and left alone", () =>
+        Effect.gen(function* () {
+          const accounts = yield* AccountStore
+          const deliveries = yield* DeliveryStore
+          const owner = yield* accounts.saveAccount({ email: "out-a@example.com", plan: "pro", monthlyLimit: null })
+          const intruder = yield* accounts.saveAccount({ email: "out-b@example.com", plan: "pro", monthlyLimit: null })
+          const own = yield* failedDelivery(owner.id, "out-a@example.com")
+          const foreign = yield* failedDelivery(intruder.id, "out-b@example.com")
+          const now = yield* DateTime.now
+          assert.deepStrictEqual(
+            (yield* deliveries.list(10, owner.id)).map((d) => [d.id, d.target, d.status, d.lastError]),
+            [[own, "out-a@example.com", "failed", "550 mailbox unavailable"]]
+          )
+          assert.includeMembers(
+            (yield* deliveries.list(10)).map((d) => d.id),
+            [own, foreign]
+          )
+          assert.isFalse(yield* deliveries.retry(foreign, now, owner.id))
+          assert.strictEqual((yield* deliveries.list(10, intruder.id))[0]?.status, "failed")
+          assert.isTrue(yield* deliveries.retry(own, now, owner.id))
+          assert.strictEqual((yield* deliveries.list(10, owner.id))[0]?.status, "pending")
+          assert.isFalse(yield* deliveries.retry(own, now, owner.id))
+          assert.isTrue(yield* deliveries.retry(foreign, now))
+        })
+      )
+    })
+  })
+}
