@@ -3,7 +3,7 @@ import { DateTime } from "effect"
 import { formatInstant, formatNumber } from "./Format.ts"
 import { html } from "./Html.ts"
 import { messages } from "./I18n.ts"
-import { page, paths, postForm } from "./Pages.ts"
+import { dataTable, page, paths, postForm, rowButton, shownSecret } from "./Pages.ts"
 import type { SignedInContext } from "./Web.ts"
 
 const buyerOf = (alert: Alert) =>
@@ -18,36 +18,23 @@ export const alertsPage = (ctx: SignedInContext, alerts: ReadonlyArray<Alert>) =
     ctx,
     a.title,
     html`<p>${a.intro}</p>
-      ${
-        alerts.length === 0
-          ? html`<p class="notice" data-testid="no-alerts">${a.none}</p>`
-          : html`<table>
-              <thead>
-                <tr>
-                  <th scope="col">${a.tender}</th>
-                  <th scope="col">${a.watchlist}</th>
-                  <th scope="col">${a.reason}</th>
-                  <th scope="col">${a.deadline}</th>
-                  <th scope="col">${a.raised}</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${alerts.map(
-                  (alert) =>
-                    html`<tr data-testid="alert-row" data-tender-id="${alert.tender.id}">
-                      <td data-label="${a.tender}" class="wrap">
-                        <a href="${paths.tender(alert.tender.id)}">${alert.tender.title}</a>
-                        ${buyerOf(alert)}
-                      </td>
-                      <td data-label="${a.watchlist}">${alert.watchlistName}</td>
-                      <td data-label="${a.reason}">${a.reasons[alert.reason]}</td>
-                      <td data-label="${a.deadline}">${deadline(alert.tender.deadline)}</td>
-                      <td data-label="${a.raised}">${formatInstant(ctx.language, alert.createdAt)}</td>
-                    </tr>`
-                )}
-              </tbody>
-            </table>`
-      }`
+      ${dataTable(
+        [a.tender, a.watchlist, a.reason, a.deadline, a.raised],
+        alerts.map(
+          (alert) =>
+            html`<tr data-testid="alert-row" data-tender-id="${alert.tender.id}">
+              <td data-label="${a.tender}" class="wrap">
+                <a href="${paths.tender(alert.tender.id)}">${alert.tender.title}</a>
+                ${buyerOf(alert)}
+              </td>
+              <td data-label="${a.watchlist}">${alert.watchlistName}</td>
+              <td data-label="${a.reason}">${a.reasons[alert.reason]}</td>
+              <td data-label="${a.deadline}">${deadline(alert.tender.deadline)}</td>
+              <td data-label="${a.raised}">${formatInstant(ctx.language, alert.createdAt)}</td>
+            </tr>`
+        ),
+        html`<p class="notice" data-testid="no-alerts">${a.none}</p>`
+      )}`
   )
 }
 
@@ -60,60 +47,38 @@ export const deliveriesPage = (ctx: SignedInContext, deliveries: ReadonlyArray<D
     d.title,
     html`${retried ? html`<p class="notice" role="status" data-testid="retried">${d.retried}</p>` : ""}
       <p>${d.intro}</p>
-      ${
-        deliveries.length === 0
-          ? html`<p class="notice" data-testid="no-deliveries">${d.none}</p>`
-          : html`<table>
-              <thead>
-                <tr>
-                  <th scope="col">${d.created}</th>
-                  <th scope="col">${d.channel}</th>
-                  <th scope="col">${d.target}</th>
-                  <th scope="col">${d.status}</th>
-                  <th scope="col">${d.attempts}</th>
-                  <th scope="col">${d.lastError}</th>
-                  <th scope="col">${d.nextAttempt}</th>
-                  <th scope="col"><span class="muted">${d.retry}</span></th>
-                </tr>
-              </thead>
-              <tbody>
-                ${deliveries.map(
-                  (delivery) =>
-                    html`<tr data-testid="delivery-row" data-delivery-id="${delivery.id}">
-                      <td data-label="${d.created}">${instant(delivery.createdAt)}</td>
-                      <td data-label="${d.channel}">${d.channels[delivery.channel]}</td>
-                      <td data-label="${d.target}" class="wrap">${delivery.target}</td>
-                      <td data-label="${d.status}">
-                        <span class="status ${delivery.status}" data-testid="delivery-status">
-                          ${d.statuses[delivery.status]}
-                        </span>
-                      </td>
-                      <td data-label="${d.attempts}">${formatNumber(ctx.language, delivery.attempts)}</td>
-                      <td data-label="${d.lastError}" class="wrap">${delivery.lastError ?? "—"}</td>
-                      <td data-label="${d.nextAttempt}">${instant(delivery.nextAttemptAt)}</td>
-                      <td>
-                        ${
-                          delivery.status === "failed"
-                            ? postForm(
-                                ctx,
-                                paths.retryDelivery(delivery.id),
-                                html`<button
-                                  type="submit"
-                                  class="secondary"
-                                  data-testid="retry-delivery"
-                                  aria-label="${d.retryLabel(delivery.id)}"
-                                >
-                                  ${d.retry}
-                                </button>`
-                              )
-                            : ""
-                        }
-                      </td>
-                    </tr>`
-                )}
-              </tbody>
-            </table>`
-      }`
+      ${dataTable(
+        [d.created, d.channel, d.target, d.status, d.attempts, d.lastError, d.nextAttempt, { quiet: d.retry }],
+        deliveries.map(
+          (delivery) =>
+            html`<tr data-testid="delivery-row" data-delivery-id="${delivery.id}">
+              <td data-label="${d.created}">${instant(delivery.createdAt)}</td>
+              <td data-label="${d.channel}">${d.channels[delivery.channel]}</td>
+              <td data-label="${d.target}" class="wrap">${delivery.target}</td>
+              <td data-label="${d.status}">
+                <span class="status ${delivery.status}" data-testid="delivery-status">
+                  ${d.statuses[delivery.status]}
+                </span>
+              </td>
+              <td data-label="${d.attempts}">${formatNumber(ctx.language, delivery.attempts)}</td>
+              <td data-label="${d.lastError}" class="wrap">${delivery.lastError ?? "—"}</td>
+              <td data-label="${d.nextAttempt}">${instant(delivery.nextAttemptAt)}</td>
+              <td>
+                ${
+                  delivery.status === "failed"
+                    ? rowButton(ctx, paths.retryDelivery(delivery.id), {
+                        text: d.retry,
+                        label: d.retryLabel(delivery.id),
+                        testId: "retry-delivery",
+                        style: "secondary"
+                      })
+                    : ""
+                }
+              </td>
+            </tr>`
+        ),
+        html`<p class="notice" data-testid="no-deliveries">${d.none}</p>`
+      )}`
   )
 }
 
@@ -139,19 +104,7 @@ export const settingsPage = (
       <h2 id="webhook-secret">${s.secretTitle}</h2>
       <p>${s.secretIntro}</p>
       ${webhooks ? "" : html`<p class="help">${s.paidOnly}</p>`}
-      ${
-        secret
-          ? html`<div class="notice" role="status">
-              <p>${secret.rotated ? s.rotated : s.secret}</p>
-              <div class="secret">
-                <code id="signing-secret" data-testid="signing-secret">${secret.value}</code>
-                <button type="button" class="secondary" data-copy="signing-secret" data-copied="${t.keys.copied}">
-                  ${t.keys.copy}</button
-                ><span id="signing-secret-status" aria-live="polite"></span>
-              </div>
-            </div>`
-          : ""
-      }
+      ${secret ? shownSecret(t, "signing-secret", secret.rotated ? s.rotated : s.secret, secret.value) : ""}
       <div class="actions">
         ${postForm(
           ctx,

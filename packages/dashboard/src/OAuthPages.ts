@@ -3,7 +3,7 @@ import { DateTime } from "effect"
 import { formatInstant } from "./Format.ts"
 import { html } from "./Html.ts"
 import { messages } from "./I18n.ts"
-import { type PageContext, page, paths, postForm } from "./Pages.ts"
+import { dataTable, type PageContext, page, paths, postForm, rowButton } from "./Pages.ts"
 
 /** Where a redirect URI sends the browser back to, as a person reads it: its host, or its app scheme. */
 export const returnHost = (redirectUri: string): string => {
@@ -42,43 +42,21 @@ export const appsPage = (ctx: PageContext, grants: ReadonlyArray<GrantInfo>) => 
   return page(
     ctx,
     t.appsTitle,
-    grants.length === 0
-      ? html`<p class="muted" data-testid="apps-empty">${t.appsNone}</p>`
-      : html`<table>
-          <thead>
-            <tr>
-              <th scope="col">${t.app}</th>
-              <th scope="col">${t.returnsTo}</th>
-              <th scope="col">${t.connected}</th>
-              <th scope="col">${t.lastUsed}</th>
-              <th scope="col"><span class="muted">${t.revoke}</span></th>
-            </tr>
-          </thead>
-          <tbody>
-            ${grants.map(
-              (grant) =>
-                html`<tr data-testid="app-row">
-                  <td data-label="${t.app}">${grant.clientName}</td>
-                  <td data-label="${t.returnsTo}">${returnHost(grant.redirectUri)}</td>
-                  <td data-label="${t.connected}">${when(grant.createdAt)}</td>
-                  <td data-label="${t.lastUsed}">${grant.lastUsedAt === null ? t.never : when(grant.lastUsedAt)}</td>
-                  <td>
-                    ${postForm(
-                      ctx,
-                      paths.revokeApp(grant.grantId),
-                      html`<button
-                        type="submit"
-                        class="danger"
-                        data-testid="revoke-app"
-                        aria-label="${t.revokeLabel(grant.clientName)}"
-                      >
-                        ${t.revoke}
-                      </button>`
-                    )}
-                  </td>
-                </tr>`
-            )}
-          </tbody>
-        </table>`
+    dataTable(
+      [t.app, t.returnsTo, t.connected, t.lastUsed, { quiet: t.revoke }],
+      grants.map(
+        (grant) =>
+          html`<tr data-testid="app-row">
+            <td data-label="${t.app}">${grant.clientName}</td>
+            <td data-label="${t.returnsTo}">${returnHost(grant.redirectUri)}</td>
+            <td data-label="${t.connected}">${when(grant.createdAt)}</td>
+            <td data-label="${t.lastUsed}">${grant.lastUsedAt === null ? t.never : when(grant.lastUsedAt)}</td>
+            <td>
+              ${rowButton(ctx, paths.revokeApp(grant.grantId), { text: t.revoke, label: t.revokeLabel(grant.clientName), testId: "revoke-app", style: "danger" })}
+            </td>
+          </tr>`
+      ),
+      html`<p class="muted" data-testid="apps-empty">${t.appsNone}</p>`
+    )
   )
 }

@@ -52,6 +52,68 @@ export const postForm = (ctx: PageContext, action: string, body: HtmlPart, attri
     ${ctx.session ? hidden("csrf", ctx.session.csrf) : ""}${body}
   </form>`
 
+/**
+ * A row's one-button form (revoke, retry, delete): the button's text, and a label naming what it acts on, which is
+ * what a screen reader says among the rows' alike buttons.
+ */
+export const rowButton = (
+  ctx: PageContext,
+  action: string,
+  button: {
+    readonly text: string
+    readonly label: string
+    readonly testId: string
+    readonly style: "danger" | "secondary"
+    readonly name?: string
+  }
+) =>
+  postForm(
+    ctx,
+    action,
+    html`<button
+      type="submit"
+      class="${button.style}"
+      ${button.name === undefined ? "" : html`name="${button.name}"`}
+      data-testid="${button.testId}"
+      aria-label="${button.label}"
+    >
+      ${button.text}
+    </button>`
+  )
+
+/** A secret in a status notice, with a button that copies it (the page's script); `id` is also its test id. */
+export const shownSecret = (t: Messages, id: string, message: string, value: string) =>
+  html`<div class="notice" role="status">
+    <p>${message}</p>
+    <div class="secret">
+      <code id="${id}" data-testid="${id}">${value}</code>
+      <button type="button" class="secondary" data-copy="${id}" data-copied="${t.keys.copied}">${t.keys.copy}</button
+      ><span id="${id}-status" aria-live="polite"></span>
+    </div>
+  </div>`
+
+/** A column heading: its text, or `{ quiet }` for a column of buttons (heard, shown faint). */
+export type Heading = string | { readonly quiet: string }
+
+/** A table of rows under column headings (each cell names its column in `data-label`), or `empty` without rows. */
+export const dataTable = (headings: ReadonlyArray<Heading>, rows: ReadonlyArray<HtmlPart>, empty: Html): Html =>
+  rows.length === 0
+    ? empty
+    : html`<table>
+        <thead>
+          <tr>
+            ${headings.map((heading) =>
+              typeof heading === "string"
+                ? html`<th scope="col">${heading}</th>`
+                : html`<th scope="col"><span class="muted">${heading.quiet}</span></th>`
+            )}
+          </tr>
+        </thead>
+        <tbody>
+          ${rows}
+        </tbody>
+      </table>`
+
 const navigation = (ctx: PageContext, t: Messages) => {
   if (ctx.session === undefined) return ""
   // A tender's full card is reached from the search.
@@ -240,19 +302,13 @@ const keyRow = (ctx: PageContext, t: Messages, key: KeyInfo) =>
     <td>
       ${
         key.revokedAt === null
-          ? postForm(
-              ctx,
-              paths.revoke(key.keyId),
-              html`<button
-                type="submit"
-                class="danger"
-                name="revoke"
-                data-testid="revoke"
-                aria-label="${t.keys.revokeLabel(key.prefix)}"
-              >
-                ${t.keys.revoke}
-              </button>`
-            )
+          ? rowButton(ctx, paths.revoke(key.keyId), {
+              text: t.keys.revoke,
+              label: t.keys.revokeLabel(key.prefix),
+              testId: "revoke",
+              style: "danger",
+              name: "revoke"
+            })
           : ""
       }
     </td>
@@ -268,19 +324,7 @@ export const keysPage = (
   return page(
     ctx,
     t.keys.title,
-    html`${
-        created
-          ? html`<div class="notice" role="status">
-              <p>${t.keys.fresh}</p>
-              <div class="secret">
-                <code id="new-key" data-testid="new-key">${created.key}</code>
-                <button type="button" class="secondary" data-copy="new-key" data-copied="${t.keys.copied}">
-                  ${t.keys.copy}</button
-                ><span id="new-key-status" aria-live="polite"></span>
-              </div>
-            </div>`
-          : ""
-      }
+    html`${created ? shownSecret(t, "new-key", t.keys.fresh, created.key) : ""}
       <h2>${t.keys.create}</h2>
       ${postForm(
         ctx,
@@ -294,24 +338,10 @@ export const keysPage = (
         html`class="stack" data-testid="create-key"`
       )}
       <h2>${t.keys.title}</h2>
-      ${
-        keys.length === 0
-          ? html`<p class="muted">${t.keys.none}</p>`
-          : html`<table>
-              <thead>
-                <tr>
-                  <th scope="col">${t.keys.prefix}</th>
-                  <th scope="col">${t.keys.kind}</th>
-                  <th scope="col">${t.keys.created}</th>
-                  <th scope="col">${t.keys.lastUsed}</th>
-                  <th scope="col">${t.keys.status}</th>
-                  <th scope="col"><span class="muted">${t.keys.revoke}</span></th>
-                </tr>
-              </thead>
-              <tbody>
-                ${keys.map((key) => keyRow(ctx, t, key))}
-              </tbody>
-            </table>`
-      }`
+      ${dataTable(
+        [t.keys.prefix, t.keys.kind, t.keys.created, t.keys.lastUsed, t.keys.status, { quiet: t.keys.revoke }],
+        keys.map((key) => keyRow(ctx, t, key)),
+        html`<p class="muted">${t.keys.none}</p>`
+      )}`
   )
 }

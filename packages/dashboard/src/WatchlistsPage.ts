@@ -4,7 +4,7 @@ import { formatDate, formatMoney, formatNumber } from "./Format.ts"
 import { type FormState, filterFields, inputField, problemSummary } from "./FormFields.ts"
 import { html, type HtmlPart } from "./Html.ts"
 import { type Messages, messages } from "./I18n.ts"
-import { page, paths, postForm } from "./Pages.ts"
+import { dataTable, page, paths, postForm, rowButton } from "./Pages.ts"
 import type { SignedInContext } from "./Web.ts"
 
 /** What the watchlists page shows besides the list: the form (as typed), and what just happened. */
@@ -47,13 +47,7 @@ const row = (ctx: SignedInContext, t: Messages, w: WatchlistWithMatches) => {
     </td>
     <td data-label="${l.created}">${formatDate(ctx.language, DateTime.formatIso(w.createdAt))}</td>
     <td>
-      ${postForm(
-        ctx,
-        paths.deleteWatchlist(w.id),
-        html`<button type="submit" class="danger" data-testid="delete-watchlist" aria-label="${l.removeLabel(w.name)}">
-          ${l.remove}
-        </button>`
-      )}
+      ${rowButton(ctx, paths.deleteWatchlist(w.id), { text: l.remove, label: l.removeLabel(w.name), testId: "delete-watchlist", style: "danger" })}
     </td>
   </tr>`
 }
@@ -79,25 +73,11 @@ export const watchlistsPage = (ctx: SignedInContext, view: WatchlistsView) => {
       ${problemSummary(t, form, "wl", view.refusal)}
       <p>${l.intro}</p>
       <h2>${l.yours(n(view.watchlists.length), n(rules.watchlists))}</h2>
-      ${
-        view.watchlists.length === 0
-          ? html`<p class="muted" data-testid="no-watchlists">${l.none}</p>`
-          : html`<table>
-              <thead>
-                <tr>
-                  <th scope="col">${l.name}</th>
-                  <th scope="col">${l.filters}</th>
-                  <th scope="col">${l.alertsBy}</th>
-                  <th scope="col">${l.matches}</th>
-                  <th scope="col">${l.created}</th>
-                  <th scope="col"><span class="muted">${l.remove}</span></th>
-                </tr>
-              </thead>
-              <tbody>
-                ${view.watchlists.map((w) => row(ctx, t, w))}
-              </tbody>
-            </table>`
-      }
+      ${dataTable(
+        [l.name, l.filters, l.alertsBy, l.matches, l.created, { quiet: l.remove }],
+        view.watchlists.map((w) => row(ctx, t, w)),
+        html`<p class="muted" data-testid="no-watchlists">${l.none}</p>`
+      )}
       <h2 id="new-watchlist">${l.create}</h2>
       ${postForm(
         ctx,

@@ -17,8 +17,7 @@ import {
   SOCKET_NAME
 } from "../src/embedded/EmbeddedPostgres.ts"
 import { describeCause } from "../src/embedded/EmbeddedStoreError.ts"
-import { ExclusiveSocketServer } from "../src/embedded/ExclusiveSocketServer.ts"
-import { connectRaw, exchange, reply, simpleQuery, startupMessage, tempDir } from "./embedded-wire.ts"
+import { connectRaw, exchange, reply, serverWithDisk, simpleQuery, startupMessage, tempDir } from "./embedded-wire.ts"
 
 /** Polls until nothing accepts connections on `path` any more (a stopping server closed its listener). */
 const refusesConnections = (path: string) =>
@@ -153,16 +152,8 @@ describe("embedded PGlite recovers", () => {
   it.live("while writes may not start (a full disk) the session is read-only: writes fail with 25006, reads work", () =>
     Effect.gen(function* () {
       const dir = yield* tempDir
-      let room = true
       const path = Path.join(dir, SOCKET_NAME)
-      const server = yield* Effect.acquireRelease(
-        Effect.promise(async () => {
-          const server = new ExclusiveSocketServer({ path, writable: () => room })
-          await server.listen()
-          return server
-        }),
-        (server) => Effect.promise(() => server.stop())
-      )
+      const { server, disk } = yield* serverWithDisk(path)
       const db = yield* Effect.acquireRelease(
         Effect.promise(() => PGlite.create(Path.join(dir, "pglite"))),
         (db) => Effect.promise(() => db.close())
@@ -171,11 +162,11 @@ describe("embedded PGlite recovers", () => {
       const sql = yield* PgClient.makeClient(embeddedClientConfig(path))
       yield* sql`CREATE TABLE notes (id int PRIMARY KEY)`
       yield* sql`INSERT INTO notes VALUES (1)`
-      room = false
+      disk.room = false
       const refused = yield* Effect.flip(sql`INSERT INTO notes VALUES (2)`)
       assert.strictEqual(sqlStateOf(refused), "25006")
       assert.deepStrictEqual(yield* sql`SELECT count(*)::int AS c FROM notes`, [{ c: 1 }])
-      room = true
+      disk.room = true
       yield* sql`INSERT INTO notes VALUES (2)`
       assert.deepStrictEqual(yield* sql`SELECT count(*)::int AS c FROM notes`, [{ c: 2 }])
     }).pipe(Effect.provide(Reactivity.layer))

@@ -5,6 +5,25 @@ import * as Fs from "node:fs"
 import * as Net from "node:net"
 import * as Os from "node:os"
 import * as Path from "node:path"
+import { ExclusiveSocketServer } from "../src/embedded/ExclusiveSocketServer.ts"
+
+/**
+ * An exclusive socket server listening at `path` (stopped with the test's scope) whose disk has room while
+ * `disk.room` is true: with no room, sessions are read-only, as on a full disk.
+ */
+export const serverWithDisk = (path: string) =>
+  Effect.gen(function* () {
+    const disk = { room: true }
+    const server = yield* Effect.acquireRelease(
+      Effect.promise(async () => {
+        const server = new ExclusiveSocketServer({ path, writable: () => disk.room })
+        await server.listen()
+        return server
+      }),
+      (server) => Effect.promise(() => server.stop())
+    )
+    return { server, disk }
+  })
 
 /** A fresh short temp directory, removed when the test's scope closes. */
 export const tempDir = Effect.acquireRelease(

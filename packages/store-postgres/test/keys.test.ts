@@ -6,12 +6,11 @@ import { Reactivity } from "effect/reactivity"
 import { SqlClient } from "effect/sql"
 import { join } from "node:path"
 import { embeddedClientConfig, SOCKET_NAME } from "../src/embedded/EmbeddedPostgres.ts"
-import { ExclusiveSocketServer } from "../src/embedded/ExclusiveSocketServer.ts"
 import { closePGlite, openPGlite, PGLITE_DIR } from "../src/embedded/ServePGlite.ts"
 import { migrate } from "../src/Migrations.ts"
 import { PgAccountStore } from "../src/PgAccountStore.ts"
 import { backends, postgresStore } from "./backends.ts"
-import { tempDir } from "./embedded-wire.ts"
+import { serverWithDisk, tempDir } from "./embedded-wire.ts"
 
 type Accounts = AccountStore["Service"]
 
@@ -135,15 +134,7 @@ describe("authentication on a store refusing writes", () => {
     Effect.gen(function* () {
       const dir = yield* tempDir
       const path = join(dir, SOCKET_NAME)
-      let room = true
-      const server = yield* Effect.acquireRelease(
-        Effect.promise(async () => {
-          const server = new ExclusiveSocketServer({ path, writable: () => room })
-          await server.listen()
-          return server
-        }),
-        (server) => Effect.promise(() => server.stop())
-      )
+      const { server, disk } = yield* serverWithDisk(path)
       server.attach(yield* Effect.acquireRelease(openPGlite(join(dir, PGLITE_DIR)), closePGlite))
       const sql = yield* PgClient.makeClient(embeddedClientConfig(path))
       yield* migrate.pipe(Effect.provideService(SqlClient.SqlClient, sql))
@@ -151,12 +142,12 @@ describe("authentication on a store refusing writes", () => {
       yield* authenticatesReadOnly(accounts, (use) =>
         Effect.acquireUseRelease(
           Effect.sync(() => {
-            room = false
+            disk.room = false
           }),
           () => use(accounts),
           () =>
             Effect.sync(() => {
-              room = true
+              disk.room = true
             })
         )
       )
