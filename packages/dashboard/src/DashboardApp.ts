@@ -26,6 +26,7 @@ import {
   DashboardSettings,
   field,
   formOf,
+  makeReadThrottle,
   makeWeb,
   safeNext,
   sameToken,
@@ -42,7 +43,7 @@ export const DashboardApp = HttpRouter.use(
   Effect.fnUntraced(function* (router) {
     const settings = yield* DashboardSettings
     const context = yield* Effect.context<DashboardPorts>()
-    const web = makeWeb(settings)
+    const web = { ...makeWeb(settings), throttleReads: yield* makeReadThrottle }
     const { show, redirect, signedIn, pageContext, cookieOptions } = web
 
     const overview = signedIn((ctx) =>

@@ -10,7 +10,7 @@ import type {
   TenderStore,
   WatchlistStore
 } from "@tenders/core"
-import type { makeWeb, Route as WebRoute } from "./Web.ts"
+import type { makeWeb, ReadThrottle, Route as WebRoute } from "./Web.ts"
 
 /** The core ports the dashboard's pages use (the server's store, rates, text analysis and notifier). */
 export type DashboardPorts =
@@ -25,8 +25,8 @@ export type DashboardPorts =
   | SearchText
   | SourceStatusStore
 
-/** The page helpers of `makeWeb`. */
-export type Web = ReturnType<typeof makeWeb>
+/** The page helpers of `makeWeb`, and the throttle of searches and live counts. */
+export type Web = ReturnType<typeof makeWeb> & { readonly throttleReads: ReadThrottle }
 
 /** One route of the dashboard's pages. */
 export type Route = WebRoute<DashboardPorts>

@@ -1,6 +1,6 @@
 import { getTender, SearchRequest, searchTenders, TenderId } from "@tenders/core"
 import { Effect, Option, Result, Schema } from "effect"
-import { HttpServerRequest, UrlParams } from "effect/http"
+import { HttpServerRequest, HttpServerResponse, UrlParams } from "effect/http"
 import { filterFieldNames, filtersInput, refusedFields, typedValues } from "./FilterForm.ts"
 import { formState } from "./FormFields.ts"
 import { html } from "./Html.ts"
@@ -16,7 +16,7 @@ const resultsShown = 20
  * The search for the signed-in person, through core's `searchTenders` and `getTender` with the account's plan (the
  * same rules and cards as the API). Not counted against the API quota (docs/decisions.md).
  */
-export const searchRoutes = ({ show, signedIn }: Web): ReadonlyArray<Route> => {
+export const searchRoutes = ({ show, signedIn, throttleReads }: Web): ReadonlyArray<Route> => {
   const search = signedIn((ctx, request) =>
     Effect.gen(function* () {
       const t = messages[ctx.language]
@@ -36,6 +36,13 @@ export const searchRoutes = ({ show, signedIn }: Web): ReadonlyArray<Route> => {
           [...refusedFields(decoded.failure)].map((name) => [name, texts.get(name) ?? t.errors.title])
         )
         return show(searchPage(ctx, { values, problems }), 400)
+      }
+      const wait = yield* throttleReads(ctx.session.account.id)
+      if (Option.isSome(wait)) {
+        const tooFast = html`<p>${t.errors.tooFast(wait.value)}</p>`
+        return show(searchPage(ctx, formState(values), { _tag: "Refused", message: tooFast }), 429).pipe(
+          HttpServerResponse.setHeader("retry-after", String(wait.value))
+        )
       }
       const found = yield* Effect.result(searchTenders(decoded.success, ctx.session.account.plan))
       return Result.isSuccess(found)

@@ -70,7 +70,7 @@ const refusalOf = (ctx: SignedInContext, input: WatchlistInput, error: InvalidIn
 }
 
 /** The watchlists page, its form (saved through core's `createWatchlist`), the live count, and deletion. */
-export const watchlistRoutes = ({ show, redirect, signedIn }: Web): ReadonlyArray<Route> => {
+export const watchlistRoutes = ({ show, redirect, signedIn, throttleReads }: Web): ReadonlyArray<Route> => {
   const list = signedIn((ctx, request) =>
     Effect.gen(function* () {
       const query = Option.match(HttpServerRequest.toURL(request), {
@@ -120,6 +120,8 @@ export const watchlistRoutes = ({ show, redirect, signedIn }: Web): ReadonlyArra
         return answer({ text: first ?? t.errors.title })
       }
       if (matchesEverything(decoded.success)) return answer({ text: t.watchlists.idle })
+      const wait = yield* throttleReads(ctx.session.account.id)
+      if (Option.isSome(wait)) return answer({ text: t.errors.tooFast(wait.value) })
       const matches = yield* Effect.result(previewMatches(decoded.success, ctx.session.account))
       if (Result.isSuccess(matches)) {
         const n = matches.success

@@ -1,6 +1,7 @@
-import { type Account, reportDefect, sessionAccount, type SignUp, type UiLanguage } from "@tenders/core"
+import { type Account, type AccountId, reportDefect, sessionAccount, type SignUp, type UiLanguage } from "@tenders/core"
 import { Context, Duration, Effect, Option } from "effect"
 import { type HttpRouter, HttpServerRequest, HttpServerResponse, UrlParams } from "effect/http"
+import { RateLimiter } from "effect/persistence"
 import { createHash, timingSafeEqual } from "node:crypto"
 import type { Html } from "./Html.ts"
 import { chooseLanguage, messages } from "./I18n.ts"
@@ -70,6 +71,39 @@ export const safeNext = (next: string | null | undefined): string | undefined =>
   if (url === undefined || url.origin !== base || !/^\/dashboard(?:\/|$)/u.test(url.pathname)) return undefined
   return `${url.pathname}${url.search}`
 }
+
+/**
+ * Searches and live counts one account may make a minute in the dashboard. They do not count against the API's
+ * monthly quota (the dashboard is how people use the product); this keeps a session from being an unmetered API.
+ */
+export const dashboardReadsPerMinute = 60
+
+/** The seconds an account must wait before its next dashboard read, or none. */
+export type ReadThrottle = (account: AccountId) => Effect.Effect<Option.Option<number>>
+
+/** The read throttle: a token bucket per account, kept in this process (a replica counts its own). */
+export const makeReadThrottle: Effect.Effect<ReadThrottle> = Effect.map(
+  RateLimiter.make.pipe(Effect.provide(RateLimiter.layerStoreMemory)),
+  (limiter) => (account) =>
+    limiter
+      .consume({
+        algorithm: "token-bucket",
+        onExceeded: "fail",
+        window: Duration.minutes(1),
+        limit: dashboardReadsPerMinute,
+        key: `dashboard-reads:${account}`
+      })
+      .pipe(
+        Effect.as(Option.none<number>()),
+        Effect.catch((error) =>
+          Effect.succeed(
+            error.reason._tag === "RateLimitExceeded"
+              ? Option.some(Math.max(1, Math.ceil(Duration.toSeconds(error.reason.retryAfter))))
+              : Option.none<number>()
+          )
+        )
+      )
+)
 
 /** One route of a dashboard router: method, path, handler. */
 export type Route<R> = readonly [

@@ -11,6 +11,7 @@ import {
 import { makeRecord, MemoryDb } from "@tenders/core/testing"
 import { assert, describe, it } from "@effect/vitest"
 import { Context, DateTime, Effect } from "effect"
+import { dashboardReadsPerMinute } from "../src/Web.ts"
 import { type Dashboard, makeDashboard, onPorts, signedInAs } from "./support.ts"
 
 const callsThisMonth = (dashboard: Dashboard, accountId: AccountId) =>
@@ -186,6 +187,27 @@ describe("the dashboard's pages", () => {
         other.person.post("/dashboard/settings/webhook-secret", { csrf: other.csrf, action: "reveal" })
       )
       assert.notInclude([shown, secretOf(rotated.text)], secretOf(theirs.text))
+    })
+  )
+
+  it.live("searches and live counts are throttled per account: a minute's share, then 429 with Retry-After", () =>
+    Effect.gen(function* () {
+      const dashboard = yield* makeDashboard()
+      const { person, csrf } = yield* signedInAs(dashboard, "fast@example.com")
+      const { person: other } = yield* signedInAs(dashboard, "calm@example.com")
+      for (let i = 0; i < dashboardReadsPerMinute; i++) {
+        const searched = yield* Effect.promise(() => person.get(`/dashboard/search?q=road+${i}`))
+        assert.strictEqual(searched.status, 200, `search ${i}`)
+      }
+      const refused = yield* Effect.promise(() => person.get("/dashboard/search?q=road"))
+      assert.strictEqual(refused.status, 429)
+      assert.include(refused.text, "Too many searches in a minute")
+      assert.isAtLeast(Number(refused.headers.get("retry-after")), 1)
+      const count = yield* Effect.promise(() => person.post("/dashboard/watchlists/count", { csrf, q: "road" }))
+      assert.include(count.text, "Too many searches in a minute")
+      assert.notInclude(count.text, '"count"')
+      // Another account is not slowed down.
+      assert.strictEqual((yield* Effect.promise(() => other.get("/dashboard/search?q=road"))).status, 200)
     })
   )
 })

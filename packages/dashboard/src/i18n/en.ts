@@ -40,6 +40,7 @@ export const en = {
     title: "Something is wrong",
     invalidEmail: "That is not an e-mail address.",
     throttled: "Too many sign-in links were asked for. Try again in an hour.",
+    tooFast: (seconds: number) => `Too many searches in a minute. Try again in ${seconds} s.`,
     linkRefused: "This sign-in link was already used or has expired. Ask for a new one.",
     signUpClosed: "Sign-up is closed on this server. Ask its operator for an account.",
     forbidden: "This form has expired or came from another site. Load the page again.",
