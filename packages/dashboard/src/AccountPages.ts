@@ -106,11 +106,17 @@ export const settingsPage = (
       ${webhooks ? "" : html`<p class="help">${s.paidOnly}</p>`}
       ${secret ? shownSecret(t, "signing-secret", secret.rotated ? s.rotated : s.secret, secret.value) : ""}
       <div class="actions">
-        ${postForm(
-          ctx,
-          paths.webhookSecret,
-          html`<button type="submit" name="action" value="reveal" data-testid="reveal-secret">${s.reveal}</button>`
-        )}
+        ${
+          secret
+            ? ""
+            : postForm(
+                ctx,
+                paths.webhookSecret,
+                html`<button type="submit" name="action" value="reveal" data-testid="reveal-secret">
+                  ${s.reveal}
+                </button>`
+              )
+        }
         ${postForm(
           ctx,
           paths.webhookSecret,
