@@ -13,11 +13,13 @@ export const clientMetadataLimits = {
 
 const failure = (description: string) => new OAuthError({ error: "invalid_client", description })
 
-/** Options of the fetcher: hosts exempt from the address policy (tests), a resolver, an extra CA. */
+/** Options of the fetcher: hosts exempt from the address policy (tests), a resolver, an extra CA, a time limit. */
 export interface ClientMetadataFetchOptions {
   readonly allowHosts: ReadonlyArray<string>
   readonly lookup?: HostLookup
   readonly ca?: string
+  /** The whole fetch's time limit (`clientMetadataLimits.timeout` unless given). */
+  readonly timeout?: Duration.Duration
 }
 
 /**
@@ -27,12 +29,14 @@ export interface ClientMetadataFetchOptions {
  */
 export const makeClientMetadataFetch = (options: ClientMetadataFetchOptions) => {
   const lookupHost = options.lookup ?? systemLookup
-  const timeoutMs = Duration.toMillis(clientMetadataLimits.timeout)
+  const timeout = options.timeout ?? clientMetadataLimits.timeout
+  const timeoutMs = Duration.toMillis(timeout)
   const cache = new Map<string, { readonly document: unknown; readonly until: number }>()
   const read = Effect.fn("ClientMetadataDocuments.fetch")(function* (url: string) {
+    // Why an address was refused is not told (it would say what the server's resolver knows of internal names).
     const target = yield* resolveTarget(url, options.allowHosts, lookupHost).pipe(
-      Effect.mapError((outcome) =>
-        failure(`cannot fetch the client metadata document: ${"reason" in outcome ? outcome.reason : ""}`)
+      Effect.mapError(() =>
+        failure("cannot fetch the client metadata document: its host does not resolve or is not allowed")
       )
     )
     return yield* Effect.acquireUseRelease(
@@ -72,7 +76,17 @@ export const makeClientMetadataFetch = (options: ClientMetadataFetchOptions) => 
       Effect.suspend(() => {
         const cached = cache.get(url)
         if (cached !== undefined && cached.until > Date.now()) return Effect.succeed(cached.document)
-        return Effect.tap(read(url), (document) =>
+        // The whole fetch, the host's lookup included, within the time limit.
+        const bounded = read(url).pipe(
+          Effect.timeoutOrElse({
+            duration: timeout,
+            orElse: () =>
+              Effect.fail(
+                failure(`cannot fetch the client metadata document: it took over ${Duration.format(timeout)}`)
+              )
+          })
+        )
+        return Effect.tap(bounded, (document) =>
           Effect.sync(() => {
             if (cache.size >= 1000) cache.clear()
             cache.set(url, { document, until: Date.now() + Duration.toMillis(clientMetadataLimits.cacheFor) })

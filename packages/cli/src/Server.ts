@@ -15,7 +15,7 @@ import {
   startBackgroundWork,
   TenderStore
 } from "@tenders/core"
-import { DashboardApp, DashboardSettings, OAuthConsentApp } from "@tenders/dashboard"
+import { DashboardApp, DashboardSettings, OAuthConsentApp, trustedProxiesConfig } from "@tenders/dashboard"
 import { HttpApp, routerConfig } from "@tenders/http"
 import { McpAllowedOrigins, McpApp, OAuthApp } from "@tenders/mcp"
 import { Cause, DateTime, Effect, Exit, Layer, Runtime } from "effect"
@@ -82,7 +82,7 @@ const publicSettings = (options: ServerOptions) =>
       const publicUrl = yield* publicUrlConfig(listeningUrl(options))
       const signUp = yield* signUpConfig
       return Layer.mergeAll(
-        Layer.succeed(DashboardSettings, { publicUrl, signUp }),
+        Layer.succeed(DashboardSettings, { publicUrl, signUp, trustedProxies: yield* trustedProxiesConfig }),
         Layer.succeed(OAuthSettings, yield* oauthSettingsConfig(publicUrl)),
         clientMetadataLive
       )

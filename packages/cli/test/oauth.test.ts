@@ -323,7 +323,13 @@ for (const backend of e2eBackends) {
         resource: resource()
       }
       const wrongResource = await consent(authorize({ ...request, resource: "https://elsewhere.example/mcp" }), cookie)
-      expect(new URL(wrongResource.location ?? "").searchParams.get("error")).toBe("invalid_target")
+      // Refused on the page, with a link back to the app carrying the error (followed only by a click).
+      expect(wrongResource.status).toBe(400)
+      expect(wrongResource.location).toBeNull()
+      const back = /href="([^"]+)"\s+data-testid="return-to-app"/u.exec(wrongResource.text)
+      const backTo = new URL((back?.[1] ?? "").replaceAll("&amp;", "&"))
+      expect(backTo.searchParams.get("error")).toBe("invalid_target")
+      expect(`${backTo.origin}${backTo.pathname}`).toBe(redirectUri)
       const foreign = await consent(authorize({ ...request, redirect_uri: "https://attacker.example/cb" }), cookie)
       expect(foreign.status).toBe(400) // shown, never redirected to an address the client did not register
       expect(foreign.location).toBeNull()
@@ -398,6 +404,14 @@ for (const backend of e2eBackends) {
       })
       expect(revoked.status).toBe(303)
       expect((await mcpCall(current)).status).toBe(401)
+      // Revoked already: the dashboard's own 404 page, not the API's JSON error.
+      const again = await fetch(`${base()}${revokePath}`, {
+        ...form({ csrf }),
+        headers: { cookie, origin: base(), "content-type": "application/x-www-form-urlencoded" },
+        redirect: "manual"
+      })
+      expect(again.status).toBe(404)
+      expect(again.headers.get("content-type")).toMatch(/^text\/html/u)
     }, 60_000)
   })
 }

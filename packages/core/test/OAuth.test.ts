@@ -1,8 +1,11 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import {
+  AccountStore,
+  approveAuthorization,
   checkAuthorization,
   ClientMetadataDocuments,
+  exchangeToken,
   OAuthError,
   OAuthSettings,
   oauthSettingsFor,
@@ -103,6 +106,65 @@ describe("OAuth rules", () => {
         assert.strictEqual(url.searchParams.get("state"), "xyz")
         assert.strictEqual(url.searchParams.get("iss"), "https://tenders.example")
       }
+    }).pipe(Effect.provide(oauthWorld))
+  )
+
+  it.effect("refuses parameters and metadata that are not text (NUL, a lone surrogate) as a client error", () =>
+    Effect.gen(function* () {
+      const document = "https://agent.example/client.json"
+      const shown = yield* checkAuthorization(request(document, { state: "a\u0000b" }))
+      assert.strictEqual(shown._tag, "Invalid")
+      assert.strictEqual((yield* checkAuthorization(request("\u0000")))._tag, "Invalid")
+      const tokenError = (form: Record<string, string>) => Effect.map(Effect.flip(exchangeToken(form)), (e) => e.error)
+      const refresh = { grant_type: "refresh_token", client_id: "\u0000", refresh_token: "x" }
+      assert.strictEqual(yield* tokenError(refresh), "invalid_request")
+      assert.strictEqual(yield* tokenError({ ...refresh, client_id: "c", refresh_token: "\ud800" }), "invalid_request")
+      const registered = (metadata: unknown) => Effect.map(Effect.flip(registerClient(metadata)), (e) => e.error)
+      const uris = ["https://a.example/cb"]
+      assert.strictEqual(yield* registered({ client_name: "a\u0000", redirect_uris: uris }), "invalid_client_metadata")
+      assert.strictEqual(
+        yield* registered({ redirect_uris: ["https://a.example/cb\u0000x"] }),
+        "invalid_client_metadata"
+      )
+    }).pipe(Effect.provide(oauthWorld))
+  )
+
+  it.effect("the token request names the redirect URI when the authorization request did, and may omit it else", () =>
+    Effect.gen(function* () {
+      const account = yield* (yield* AccountStore).saveAccount({
+        email: "uri@example.com",
+        plan: "pro",
+        monthlyLimit: null
+      })
+      const client = yield* registerClient({ client_name: "One", redirect_uris: ["https://one.example/cb"] })
+      const verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk" // RFC 7636's example for `challenge`
+      const codeFor = Effect.fnUntraced(function* (params: Record<string, string>) {
+        const checked = yield* checkAuthorization(params)
+        assert.strictEqual(checked._tag, "Valid")
+        if (checked._tag !== "Valid") return ""
+        return new URL(yield* approveAuthorization(checked.request, account.id)).searchParams.get("code") ?? ""
+      })
+      const base = request(client.clientId, { redirect_uri: "https://one.example/cb" })
+      const token = (code: string, extra: Record<string, string> = {}) =>
+        exchangeToken({
+          grant_type: "authorization_code",
+          code,
+          client_id: client.clientId,
+          code_verifier: verifier,
+          ...extra
+        })
+      // Named at authorization: the token request must name it.
+      const named = yield* Effect.flip(token(yield* codeFor(base)))
+      assert.strictEqual(named.error, "invalid_grant")
+      const ok = yield* token(yield* codeFor(base), { redirect_uri: "https://one.example/cb" })
+      assert.match(ok.access_token, /^mcp_at_/u)
+      // Left out at authorization (the client has one redirect URI): the token request may leave it out too.
+      const { redirect_uri: _, ...withoutUri } = base
+      const omitted = yield* token(yield* codeFor(withoutUri))
+      assert.match(omitted.access_token, /^mcp_at_/u)
+      // ...but if it names one, it must be the one.
+      const wrong = yield* Effect.flip(token(yield* codeFor(withoutUri), { redirect_uri: "https://one.example/x" }))
+      assert.strictEqual(wrong.error, "invalid_grant")
     }).pipe(Effect.provide(oauthWorld))
   )
 })

@@ -28,7 +28,7 @@ const connected = Effect.gen(function* () {
       scope: "tenders",
       createdAt: t0
     },
-    { code: "code", challenge: "challenge", expiresAt: minutes(10) }
+    { code: "code", challenge: "challenge", expiresAt: minutes(10), redirectUriGiven: true }
   )
   const redeemed = yield* store.redeemCode("code", minutes(1))
   assert.strictEqual(redeemed._tag, "Redeemed")

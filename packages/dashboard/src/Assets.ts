@@ -20,6 +20,7 @@ header { border-bottom: 1px solid var(--line); background: var(--soft); }
 nav ul { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: .25rem 1rem; }
 nav a[aria-current="page"] { font-weight: 700; color: var(--fg); }
 .languages { margin-left: auto; display: flex; gap: .5rem; align-items: center; }
+.choices { display: flex; gap: .5rem; align-items: center; }
 main { max-width: 60rem; margin: 0 auto; padding: 1rem; }
 h1 { font-size: 1.6rem; margin: .5rem 0 1rem; }
 h2 { font-size: 1.2rem; margin: 1.5rem 0 .5rem; }

@@ -22,6 +22,7 @@ import { searchRoutes } from "./SearchRoutes.ts"
 import { watchlistRoutes } from "./WatchlistRoutes.ts"
 import {
   addRoutes,
+  clientAddress,
   crossSite,
   DashboardSettings,
   field,
@@ -95,14 +96,14 @@ export const DashboardApp = HttpRouter.use(
     const askForLink = Effect.fnUntraced(function* (request: HttpServerRequest.HttpServerRequest) {
       const { ctx } = yield* pageContext(request)
       const t = messages[ctx.language]
-      if (crossSite(request)) return show(signInPage(ctx, t.errors.forbidden), 403)
+      if (crossSite(request, settings.publicUrl)) return show(signInPage(ctx, t.errors.forbidden), 403)
       const form = yield* formOf(request)
       const email = field(form, "email")
       const next = safeNext(field(form, "next"))
       const linkQuery = (token: string) => new URLSearchParams(next === undefined ? { token } : { token, next })
       const asked = yield* requestSignIn({
         email,
-        client: Option.getOrElse(request.remoteAddress, () => "unknown"),
+        client: clientAddress(request, settings.trustedProxies),
         signUp: settings.signUp,
         language: ctx.language,
         linkUrl: (token) => new URL(`${paths.link}?${linkQuery(token)}`, settings.publicUrl).href
@@ -127,7 +128,7 @@ export const DashboardApp = HttpRouter.use(
     const useLink = Effect.fnUntraced(function* (request: HttpServerRequest.HttpServerRequest) {
       const { ctx } = yield* pageContext(request)
       const t = messages[ctx.language]
-      if (crossSite(request)) return show(errorPage(ctx, t.errors.forbidden, paths.signIn), 403)
+      if (crossSite(request, settings.publicUrl)) return show(errorPage(ctx, t.errors.forbidden, paths.signIn), 403)
       const form = yield* formOf(request)
       const signedIn = yield* Effect.result(completeSignIn(field(form, "token"), settings.signUp))
       if (signedIn._tag === "Failure") {
@@ -145,7 +146,7 @@ export const DashboardApp = HttpRouter.use(
       const { ctx, token } = yield* pageContext(request)
       if (ctx.session !== undefined) {
         const form = yield* formOf(request)
-        if (crossSite(request) || !sameToken(field(form, "csrf"), ctx.session.csrf)) {
+        if (crossSite(request, settings.publicUrl) || !sameToken(field(form, "csrf"), ctx.session.csrf)) {
           return show(errorPage(ctx, messages[ctx.language].errors.forbidden, paths.home), 403)
         }
         yield* (yield* SignInStore).endSession(token ?? "")

@@ -4,6 +4,7 @@ import {
   type ClientMetadataDocuments,
   denyAuthorization,
   GrantId,
+  isMetadataDocumentId,
   OAuthSettings,
   OAuthStore,
   type SignInStore
@@ -11,7 +12,7 @@ import {
 import { DateTime, Effect, Option, Schema } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse, UrlParams } from "effect/http"
 import { messages } from "./I18n.ts"
-import { appsPage, consentPage } from "./OAuthPages.ts"
+import { appsPage, consentPage, refusedRequestPage } from "./OAuthPages.ts"
 import { errorPage, paths } from "./Pages.ts"
 import { addRoutes, DashboardSettings, formOf, makeWeb, signInPath } from "./Web.ts"
 
@@ -54,20 +55,28 @@ export const OAuthConsentApp = HttpRouter.use(
     const context = yield* Effect.context<Ports>()
     const { show, redirect, signedIn, pageContext } = makeWeb(settings)
 
-    // GET: check the request; a person not signed in signs in first (then opens the app's link again).
+    // GET: a person not signed in signs in first and comes back here; then the request is checked (so nothing is
+    // fetched for an anonymous visitor) and the person asked. An error for the app is shown with a link back to it,
+    // never redirected to by itself: anyone can register a client, so that would make this an open redirector.
     const ask = Effect.fnUntraced(function* (request: HttpServerRequest.HttpServerRequest) {
       const { ctx, url } = yield* pageContext(request)
+      if (ctx.session === undefined) return redirect(signInPath(url))
       const params = parametersOf(UrlParams.fromInput(url.searchParams))
       const checked = yield* checkAuthorization(params)
       if (checked._tag === "Invalid") return show(errorPage(ctx, checked.message, paths.home), 400)
-      if (checked._tag === "Redirect") return redirect(checked.url)
-      if (ctx.session === undefined) {
-        return redirect(signInPath(url))
+      if (checked._tag === "Redirect") {
+        const description = new URL(checked.url).searchParams.get("error_description") ?? ""
+        return show(refusedRequestPage(ctx, description, checked.url), 400)
       }
+      const client = checked.request.client
       return show(
         consentPage(
           ctx,
-          { clientName: checked.request.client.clientName, redirectUri: checked.request.redirectUri },
+          {
+            clientName: client.clientName,
+            redirectUri: checked.request.redirectUri,
+            publishedBy: isMetadataDocumentId(client.clientId) ? new URL(client.clientId).host : undefined
+          },
           Object.entries(params)
         )
       ).pipe(

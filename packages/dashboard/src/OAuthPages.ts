@@ -14,7 +14,7 @@ export const returnHost = (redirectUri: string): string => {
 /** The consent page: who asks, where it returns, what it may do; Allow and Deny post the request back. */
 export const consentPage = (
   ctx: PageContext,
-  request: { readonly clientName: string; readonly redirectUri: string },
+  request: { readonly clientName: string; readonly redirectUri: string; readonly publishedBy: string | undefined },
   params: ReadonlyArray<readonly [string, string]>
 ) => {
   const t = messages[ctx.language].oauth
@@ -22,6 +22,7 @@ export const consentPage = (
     ctx,
     t.consentTitle,
     html`<p data-testid="consent-client">${t.consentBody(request.clientName, returnHost(request.redirectUri))}</p>
+      ${request.publishedBy === undefined ? "" : html`<p class="help">${t.publishedBy(request.publishedBy)}</p>`}
       ${postForm(
         ctx,
         ctx.path,
@@ -32,6 +33,20 @@ export const consentPage = (
           </p>`,
         html`data-testid="consent"`
       )}`
+  )
+}
+
+/**
+ * An authorization request refused for the app (its redirect URI is verified): what is wrong, and a link back to
+ * the app with the error, followed only by a person's click (the page does not redirect by itself: RFC 9700 §4.11).
+ */
+export const refusedRequestPage = (ctx: PageContext, description: string, backToApp: string) => {
+  const t = messages[ctx.language]
+  return page(
+    ctx,
+    t.errors.title,
+    html`<p class="notice error" role="alert">${t.oauth.refused} ${description}</p>
+      <p><a href="${backToApp}" data-testid="return-to-app">${t.oauth.returnTo(returnHost(backToApp))}</a></p>`
   )
 }
 

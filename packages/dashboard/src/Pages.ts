@@ -41,6 +41,8 @@ export const paths = {
 export interface PageContext {
   readonly language: UiLanguage
   readonly path: string
+  /** The page to reopen in another language (its path and query, without `lang`). */
+  readonly reopen: string
   readonly session?: { readonly account: Account; readonly csrf: string }
 }
 
@@ -138,15 +140,24 @@ const navigation = (ctx: PageContext, t: Messages) => {
   </nav>`
 }
 
+const inLanguage = (reopen: string, language: UiLanguage) => {
+  const url = new URL(reopen, "http://dashboard.invalid")
+  url.searchParams.set("lang", language)
+  return `${url.pathname}${url.search}`
+}
+
 const languageLinks = (ctx: PageContext, t: Messages) =>
-  html`<div class="languages" role="group" aria-label="${t.nav.language}">
-    ${uiLanguages.map((language) =>
-      language === ctx.language
-        ? html`<strong lang="${language}">${messages[language].languageName}</strong>`
-        : html`<a lang="${language}" hreflang="${language}" href="${ctx.path}?lang=${language}"
-            >${messages[language].languageName}</a
-          >`
-    )}${
+  html`<div class="languages">
+    <div class="choices" role="group" aria-label="${t.nav.language}">
+      ${uiLanguages.map((language) =>
+        language === ctx.language
+          ? html`<strong lang="${language}" aria-current="true">${messages[language].languageName}</strong>`
+          : html`<a lang="${language}" hreflang="${language}" href="${inLanguage(ctx.reopen, language)}"
+              >${messages[language].languageName}</a
+            >`
+      )}
+    </div>
+    ${
       ctx.session
         ? postForm(
             ctx,

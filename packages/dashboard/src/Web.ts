@@ -1,8 +1,9 @@
 import { type Account, type AccountId, reportDefect, sessionAccount, type SignUp, type UiLanguage } from "@tenders/core"
-import { Context, Duration, Effect, Option } from "effect"
+import { Config, ConfigProvider, Context, Duration, Effect, Option } from "effect"
 import { type HttpRouter, HttpServerRequest, HttpServerResponse, UrlParams } from "effect/http"
 import { RateLimiter } from "effect/persistence"
 import { createHash, timingSafeEqual } from "node:crypto"
+import { isIP } from "node:net"
 import type { Html } from "./Html.ts"
 import { chooseLanguage, messages } from "./I18n.ts"
 import { errorPage, type PageContext, paths } from "./Pages.ts"
@@ -14,8 +15,42 @@ export class DashboardSettings extends Context.Service<
     /** The address people reach the server at (`TENDERS_PUBLIC_URL`): sign-in links point there. */
     readonly publicUrl: URL
     readonly signUp: SignUp
+    /** Reverse proxies whose `X-Forwarded-For` is believed (`TENDERS_TRUSTED_PROXIES`). */
+    readonly trustedProxies: ReadonlyArray<string>
   }
 >()("@tenders/dashboard/DashboardSettings") {}
+
+/**
+ * `TENDERS_TRUSTED_PROXIES`: the addresses of reverse proxies in front of the server (IPs, comma-separated). Empty
+ * by default: `X-Forwarded-For` is then ignored.
+ */
+export const trustedProxiesConfig: Config.Config<ReadonlyArray<string>> = Config.String("TENDERS_TRUSTED_PROXIES").pipe(
+  Config.withDefault(""),
+  Config.mapEffect((text) => {
+    const addresses = text
+      .split(",")
+      .map((part) => part.trim())
+      .filter((part) => part !== "")
+    const wrong = addresses.find((address) => isIP(address) === 0)
+    if (wrong === undefined) return Effect.succeed(addresses)
+    const message = `TENDERS_TRUSTED_PROXIES: ${wrong} is not an IP address (give addresses separated by commas)`
+    return Effect.fail(new Config.ConfigError(new ConfigProvider.SourceError({ message })))
+  })
+)
+
+/**
+ * The address a request comes from: the connection's, or, when that is a trusted proxy, the last address of
+ * `X-Forwarded-For` that is not one (each proxy appends the address it was reached from).
+ */
+export const clientAddress = (request: HttpServerRequest.HttpServerRequest, trusted: ReadonlyArray<string>) => {
+  const remote = Option.getOrElse(request.remoteAddress, () => "unknown")
+  if (!trusted.includes(remote)) return remote
+  const forwarded = (request.headers["x-forwarded-for"] ?? "")
+    .split(",")
+    .map((part) => part.trim())
+    .filter((part) => isIP(part) !== 0)
+  return forwarded.toReversed().find((address) => !trusted.includes(address)) ?? remote
+}
 
 export const sessionCookie = "tenders_session"
 export const languageCookie = "tenders_lang"
@@ -43,16 +78,18 @@ const pageHeaders = {
   "x-frame-options": "DENY"
 }
 
-/** A state-changing request from another site: its browser says so (`Sec-Fetch-Site`), or its `Origin` is not us. */
-export const crossSite = (request: HttpServerRequest.HttpServerRequest): boolean => {
+/**
+ * A state-changing request from another site: its browser says so (`Sec-Fetch-Site`), or its `Origin` is neither
+ * the public URL's host nor the `Host` it was sent to (a proxy may rewrite `Host`; the browser sets both, and
+ * another site can set neither).
+ */
+export const crossSite = (request: HttpServerRequest.HttpServerRequest, publicUrl: URL): boolean => {
   if (request.headers["sec-fetch-site"] === "cross-site") return true
   const origin = request.headers["origin"]
   if (origin === undefined || origin === "null") return origin === "null"
-  try {
-    return new URL(origin).host !== request.headers["host"]
-  } catch {
-    return true
-  }
+  if (!URL.canParse(origin)) return true
+  const host = new URL(origin).host
+  return host !== publicUrl.host && host !== request.headers["host"]
 }
 
 export const formOf = (request: HttpServerRequest.HttpServerRequest) =>
@@ -69,6 +106,8 @@ export const safeNext = (next: string | null | undefined): string | undefined =>
   const base = "http://dashboard.invalid"
   const url = URL.canParse(next, base) ? new URL(next, base) : undefined
   if (url === undefined || url.origin !== base || !/^\/dashboard(?:\/|$)/u.test(url.pathname)) return undefined
+  // Not a sign-in page: a `next` of another person's sign-in link would sign the victim in to that account.
+  if (url.pathname.startsWith(paths.signIn)) return undefined
   return `${url.pathname}${url.search}`
 }
 
@@ -156,18 +195,18 @@ export const makeWeb = (settings: DashboardSettings["Service"]) => {
     const token = request.cookies[sessionCookie]
     const account =
       token === undefined ? Option.none<Account>() : Option.getSuccess(yield* Effect.result(sessionAccount(token)))
+    // The language links reopen this page with its query (a link's token, a search, a consent's request); a page
+    // shown after a POST has no page to reopen: its section's.
+    const reopen = request.method === "GET" ? `${url.pathname}${url.search}` : sectionOf(url.pathname)
+    const common = { language, path: url.pathname, reopen }
     const ctx: PageContext = Option.isSome(account)
-      ? { language, path: url.pathname, session: { account: account.value, csrf: csrfTokenOf(token ?? "") } }
-      : { language, path: url.pathname }
+      ? { ...common, session: { account: account.value, csrf: csrfTokenOf(token ?? "") } }
+      : common
     return { ctx, token, url, chosen: url.searchParams.get("lang") === language ? language : undefined }
   })
 
-  const show = (view: Html, status = 200, language?: UiLanguage) => {
-    const response = HttpServerResponse.html(view.markup).pipe(
-      HttpServerResponse.setStatus(status),
-      HttpServerResponse.setHeaders(pageHeaders)
-    )
-    return language === undefined
+  const rememberLanguage = (response: HttpServerResponse.HttpServerResponse, language: UiLanguage | undefined) =>
+    language === undefined
       ? response
       : HttpServerResponse.setCookieUnsafe(response, languageCookie, language, {
           path: "/dashboard",
@@ -175,7 +214,14 @@ export const makeWeb = (settings: DashboardSettings["Service"]) => {
           maxAge: Duration.days(365),
           secure
         })
-  }
+  const show = (view: Html, status = 200, language?: UiLanguage) =>
+    rememberLanguage(
+      HttpServerResponse.html(view.markup).pipe(
+        HttpServerResponse.setStatus(status),
+        HttpServerResponse.setHeaders(pageHeaders)
+      ),
+      language
+    )
   const redirect = (location: string) => HttpServerResponse.redirect(location, { status: 303, headers: pageHeaders })
 
   /** A page for the signed-in only: the sign-in form otherwise. */
@@ -190,17 +236,20 @@ export const makeWeb = (settings: DashboardSettings["Service"]) => {
       if (ctx.session === undefined) return redirect(signInPath(request.method === "GET" ? url : undefined))
       if (request.method === "POST") {
         const form = yield* formOf(request)
-        if (crossSite(request) || !sameToken(field(form, "csrf"), ctx.session.csrf)) {
+        if (crossSite(request, settings.publicUrl) || !sameToken(field(form, "csrf"), ctx.session.csrf)) {
           return show(errorPage(ctx, messages[ctx.language].errors.forbidden, paths.home), 403)
         }
       }
-      const response = yield* build({ ...ctx, session: ctx.session }, request)
-      return chosen === undefined
-        ? response
-        : HttpServerResponse.setCookieUnsafe(response, languageCookie, chosen, { path: "/dashboard", secure })
+      return rememberLanguage(yield* build({ ...ctx, session: ctx.session }, request), chosen)
     })
 
   return { show, redirect, signedIn, pageContext, cookieOptions, secure }
+}
+
+/** The section of a dashboard path, which has a page: `/dashboard/settings/webhook-secret` → `/dashboard/settings`. */
+const sectionOf = (pathname: string): string => {
+  const section = pathname.split("/").slice(0, 3).join("/")
+  return section === "/dashboard/oauth" || !section.startsWith("/dashboard") ? paths.home : section
 }
 
 /** The sign-in form's path, with the page to open after signing in when there is one. */

@@ -1,7 +1,8 @@
 import { AccountStore } from "@tenders/core"
 import { assert, describe, it } from "@effect/vitest"
 import { Context, Effect, Option } from "effect"
-import { safeNext } from "../src/Web.ts"
+import { HttpServerRequest } from "effect/http"
+import { clientAddress, safeNext } from "../src/Web.ts"
 import { base, hiddenValue, makeDashboard } from "./support.ts"
 
 const linkPath = (url: string) => {
@@ -162,6 +163,7 @@ describe("the dashboard", () => {
         "/dashboardx",
         "/v1/tenders",
         "/dashboard/../v1/keys",
+        "/dashboard/sign-in/link?token=someone-elses",
         "javascript:alert(1)"
       ]) {
         assert.isUndefined(safeNext(elsewhere), elsewhere)
@@ -178,5 +180,56 @@ describe("the dashboard", () => {
       )
       assert.strictEqual(landed.headers.get("location"), "/dashboard")
     })
+  )
+
+  it.effect(
+    "language links reopen the same page with its query; a proxy's Host and forwarded address are handled",
+    () =>
+      Effect.gen(function* () {
+        const { browser, sent } = yield* makeDashboard()
+        const person = browser()
+        yield* Effect.promise(() => person.post("/dashboard/sign-in", { email: "lang@example.com" }))
+        const link = new URL(sent.signIns[0]!.url)
+        const confirm = yield* Effect.promise(() => person.get(`${link.pathname}${link.search}`))
+        const armenian = /hreflang="hy" href="([^"]+)"/u.exec(confirm.text)?.[1]?.replaceAll("&amp;", "&") ?? ""
+        const reopened = new URL(armenian, base)
+        assert.strictEqual(reopened.pathname, "/dashboard/sign-in/link")
+        assert.strictEqual(reopened.searchParams.get("token"), link.searchParams.get("token"))
+        assert.strictEqual(reopened.searchParams.get("lang"), "hy")
+        const inArmenian = yield* Effect.promise(() => person.get(`${reopened.pathname}${reopened.search}`))
+        assert.include(inArmenian.text, '<html lang="hy">')
+        assert.include(inArmenian.text, 'data-testid="confirm-sign-in"')
+
+        // A proxy that rewrites Host: the browser's Origin is the public URL's, which is not cross-site.
+        const proxied = yield* Effect.promise(() =>
+          browser().post("/dashboard/sign-in", { email: "proxied@example.com" }, { host: "backend.internal:3000" })
+        )
+        assert.strictEqual(proxied.status, 200)
+        const forged = yield* Effect.promise(() =>
+          browser().post(
+            "/dashboard/sign-in",
+            { email: "proxied@example.com" },
+            { host: "backend.internal:3000", origin: "https://evil.example" }
+          )
+        )
+        assert.strictEqual(forged.status, 403)
+
+        // The client of the sign-in limits: the connection's address, or the forwarded one from a trusted proxy.
+        const from = (remote: string, forwardedFor?: string) =>
+          clientAddress(
+            HttpServerRequest.fromWeb(
+              new Request(
+                "http://localhost/",
+                forwardedFor === undefined ? {} : { headers: { "x-forwarded-for": forwardedFor } }
+              )
+            ).modify({ remoteAddress: Option.some(remote) }),
+            ["10.0.0.1", "10.0.0.2"]
+          )
+        assert.strictEqual(from("192.0.2.7", "198.51.100.1"), "192.0.2.7") // not a proxy: the header is ignored
+        assert.strictEqual(from("10.0.0.1", "198.51.100.1"), "198.51.100.1")
+        assert.strictEqual(from("10.0.0.1", "203.0.113.9, 198.51.100.1, 10.0.0.2"), "198.51.100.1")
+        assert.strictEqual(from("10.0.0.1", "not-an-address"), "10.0.0.1")
+        assert.strictEqual(from("10.0.0.1"), "10.0.0.1")
+      })
   )
 })

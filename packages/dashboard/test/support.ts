@@ -25,7 +25,7 @@ export const hiddenValue = (page: string, name: string): string =>
   new RegExp(`name="${name}" value="([^"]*)"`, "u").exec(page)?.[1] ?? ""
 
 /** The dashboard over in-memory ports and a recording notifier, driven through web Requests. */
-export const makeDashboard = (signUp: "open" | "closed" = "open") =>
+export const makeDashboard = (signUp: "open" | "closed" = "open", trustedProxies: ReadonlyArray<string> = []) =>
   Effect.gen(function* () {
     const ports = yield* Layer.build(
       Layer.mergeAll(
@@ -33,7 +33,7 @@ export const makeDashboard = (signUp: "open" | "closed" = "open") =>
         Rates.bundled,
         SourceStatusStoreEmpty,
         notifierRecorder(),
-        Layer.succeed(DashboardSettings, { publicUrl: new URL(base), signUp })
+        Layer.succeed(DashboardSettings, { publicUrl: new URL(base), signUp, trustedProxies })
       )
     )
     const { handler, dispose } = HttpRouter.toWebHandler(

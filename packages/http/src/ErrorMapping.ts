@@ -16,9 +16,13 @@ const notJson = () =>
     new InvalidInput({ message: "Invalid request: the body must be JSON (Content-Type: application/json)" })
   )
 
-/** The framework's bare answers (no JSON body) in the contract's words; an answer with a JSON body is left alone. */
+/**
+ * The framework's bare answers in the contract's words. An answer with a body of its own is left alone: JSON (the
+ * API's errors) and HTML (the dashboard's pages, such as its 404 for another account's key).
+ */
 const fromStatus = (response: HttpServerResponse.HttpServerResponse) => {
-  if (response.headers["content-type"]?.includes("json")) return response
+  const type = response.headers["content-type"] ?? ""
+  if (type.includes("json") || type.startsWith("text/html")) return response
   switch (response.status) {
     case 404:
     case 405:

@@ -42,7 +42,8 @@ const CodeGrantRow = Schema.Struct({
   redirectUri: Schema.String,
   resource: Schema.String,
   scope: Schema.String,
-  codeChallenge: Schema.String
+  codeChallenge: Schema.String,
+  redirectUriGiven: Schema.Boolean
 })
 const RotatedRow = Schema.Struct({ resource: Schema.String, scope: Schema.String })
 const AccessRow = Schema.Struct({ ...Account.fields, resource: Schema.String, clientId: Schema.String })
@@ -95,8 +96,9 @@ export const PgOAuthStore = Layer.effect(
             ${grant.resource}, ${grant.scope}, ${created}, ${created})
           RETURNING id
         )
-        INSERT INTO oauth_codes (code_hash, grant_id, challenge, expires_at)
-        SELECT ${hashSecret(code.code)}, id, ${code.challenge}, ${at(sql, code.expiresAt)} FROM inserted`
+        INSERT INTO oauth_codes (code_hash, grant_id, challenge, redirect_uri_given, expires_at)
+        SELECT ${hashSecret(code.code)}, id, ${code.challenge}, ${code.redirectUriGiven}, ${at(sql, code.expiresAt)}
+        FROM inserted`
       return id
     }, Effect.orDie)
 
@@ -107,7 +109,7 @@ export const PgOAuthStore = Layer.effect(
         WHERE c.code_hash = ${hash} AND c.used_at IS NULL AND c.expires_at > ${now}::timestamptz
           AND g.id = c.grant_id AND g.revoked_at IS NULL
         RETURNING g.id::text AS "grantId", g.client_id AS "clientId", g.redirect_uri AS "redirectUri", g.resource,
-          g.scope, c.challenge AS "codeChallenge"`
+          g.scope, c.challenge AS "codeChallenge", c.redirect_uri_given AS "redirectUriGiven"`
     })
     // A code used before (and unexpired) revokes its grant; a revocation already there is kept.
     const revokeByCode = SqlSchema.findAll({

@@ -33,7 +33,12 @@ const grantFor = Effect.fnUntraced(function* (account: Account, name: string, at
       scope: "tenders",
       createdAt: at
     },
-    { code, challenge: `${name}-challenge`, expiresAt: DateTime.addDuration(at, Duration.minutes(10)) }
+    {
+      code,
+      challenge: `${name}-challenge`,
+      expiresAt: DateTime.addDuration(at, Duration.minutes(10)),
+      redirectUriGiven: !name.endsWith("-implicit-uri")
+    }
   )
   return { account, grantId, code }
 })
@@ -117,9 +122,15 @@ for (const [name, makeLayer] of stores) {
               redirectUri: "https://client-a.example/callback",
               resource,
               scope: "tenders",
-              codeChallenge: "redeem-challenge"
+              codeChallenge: "redeem-challenge",
+              redirectUriGiven: true
             }
           })
+          // Whether the authorization request named its redirect URI is kept with the code.
+          const implicit = yield* seed("redeem-implicit-uri")
+          const withoutUri = yield* store.redeemCode(implicit.code, minutes(1))
+          assert.isFalse(withoutUri._tag === "Redeemed" && withoutUri.grant.redirectUriGiven)
+          assert.strictEqual(withoutUri._tag, "Redeemed")
           const tokens = pair("redeem", minutes(1))
           yield* store.issueTokens(grantId, tokens, minutes(1))
           assert.deepStrictEqual(

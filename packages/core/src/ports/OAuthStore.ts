@@ -41,6 +41,8 @@ export interface CodeGrant {
   readonly resource: string
   readonly scope: string
   readonly codeChallenge: string
+  /** Whether the authorization request named its redirect URI: then the token request must name the same. */
+  readonly redirectUriGiven: boolean
 }
 
 /** A new pair of tokens of a grant (secrets in clear: the store keeps their hashes). */
@@ -64,7 +66,12 @@ export class OAuthStore extends Context.Service<
     /** Records a grant and its first authorization code (valid until `codeExpiresAt`, once). */
     readonly createGrant: (
       grant: GrantRequest,
-      code: { readonly code: string; readonly challenge: string; readonly expiresAt: DateTime.Utc }
+      code: {
+        readonly code: string
+        readonly challenge: string
+        readonly expiresAt: DateTime.Utc
+        readonly redirectUriGiven: boolean
+      }
     ) => Effect.Effect<GrantId>
     /**
      * Uses an authorization code: its grant when the code is unused, unexpired and the grant is not revoked. A code

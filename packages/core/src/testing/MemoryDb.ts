@@ -89,7 +89,13 @@ export interface MemoryState {
   /** Authorization codes by the code (in clear: tests only). */
   readonly oauthCodes: Map<
     string,
-    { readonly grantId: GrantId; readonly challenge: string; readonly expiresAt: DateTime.Utc; used: boolean }
+    {
+      readonly grantId: GrantId
+      readonly challenge: string
+      readonly expiresAt: DateTime.Utc
+      readonly redirectUriGiven: boolean
+      used: boolean
+    }
   >
   /** Access and refresh tokens by the token (in clear: tests only). */
   readonly oauthTokens: Map<

@@ -40,7 +40,7 @@ export const OAuthStoreOnMemory = Layer.effect(
           }
           const grantId = GrantId.make(memoryUuid(nextSeq(db)))
           db.oauthGrants.push({ ...grant, grantId, lastUsedAt: grant.createdAt, revokedAt: null })
-          db.oauthCodes.set(code.code, { grantId, challenge: code.challenge, expiresAt: code.expiresAt, used: false })
+          db.oauthCodes.set(code.code, { ...code, grantId, used: false })
           return grantId
         }),
       redeemCode: (code, now) =>
@@ -59,7 +59,15 @@ export const OAuthStoreOnMemory = Layer.effect(
           const { grantId, clientId, redirectUri, resource, scope } = grant
           return {
             _tag: "Redeemed",
-            grant: { grantId, clientId, redirectUri, resource, scope, codeChallenge: row.challenge }
+            grant: {
+              grantId,
+              clientId,
+              redirectUri,
+              resource,
+              scope,
+              codeChallenge: row.challenge,
+              redirectUriGiven: row.redirectUriGiven
+            }
           }
         }),
       issueTokens: (grantId, tokens, now) => Effect.sync(() => addPair(grantId, tokens, now)),

@@ -3,6 +3,7 @@ import { type Account, keyPattern } from "../Account.ts"
 import { Unauthorized } from "../Errors.ts"
 import type { AccountId } from "../Ids.ts"
 import { type CodeGrant, type OAuthClient, OAuthStore, type TokenPair } from "../ports/OAuthStore.ts"
+import { textProblem } from "../Text.ts"
 import { authenticateCaller } from "./AuthorizeCall.ts"
 import { newOpaqueToken } from "./SignIn.ts"
 
@@ -127,6 +128,9 @@ const checkMetadata = (metadata: unknown) =>
     const decoded = Schema.decodeUnknownOption(ClientMetadata)(metadata)
     if (Option.isNone(decoded)) return yield* fail("invalid_client_metadata", "redirect_uris (an array) is required")
     const m = decoded.value
+    const text = [m.client_name, m.client_id, ...m.redirect_uris].flatMap((t) => (t === undefined ? [] : [t]))
+    const textual = text.map(textProblem).find((p) => p !== undefined)
+    if (textual !== undefined) return yield* fail("invalid_client_metadata", `client metadata ${textual}`)
     if (m.redirect_uris.length === 0 || m.redirect_uris.length > 10) {
       return yield* fail("invalid_redirect_uri", "give from 1 to 10 redirect_uris")
     }
@@ -146,7 +150,8 @@ const checkMetadata = (metadata: unknown) =>
       return yield* fail("invalid_client_metadata", 'response_types: "code" only')
     }
     const name = (m.client_name ?? "").trim().slice(0, 100)
-    return { metadata: m, clientName: name === "" ? new URL(m.redirect_uris[0] ?? "").host : name }
+    const first = new URL(m.redirect_uris[0] ?? "")
+    return { metadata: m, clientName: name !== "" ? name : first.host !== "" ? first.host : first.protocol }
   })
 
 /** Registers a public client (RFC 7591): its id and the metadata kept. */
@@ -198,10 +203,21 @@ export const resolveClient = Effect.fn("resolveClient")(function* (clientId: str
 
 // ----- Authorization (code + PKCE S256 only) -----
 
+/** A request parameter that is not acceptable text (core's one rule, `textProblem`): what is wrong with it. */
+const parametersProblem = (params: Readonly<Record<string, string | undefined>>): string | undefined => {
+  for (const [name, value] of Object.entries(params)) {
+    const problem = value === undefined ? undefined : textProblem(value)
+    if (problem !== undefined) return `${name} ${problem}`
+  }
+  return undefined
+}
+
 /** An authorization request, checked: the client, and what the consent page shows and the code is bound to. */
 export interface AuthorizationRequest {
   readonly client: OAuthClient
   readonly redirectUri: string
+  /** Whether the request named its redirect URI (the token request must then name it too). */
+  readonly redirectUriGiven: boolean
   readonly state: string | undefined
   readonly codeChallenge: string
   readonly resource: string
@@ -218,6 +234,8 @@ export const checkAuthorization = Effect.fn("checkAuthorization")(function* (
   params: Readonly<Record<string, string | undefined>>
 ) {
   const settings = yield* OAuthSettings
+  const textual = parametersProblem(params)
+  if (textual !== undefined) return { _tag: "Invalid" as const, message: textual }
   const clientId = params["client_id"] ?? ""
   const client = yield* Effect.result(resolveClient(clientId))
   if (client._tag === "Failure") return { _tag: "Invalid" as const, message: client.failure.description }
@@ -244,6 +262,7 @@ export const checkAuthorization = Effect.fn("checkAuthorization")(function* (
   const request: AuthorizationRequest = {
     client: client.success,
     redirectUri,
+    redirectUriGiven: params["redirect_uri"] !== undefined,
     state,
     codeChallenge: params["code_challenge"] ?? "",
     resource,
@@ -283,7 +302,12 @@ export const approveAuthorization = Effect.fn("approveAuthorization")(function* 
       scope: request.scope,
       createdAt: now
     },
-    { code, challenge: request.codeChallenge, expiresAt: DateTime.addDuration(now, authorizationCodeTtl) }
+    {
+      code,
+      challenge: request.codeChallenge,
+      expiresAt: DateTime.addDuration(now, authorizationCodeTtl),
+      redirectUriGiven: request.redirectUriGiven
+    }
   )
   return authorizationResponse(request.redirectUri, { code, state: request.state }, settings.issuer)
 })
@@ -347,7 +371,7 @@ const response = (pair: TokenPair, expiresIn: number, scope: string): TokenRespo
 const grantMismatch = (grant: CodeGrant, form: Readonly<Record<string, string | undefined>>, resource: string) =>
   grant.clientId !== form["client_id"]
     ? "the code was issued to another client"
-    : grant.redirectUri !== form["redirect_uri"]
+    : (grant.redirectUriGiven || form["redirect_uri"] !== undefined) && grant.redirectUri !== form["redirect_uri"]
       ? "redirect_uri is not the one of the authorization request"
       : grant.resource !== resource
         ? "resource is not the one of the authorization request"
@@ -360,6 +384,8 @@ const grantMismatch = (grant: CodeGrant, form: Readonly<Record<string, string | 
 export const exchangeToken = Effect.fn("exchangeToken")(function* (form: Readonly<Record<string, string | undefined>>) {
   const settings = yield* OAuthSettings
   const store = yield* OAuthStore
+  const textual = parametersProblem(form)
+  if (textual !== undefined) return yield* fail("invalid_request", textual)
   const resource = form["resource"] ?? settings.resource
   if (resource !== settings.resource) return yield* fail("invalid_target", `resource must be ${settings.resource}`)
   const clientId = form["client_id"]

@@ -175,7 +175,7 @@ export const en = {
     channels: { email: "E-mail", webhook: "Webhook" },
     statuses: { pending: "Waiting", delivered: "Delivered", failed: "Failed" },
     retry: "Send again",
-    retryLabel: (id: number) => `Send delivery ${id} again`,
+    retryLabel: (id: number) => `Send again: delivery ${id}`,
     retried: "The delivery is queued again and will be sent shortly."
   },
   settings: {
@@ -233,6 +233,9 @@ export const en = {
       "your watchlists and alerts. Its calls count against your monthly quota.",
     allow: "Allow",
     deny: "Deny",
+    refused: "The app's request cannot be accepted.",
+    returnTo: (host: string) => `Return to ${host}`,
+    publishedBy: (host: string) => `The app's description is published by ${host}.`,
     appsTitle: "Connected apps",
     appsNone: "No app is connected to your account.",
     app: "App",

@@ -32,6 +32,7 @@ export const oauth = Effect.gen(function* () {
     code_hash text PRIMARY KEY,
     grant_id uuid NOT NULL REFERENCES oauth_grants (id) ON DELETE CASCADE,
     challenge text NOT NULL,
+    redirect_uri_given boolean NOT NULL,
     expires_at timestamptz NOT NULL,
     used_at timestamptz
   )`
