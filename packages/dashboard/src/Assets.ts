@@ -115,6 +115,8 @@ if (live) {
       .then((answer) => {
         if (!answer || !output) return
         output.textContent = answer.text
+        if (answer.lang) output.setAttribute("lang", answer.lang)
+        else output.removeAttribute("lang")
         if (typeof answer.count === "number") output.setAttribute("data-count", String(answer.count))
         else output.removeAttribute("data-count")
       })

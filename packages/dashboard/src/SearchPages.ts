@@ -1,4 +1,4 @@
-import { type FullTender, planRules, type SearchResponse, type TenderCard } from "@tenders/core"
+import { type FullTender, type HintInput, planRules, type SearchResponse, type TenderCard } from "@tenders/core"
 import { formatInstant, formatMoney, formatNumber } from "./Format.ts"
 import { type FormState, filterFields, problemSummary } from "./FormFields.ts"
 import { html, type HtmlPart } from "./Html.ts"
@@ -8,7 +8,7 @@ import type { SignedInContext } from "./Web.ts"
 
 /** What a search gave: its results, or why it was refused (the plan, as the API refuses it). */
 export type SearchOutcome =
-  | { readonly _tag: "Results"; readonly response: SearchResponse }
+  | { readonly _tag: "Results"; readonly response: SearchResponse; readonly notes: HintInput }
   | { readonly _tag: "Refused"; readonly message: HtmlPart }
 
 /** A link to a source's page, only when it is a web address (a feed's text is not trusted to be one). */
@@ -48,15 +48,34 @@ const resultCard = (ctx: SignedInContext, t: Messages, card: TenderCard) =>
     <p>${outbound(card.url, t.search.onSource)}</p>
   </li>`
 
-const results = (ctx: SignedInContext, t: Messages, response: SearchResponse) => {
+/**
+ * The search's notes in the page's language, from what the API's `hint` is made of (corrections, widening, too few
+ * results, budgets converted); "none match" is the heading already.
+ */
+const notesOf = (ctx: SignedInContext, t: Messages, notes: HintInput): Array<string> => {
+  const s = t.search.notes
+  const said: Array<string> = []
+  if (notes.corrections.length > 0) {
+    said.push(s.read(notes.corrections.map(([typed, read]) => s.readAs(typed, read)).join(", ")))
+  }
+  if (notes.approximate) said.push(s.approximate)
+  else if (notes.found < notes.limit) {
+    if (notes.found > 0) said.push(s.few(notes.found, formatNumber(ctx.language, notes.found)))
+    if (notes.textUsed || notes.filtersUsed.length > 0) said.push(s.broaden)
+  }
+  if (notes.also.length > 0) said.push(s.also(notes.also.join(", ")))
+  if (notes.budgetCurrency !== undefined) said.push(s.converted(notes.budgetCurrency, notes.ratesQuarter))
+  return said
+}
+
+const results = (ctx: SignedInContext, t: Messages, response: SearchResponse, notes: HintInput) => {
   const n = response.results.length
+  const said = notesOf(ctx, t, notes)
   return html`<h2 id="results">${n === 0 ? t.search.none : t.search.results(n, formatNumber(ctx.language, n))}</h2>
     ${
-      response.hint === undefined
+      said.length === 0
         ? ""
-        : html`<p class="notice" data-testid="search-hint">
-            <strong>${t.search.hint}:</strong> <span lang="en">${response.hint}</span>
-          </p>`
+        : html`<p class="notice" data-testid="search-hint"><strong>${t.search.hint}:</strong> ${said.join(" ")}</p>`
     }${
       response.degradedSources === undefined
         ? ""
@@ -80,7 +99,7 @@ export const searchPage = (ctx: SignedInContext, form: FormState, outcome?: Sear
         <button type="submit">${t.search.submit}</button>
         <p class="help">${t.search.notCounted}</p>
       </form>
-      ${outcome?._tag === "Results" ? results(ctx, t, outcome.response) : ""}`
+      ${outcome?._tag === "Results" ? results(ctx, t, outcome.response, outcome.notes) : ""}`
   )
 }
 

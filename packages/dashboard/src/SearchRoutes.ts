@@ -1,4 +1,4 @@
-import { getTender, SearchRequest, searchTenders, TenderId } from "@tenders/core"
+import { getTender, SearchRequest, searchTendersExplained, TenderId } from "@tenders/core"
 import { Effect, Option, Result, Schema } from "effect"
 import { HttpServerRequest, HttpServerResponse, UrlParams } from "effect/http"
 import { filterFieldNames, filtersInput, refusedFields, typedValues } from "./FilterForm.ts"
@@ -13,7 +13,7 @@ import { searchPage, tenderPage } from "./SearchPages.ts"
 const resultsShown = 20
 
 /**
- * The search for the signed-in person, through core's `searchTenders` and `getTender` with the account's plan (the
+ * The search for the signed-in person, through core's `searchTendersExplained` and `getTender` with the account's plan (the
  * same rules and cards as the API). Not counted against the API quota (docs/decisions.md).
  */
 export const searchRoutes = ({ show, signedIn, throttleReads }: Web): ReadonlyArray<Route> => {
@@ -44,9 +44,9 @@ export const searchRoutes = ({ show, signedIn, throttleReads }: Web): ReadonlyAr
           HttpServerResponse.setHeader("retry-after", String(wait.value))
         )
       }
-      const found = yield* Effect.result(searchTenders(decoded.success, ctx.session.account.plan))
+      const found = yield* Effect.result(searchTendersExplained(decoded.success, ctx.session.account.plan))
       return Result.isSuccess(found)
-        ? show(searchPage(ctx, formState(values), { _tag: "Results", response: found.success }))
+        ? show(searchPage(ctx, formState(values), { _tag: "Results", ...found.success }))
         : show(
             searchPage(ctx, formState(values), { _tag: "Refused", message: html`<p>${t.filters.planRequired}</p>` }),
             403

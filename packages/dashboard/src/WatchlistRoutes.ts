@@ -111,7 +111,8 @@ export const watchlistRoutes = ({ show, redirect, signedIn, throttleReads }: Web
   const count = signedIn((ctx, request) =>
     Effect.gen(function* () {
       const t = messages[ctx.language]
-      const answer = (body: { readonly text: string; readonly count?: number }) =>
+      // `lang`: a text of core's, in English, on a page in another language (the script marks it so).
+      const answer = (body: { readonly text: string; readonly count?: number; readonly lang?: "en" }) =>
         HttpServerResponse.jsonUnsafe(body, { headers: { "cache-control": "no-store" } })
       const values = typedValues(yield* formOf(request), filterFieldNames)
       const decoded = Schema.decodeUnknownResult(Filters)(filtersInput(values), { errors: "all" })
@@ -127,9 +128,9 @@ export const watchlistRoutes = ({ show, redirect, signedIn, throttleReads }: Web
         const n = matches.success
         return answer({ text: t.watchlists.count(n, formatNumber(ctx.language, n)), count: n })
       }
-      return answer({
-        text: matches.failure._tag === "PlanRequired" ? t.filters.planRequired : matches.failure.message
-      })
+      return matches.failure._tag === "PlanRequired"
+        ? answer({ text: t.filters.planRequired })
+        : answer({ text: matches.failure.message, lang: "en" })
     })
   )
 

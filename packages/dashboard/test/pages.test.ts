@@ -39,7 +39,10 @@ describe("the dashboard's pages", () => {
   it.live("the overview charts today's counted calls; searching in the dashboard counts nothing", () =>
     Effect.gen(function* () {
       const dashboard = yield* makeDashboard()
-      yield* Context.get(dashboard.ports, TenderStore).upsert([makeRecord({ id: "ted-7-2026", title: "Road salt" })])
+      yield* Context.get(dashboard.ports, TenderStore).upsert([
+        makeRecord({ id: "ted-7-2026", title: "Road salt" }),
+        makeRecord({ id: "ted-70-2026", title: "Winter deliveries" })
+      ])
       const { person, account } = yield* signedInAs(dashboard, "chart@example.com")
       const { key } = yield* Context.get(dashboard.ports, AccountStore).createKey(account.id, "rest")
       for (let i = 0; i < 2; i++) yield* onPorts(dashboard, authorizeCall(key, "rest"))
@@ -59,7 +62,13 @@ describe("the dashboard's pages", () => {
       assert.include(search.text, 'data-testid="result" data-tender-id="ted-7-2026"')
       assert.include(search.text, 'href="/dashboard/tenders/ted-7-2026"')
       assert.include(search.text, 'data-testid="search-hint"')
-      const card = yield* Effect.promise(() => person.get("/dashboard/tenders/ted-7-2026"))
+      assert.include(search.text, "Only 1 open tender match.")
+      // The notes in the page's language: a misspelt word read as the indexed one, and too few results.
+      const russianSearch = yield* Effect.promise(() => person.get("/dashboard/search?q=deliveris&lang=ru"))
+      assert.include(russianSearch.text, "Прочитано: «deliveris» как «deliveries».")
+      assert.include(russianSearch.text, "Найдено только: 1 открытая закупка.")
+      assert.notInclude(russianSearch.text, "Read ")
+      const card = yield* Effect.promise(() => person.get("/dashboard/tenders/ted-7-2026?lang=en"))
       assert.include(card.text, "<h1>Road salt</h1>")
       assert.include(card.text, "CPV and OKPD2 codes, lots and document links are shown on the Pro")
       assert.notInclude(card.text, "45233140")

@@ -7,7 +7,7 @@ import { type Plan, planRules } from "../Plan.ts"
 import { Rates } from "../ports/Rates.ts"
 import { TenderStore } from "../ports/TenderStore.ts"
 import { SearchText } from "../TextQuery.ts"
-import { type SearchQuery, type SearchResponse, searchHint } from "../Search.ts"
+import { type HintInput, type SearchQuery, type SearchResponse, searchHint } from "../Search.ts"
 import { toCard } from "../TenderRead.ts"
 import { sourceHealth } from "./SourceHealth.ts"
 
@@ -51,8 +51,11 @@ export const toSearchQuery = Effect.fn("toSearchQuery")(function* (
   return query
 })
 
-/** Searches open tenders (spec: POST /v1/tenders/search). */
-export const searchTenders = Effect.fn("searchTenders")(function* (request: SearchRequest, plan: Plan) {
+/**
+ * Searches open tenders (spec: POST /v1/tenders/search), with what the hint was made from: a page in another
+ * language says the same in its own words.
+ */
+export const searchTendersExplained = Effect.fn("searchTenders")(function* (request: SearchRequest, plan: Plan) {
   yield* requireFilterPlan(request, plan)
   const limit = request.limit ?? 10
   const query = yield* toSearchQuery(request, limit)
@@ -60,7 +63,7 @@ export const searchTenders = Effect.fn("searchTenders")(function* (request: Sear
   const found = yield* store.search(query)
   const rates = yield* Rates
   const health = yield* sourceHealth
-  const hint = searchHint({
+  const notes: HintInput = {
     found: found.tenders.length,
     approximate: found.approximate,
     limit,
@@ -70,12 +73,17 @@ export const searchTenders = Effect.fn("searchTenders")(function* (request: Sear
     ratesQuarter: rates.table.quarter,
     also: query.text.also,
     corrections: query.text.corrections
-  })
+  }
+  const hint = searchHint(notes)
   const degraded = degradedSources(health)
   const response: SearchResponse = {
     results: found.tenders.map(toCard),
     ...(hint === undefined ? {} : { hint }),
     ...(degraded.length === 0 ? {} : { degradedSources: degraded })
   }
-  return response
+  return { response, notes }
 })
+
+/** Searches open tenders (spec: POST /v1/tenders/search). */
+export const searchTenders = (request: SearchRequest, plan: Plan) =>
+  Effect.map(searchTendersExplained(request, plan), ({ response }) => response)

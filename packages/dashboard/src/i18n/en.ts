@@ -201,6 +201,16 @@ export const en = {
     results: (n: number, shown: string) => `${tenders(n, shown)} found`,
     none: "No open tenders match.",
     hint: "Note",
+    notes: {
+      readAs: (typed: string, read: string) => `“${typed}” as “${read}”`,
+      read: (pairs: string) => `Read ${pairs}.`,
+      approximate: "Not every result has every word: the tenders that match best come first.",
+      few: (n: number, shown: string) => `Only ${tenders(n, shown)} match.`,
+      broaden: "For more, use fewer or more general words, or fewer filters.",
+      also: (list: string) => `Also searched: ${list}.`,
+      converted: (currency: string, quarter: string) =>
+        `Budgets converted to ${currency} at the reference rates of ${quarter}.`
+    },
     degraded: (codes: string) => `These sources are failing at the moment; their tenders may be out of date: ${codes}.`,
     buyer: "Buyer",
     country: "Country",

@@ -209,6 +209,15 @@ export const ru: Messages = {
     results: (n, shown) => `Найдено: ${tenders(n, shown)}`,
     none: "Подходящих открытых закупок нет.",
     hint: "Подсказка",
+    notes: {
+      readAs: (typed, read) => `«${typed}» как «${read}»`,
+      read: (pairs) => `Прочитано: ${pairs}.`,
+      approximate: "Не в каждом результате есть все слова: первыми идут самые подходящие закупки.",
+      few: (n, shown) => `Найдено только: ${tenders(n, shown)}.`,
+      broaden: "Чтобы найти больше, используйте меньше слов или более общие слова либо меньше фильтров.",
+      also: (list) => `Также искали: ${list}.`,
+      converted: (currency, quarter) => `Бюджеты пересчитаны в ${currency} по справочным курсам ${quarter}.`
+    },
     degraded: (codes) => `Эти источники сейчас недоступны, их закупки могут быть устаревшими: ${codes}.`,
     buyer: "Заказчик",
     country: "Страна",
