@@ -10,12 +10,13 @@ import {
   oauthSettingsConfig,
   publicUrlConfig,
   signUpConfig,
+  trustedProxiesConfig,
   sourceCodes,
   sourceIntervalsConfig,
   startBackgroundWork,
   TenderStore
 } from "@tenders/core"
-import { DashboardApp, DashboardSettings, OAuthConsentApp, trustedProxiesConfig } from "@tenders/dashboard"
+import { DashboardApp, DashboardSettings, OAuthConsentApp } from "@tenders/dashboard"
 import { HttpApp, routerConfig } from "@tenders/http"
 import { McpAllowedOrigins, McpApp, OAuthApp } from "@tenders/mcp"
 import { Cause, DateTime, Effect, Exit, Layer, Runtime } from "effect"

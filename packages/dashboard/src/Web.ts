@@ -1,9 +1,16 @@
-import { type Account, type AccountId, reportDefect, sessionAccount, type SignUp, type UiLanguage } from "@tenders/core"
-import { Config, ConfigProvider, Context, Duration, Effect, Option } from "effect"
+import {
+  type Account,
+  type AccountId,
+  clientAddressOf,
+  reportDefect,
+  sessionAccount,
+  type SignUp,
+  type UiLanguage
+} from "@tenders/core"
+import { Context, Duration, Effect, Option } from "effect"
 import { type HttpRouter, HttpServerRequest, HttpServerResponse, UrlParams } from "effect/http"
 import { RateLimiter } from "effect/persistence"
 import { createHash, timingSafeEqual } from "node:crypto"
-import { isIP } from "node:net"
 import type { Html } from "./Html.ts"
 import { chooseLanguage, messages } from "./I18n.ts"
 import { errorPage, type PageContext, paths } from "./Pages.ts"
@@ -20,37 +27,9 @@ export class DashboardSettings extends Context.Service<
   }
 >()("@tenders/dashboard/DashboardSettings") {}
 
-/**
- * `TENDERS_TRUSTED_PROXIES`: the addresses of reverse proxies in front of the server (IPs, comma-separated). Empty
- * by default: `X-Forwarded-For` is then ignored.
- */
-export const trustedProxiesConfig: Config.Config<ReadonlyArray<string>> = Config.String("TENDERS_TRUSTED_PROXIES").pipe(
-  Config.withDefault(""),
-  Config.mapEffect((text) => {
-    const addresses = text
-      .split(",")
-      .map((part) => part.trim())
-      .filter((part) => part !== "")
-    const wrong = addresses.find((address) => isIP(address) === 0)
-    if (wrong === undefined) return Effect.succeed(addresses)
-    const message = `TENDERS_TRUSTED_PROXIES: ${wrong} is not an IP address (give addresses separated by commas)`
-    return Effect.fail(new Config.ConfigError(new ConfigProvider.SourceError({ message })))
-  })
-)
-
-/**
- * The address a request comes from: the connection's, or, when that is a trusted proxy, the last address of
- * `X-Forwarded-For` that is not one (each proxy appends the address it was reached from).
- */
-export const clientAddress = (request: HttpServerRequest.HttpServerRequest, trusted: ReadonlyArray<string>) => {
-  const remote = Option.getOrElse(request.remoteAddress, () => "unknown")
-  if (!trusted.includes(remote)) return remote
-  const forwarded = (request.headers["x-forwarded-for"] ?? "")
-    .split(",")
-    .map((part) => part.trim())
-    .filter((part) => isIP(part) !== 0)
-  return forwarded.toReversed().find((address) => !trusted.includes(address)) ?? remote
-}
+/** The address a request comes from, through the trusted proxies (core's `clientAddressOf`). */
+export const clientAddress = (request: HttpServerRequest.HttpServerRequest, trusted: ReadonlyArray<string>) =>
+  clientAddressOf(Option.getOrUndefined(request.remoteAddress), request.headers["x-forwarded-for"], trusted)
 
 export const sessionCookie = "tenders_session"
 export const languageCookie = "tenders_lang"

@@ -1,5 +1,6 @@
 import {
   type ClientMetadataDocuments,
+  clientAddressOf,
   exchangeToken,
   mcpScope,
   oauthAuthorizationPath,
@@ -8,7 +9,8 @@ import {
   type OAuthStore,
   registerClient
 } from "@tenders/core"
-import { DateTime, Effect } from "effect"
+import { DateTime, Duration, Effect, Option } from "effect"
+import { RateLimiter } from "effect/persistence"
 import { HttpRouter, type HttpServerRequest, HttpServerResponse, UrlParams } from "effect/http"
 import { protectedResourceMetadataUrl } from "./McpApp.ts"
 
@@ -39,6 +41,9 @@ const oauthFailure = (failure: OAuthError) =>
     failure.error === "invalid_client" ? 401 : 400,
     noStore
   )
+
+/** Client registrations one address may make an hour (anonymous, so limited; each is a row kept). */
+export const registrationsPerHour = 20
 
 /** The metadata documents (RFC 9728, RFC 8414) for the configured public URL. */
 export const metadataOf = (settings: OAuthSettings["Service"]) => ({
@@ -93,8 +98,41 @@ export const OAuthApp = HttpRouter.use(
     const issuerPath = new URL(settings.issuer).pathname.replace(/\/$/u, "")
     const served = (body: unknown) => () => Effect.succeed(json(body))
     const preflight = () => Effect.succeed(HttpServerResponse.empty({ status: 204, headers: cors }))
+    const limiter = yield* RateLimiter.make.pipe(Effect.provide(RateLimiter.layerStoreMemory))
+    /** Seconds to wait before this address may register again, or 0 (a token bucket per address, in this process). */
+    const registrationWait = (request: HttpServerRequest.HttpServerRequest) =>
+      limiter
+        .consume({
+          algorithm: "token-bucket",
+          onExceeded: "fail",
+          window: Duration.hours(1),
+          limit: registrationsPerHour,
+          key: `oauth-register:${clientAddressOf(
+            Option.getOrUndefined(request.remoteAddress),
+            request.headers["x-forwarded-for"],
+            settings.trustedProxies
+          )}`
+        })
+        .pipe(
+          Effect.as(0),
+          Effect.catch((error) =>
+            Effect.succeed(
+              error.reason._tag === "RateLimitExceeded"
+                ? Math.max(1, Math.ceil(Duration.toSeconds(error.reason.retryAfter)))
+                : 0
+            )
+          )
+        )
 
     const register = Effect.fnUntraced(function* (request: HttpServerRequest.HttpServerRequest) {
+      const wait = yield* registrationWait(request)
+      if (wait > 0) {
+        const description = `too many client registrations from this address; try again in ${wait} s`
+        return json({ error: "temporarily_unavailable", error_description: description }, 429, {
+          ...noStore,
+          "retry-after": String(wait)
+        })
+      }
       const body = yield* Effect.result(request.json)
       if (body._tag === "Failure") {
         return oauthFailure(new OAuthError({ error: "invalid_client_metadata", description: "the body must be JSON" }))

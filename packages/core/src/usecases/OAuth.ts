@@ -3,6 +3,7 @@ import { type Account, keyPattern } from "../Account.ts"
 import { Unauthorized } from "../Errors.ts"
 import type { AccountId } from "../Ids.ts"
 import { type CodeGrant, type OAuthClient, OAuthStore, type TokenPair } from "../ports/OAuthStore.ts"
+import { trustedProxiesConfig } from "../ClientAddress.ts"
 import { textProblem } from "../Text.ts"
 import { authenticateCaller } from "./AuthorizeCall.ts"
 import { newOpaqueToken } from "./SignIn.ts"
@@ -17,6 +18,8 @@ export class OAuthSettings extends Context.Service<
     readonly resource: string
     readonly accessTokenTtl: Duration.Duration
     readonly refreshTokenTtl: Duration.Duration
+    /** Reverse proxies whose `X-Forwarded-For` is believed, for the registrations' limit per client. */
+    readonly trustedProxies: ReadonlyArray<string>
   }
 >()("@tenders/core/OAuthSettings") {}
 
@@ -27,20 +30,23 @@ export const oauthSettingsFor = (publicUrl: URL): OAuthSettings["Service"] => {
     issuer,
     resource: `${issuer}/mcp`,
     accessTokenTtl: Duration.minutes(15),
-    refreshTokenTtl: Duration.days(30)
+    refreshTokenTtl: Duration.days(30),
+    trustedProxies: []
   }
 }
 
 /**
  * The settings from the environment: `TENDERS_OAUTH_ACCESS_TTL` (how long an access token works; 15 minutes unless
- * set, at most a day) for the public URL.
+ * set, at most a day) and `TENDERS_TRUSTED_PROXIES`, for the public URL.
  */
 export const oauthSettingsConfig = (publicUrl: URL): Config.Config<OAuthSettings["Service"]> =>
-  Config.Duration("TENDERS_OAUTH_ACCESS_TTL").pipe(
-    Config.withDefault(Duration.minutes(15)),
-    Config.mapEffect((ttl) =>
+  Config.all({
+    ttl: Config.Duration("TENDERS_OAUTH_ACCESS_TTL").pipe(Config.withDefault(Duration.minutes(15))),
+    trustedProxies: trustedProxiesConfig
+  }).pipe(
+    Config.mapEffect(({ ttl, trustedProxies }) =>
       Duration.isGreaterThan(ttl, Duration.zero) && Duration.isLessThanOrEqualTo(ttl, Duration.days(1))
-        ? Effect.succeed({ ...oauthSettingsFor(publicUrl), accessTokenTtl: ttl })
+        ? Effect.succeed({ ...oauthSettingsFor(publicUrl), accessTokenTtl: ttl, trustedProxies })
         : Effect.fail(
             new Config.ConfigError(
               new ConfigProvider.SourceError({
