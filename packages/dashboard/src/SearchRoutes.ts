@@ -38,10 +38,10 @@ export const searchRoutes = ({ show, signedIn, throttleReads }: Web): ReadonlyAr
         return show(searchPage(ctx, { values, problems }), 400)
       }
       const wait = yield* throttleReads(ctx.session.account.id)
-      if (Option.isSome(wait)) {
-        const tooFast = html`<p>${t.errors.tooFast(wait.value)}</p>`
+      if (wait > 0) {
+        const tooFast = html`<p>${t.errors.tooFast(wait)}</p>`
         return show(searchPage(ctx, formState(values), { _tag: "Refused", message: tooFast }), 429).pipe(
-          HttpServerResponse.setHeader("retry-after", String(wait.value))
+          HttpServerResponse.setHeader("retry-after", String(wait))
         )
       }
       const found = yield* Effect.result(searchTendersExplained(decoded.success, ctx.session.account.plan))

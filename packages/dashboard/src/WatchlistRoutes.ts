@@ -122,7 +122,7 @@ export const watchlistRoutes = ({ show, redirect, signedIn, throttleReads }: Web
       }
       if (matchesEverything(decoded.success)) return answer({ text: t.watchlists.idle })
       const wait = yield* throttleReads(ctx.session.account.id)
-      if (Option.isSome(wait)) return answer({ text: t.errors.tooFast(wait.value) })
+      if (wait > 0) return answer({ text: t.errors.tooFast(wait) })
       const matches = yield* Effect.result(previewMatches(decoded.success, ctx.session.account))
       if (Result.isSuccess(matches)) {
         const n = matches.success

@@ -2,6 +2,7 @@ import {
   type Account,
   type AccountId,
   clientAddressOf,
+  makeThrottle,
   reportDefect,
   sessionAccount,
   type SignUp,
@@ -9,7 +10,6 @@ import {
 } from "@tenders/core"
 import { Context, Duration, Effect, Option } from "effect"
 import { type HttpRouter, HttpServerRequest, HttpServerResponse, UrlParams } from "effect/http"
-import { RateLimiter } from "effect/persistence"
 import { createHash, timingSafeEqual } from "node:crypto"
 import type { Html } from "./Html.ts"
 import { chooseLanguage, messages } from "./I18n.ts"
@@ -96,31 +96,13 @@ export const safeNext = (next: string | null | undefined): string | undefined =>
  */
 export const dashboardReadsPerMinute = 60
 
-/** The seconds an account must wait before its next dashboard read, or none. */
-export type ReadThrottle = (account: AccountId) => Effect.Effect<Option.Option<number>>
+/** The seconds an account must wait before its next dashboard read, or 0. */
+export type ReadThrottle = (account: AccountId) => Effect.Effect<number>
 
-/** The read throttle: a token bucket per account, kept in this process (a replica counts its own). */
+/** The read throttle: core's per-key token bucket, per account. */
 export const makeReadThrottle: Effect.Effect<ReadThrottle> = Effect.map(
-  RateLimiter.make.pipe(Effect.provide(RateLimiter.layerStoreMemory)),
-  (limiter) => (account) =>
-    limiter
-      .consume({
-        algorithm: "token-bucket",
-        onExceeded: "fail",
-        window: Duration.minutes(1),
-        limit: dashboardReadsPerMinute,
-        key: `dashboard-reads:${account}`
-      })
-      .pipe(
-        Effect.as(Option.none<number>()),
-        Effect.catch((error) =>
-          Effect.succeed(
-            error.reason._tag === "RateLimitExceeded"
-              ? Option.some(Math.max(1, Math.ceil(Duration.toSeconds(error.reason.retryAfter))))
-              : Option.none<number>()
-          )
-        )
-      )
+  makeThrottle(dashboardReadsPerMinute, Duration.minutes(1)),
+  (wait) => (account) => wait(`dashboard-reads:${account}`)
 )
 
 /** One route of a dashboard router: method, path, handler. */

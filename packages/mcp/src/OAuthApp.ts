@@ -2,6 +2,7 @@ import {
   type ClientMetadataDocuments,
   clientAddressOf,
   exchangeToken,
+  makeThrottle,
   mcpScope,
   oauthAuthorizationPath,
   OAuthError,
@@ -10,7 +11,6 @@ import {
   registerClient
 } from "@tenders/core"
 import { DateTime, Duration, Effect, Option } from "effect"
-import { RateLimiter } from "effect/persistence"
 import { HttpRouter, type HttpServerRequest, HttpServerResponse, UrlParams } from "effect/http"
 import { protectedResourceMetadataUrl } from "./McpApp.ts"
 
@@ -98,31 +98,16 @@ export const OAuthApp = HttpRouter.use(
     const issuerPath = new URL(settings.issuer).pathname.replace(/\/$/u, "")
     const served = (body: unknown) => () => Effect.succeed(json(body))
     const preflight = () => Effect.succeed(HttpServerResponse.empty({ status: 204, headers: cors }))
-    const limiter = yield* RateLimiter.make.pipe(Effect.provide(RateLimiter.layerStoreMemory))
-    /** Seconds to wait before this address may register again, or 0 (a token bucket per address, in this process). */
+    const registrations = yield* makeThrottle(registrationsPerHour, Duration.hours(1))
+    /** Seconds to wait before this address may register again, or 0. */
     const registrationWait = (request: HttpServerRequest.HttpServerRequest) =>
-      limiter
-        .consume({
-          algorithm: "token-bucket",
-          onExceeded: "fail",
-          window: Duration.hours(1),
-          limit: registrationsPerHour,
-          key: `oauth-register:${clientAddressOf(
-            Option.getOrUndefined(request.remoteAddress),
-            request.headers["x-forwarded-for"],
-            settings.trustedProxies
-          )}`
-        })
-        .pipe(
-          Effect.as(0),
-          Effect.catch((error) =>
-            Effect.succeed(
-              error.reason._tag === "RateLimitExceeded"
-                ? Math.max(1, Math.ceil(Duration.toSeconds(error.reason.retryAfter)))
-                : 0
-            )
-          )
+      registrations(
+        clientAddressOf(
+          Option.getOrUndefined(request.remoteAddress),
+          request.headers["x-forwarded-for"],
+          settings.trustedProxies
         )
+      )
 
     const register = Effect.fnUntraced(function* (request: HttpServerRequest.HttpServerRequest) {
       const wait = yield* registrationWait(request)
