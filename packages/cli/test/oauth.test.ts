@@ -333,6 +333,11 @@ for (const backend of e2eBackends) {
       const foreign = await consent(authorize({ ...request, redirect_uri: "https://attacker.example/cb" }), cookie)
       expect(foreign.status).toBe(400) // shown, never redirected to an address the client did not register
       expect(foreign.location).toBeNull()
+      const doubled = authorize(request)
+      doubled.searchParams.append("resource", "https://elsewhere.example/mcp")
+      const twice = await consent(doubled, cookie)
+      expect(twice.status).toBe(400) // a parameter given twice is refused, not read as absent
+      expect(twice.text).toContain("resource given more than once")
 
       const token = (values: Record<string, string>) =>
         fetch(`${base()}/oauth/token`, form({ client_id: registered.client_id, redirect_uri: redirectUri, ...values }))

@@ -1,3 +1,5 @@
+import { createHash } from "node:crypto"
+
 /**
  * The dashboard's style sheet and script, served by the server itself (`/dashboard/assets/...`): no CDN, nothing to
  * build. The script only enhances (copy buttons, the live count of a watchlist's matches as it is typed); every page
@@ -141,3 +143,14 @@ document.addEventListener("click", async (event) => {
   if (status) status.textContent = button.getAttribute("data-copied") || ""
 })
 `
+
+const versionOf = (text: string) => createHash("sha256").update(text).digest("base64url").slice(0, 12)
+
+/**
+ * The assets' addresses with their content's hash: a page names the asset it was made with, so an asset can be
+ * cached for a year and a deploy never runs a page with the old script.
+ */
+export const assetUrls = {
+  style: `/dashboard/assets/app.css?v=${versionOf(styleSheet)}`,
+  script: `/dashboard/assets/app.js?v=${versionOf(script)}`
+} as const

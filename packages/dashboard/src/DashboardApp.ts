@@ -14,7 +14,7 @@ import {
 import { DateTime, Duration, Effect, Option, Schema } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { accountRoutes } from "./AccountRoutes.ts"
-import { script, styleSheet } from "./Assets.ts"
+import { assetUrls, script, styleSheet } from "./Assets.ts"
 import { messages } from "./I18n.ts"
 import { confirmPage, errorPage, keysPage, linkSentPage, overviewPage, paths, signInPage } from "./Pages.ts"
 import type { DashboardPorts, Route } from "./Routes.ts"
@@ -154,11 +154,16 @@ export const DashboardApp = HttpRouter.use(
       return HttpServerResponse.expireCookieUnsafe(redirect(paths.signIn), sessionCookie, cookieOptions)
     })
 
-    const asset = (body: string, type: string) =>
+    // An asset asked for by the address of its content (a page's link) is kept a year; any other address of it
+    // (an older page's) is checked again each time.
+    const asset = (url: string, body: string, type: string) => (request: HttpServerRequest.HttpServerRequest) =>
       Effect.succeed(
         HttpServerResponse.text(body, {
           contentType: type,
-          headers: { "cache-control": "public, max-age=3600", "x-content-type-options": "nosniff" }
+          headers: {
+            "cache-control": request.url === url ? "public, max-age=31536000, immutable" : "no-cache",
+            "x-content-type-options": "nosniff"
+          }
         })
       )
 
@@ -175,8 +180,8 @@ export const DashboardApp = HttpRouter.use(
       ["GET", paths.keys, listKeys],
       ["POST", paths.keys, createKey],
       ["POST", "/dashboard/keys/:keyId/revoke", revokeKey],
-      ["GET", paths.style, () => asset(styleSheet, "text/css; charset=utf-8")],
-      ["GET", paths.script, () => asset(script, "text/javascript; charset=utf-8")]
+      ["GET", paths.style, asset(assetUrls.style, styleSheet, "text/css; charset=utf-8")],
+      ["GET", paths.script, asset(assetUrls.script, script, "text/javascript; charset=utf-8")]
     ]
     yield* addRoutes(router, context, routes)
   })

@@ -36,6 +36,12 @@ const parametersOf = (params: UrlParams.UrlParams) =>
     })
   ) as Record<string, string>
 
+/** Why a request is refused before it is read: a parameter given more than once (RFC 6749 §3.1), or nothing. */
+const repeatedProblem = (params: UrlParams.UrlParams): string | undefined => {
+  const repeated = requestParameters.filter((name) => UrlParams.getAll(params, name).length > 1)
+  return repeated.length === 0 ? undefined : `${repeated.join(", ")} given more than once`
+}
+
 /** The CSP source a form may be sent on to after the consent: the redirect URI's origin, or its app scheme. */
 const formTarget = (redirectUri: string) => {
   const url = new URL(redirectUri)
@@ -61,7 +67,10 @@ export const OAuthConsentApp = HttpRouter.use(
     const ask = Effect.fnUntraced(function* (request: HttpServerRequest.HttpServerRequest) {
       const { ctx, url } = yield* pageContext(request)
       if (ctx.session === undefined) return redirect(signInPath(url))
-      const params = parametersOf(UrlParams.fromInput(url.searchParams))
+      const query = UrlParams.fromInput(url.searchParams)
+      const repeated = repeatedProblem(query)
+      if (repeated !== undefined) return show(errorPage(ctx, repeated, paths.home), 400)
+      const params = parametersOf(query)
       const checked = yield* checkAuthorization(params)
       if (checked._tag === "Invalid") return show(errorPage(ctx, checked.message, paths.home), 400)
       if (checked._tag === "Redirect") {
@@ -92,6 +101,8 @@ export const OAuthConsentApp = HttpRouter.use(
     const decide = signedIn((ctx, request) =>
       Effect.gen(function* () {
         const form = yield* formOf(request)
+        const repeated = repeatedProblem(form)
+        if (repeated !== undefined) return show(errorPage(ctx, repeated, paths.home), 400)
         const checked = yield* checkAuthorization(parametersOf(form))
         if (checked._tag === "Invalid") return show(errorPage(ctx, checked.message, paths.home), 400)
         if (checked._tag === "Redirect") return redirect(checked.url)

@@ -6,6 +6,7 @@ import {
   type UiLanguage,
   uiLanguages
 } from "@tenders/core"
+import { assetUrls } from "./Assets.ts"
 import { type Html, html, type HtmlPart } from "./Html.ts"
 import { formatDate, formatNumber } from "./Format.ts"
 import { type Messages, messages } from "./I18n.ts"
@@ -178,8 +179,8 @@ export const page = (ctx: PageContext, title: string, content: HtmlPart): Html =
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>${title} · Tenders</title>
-        <link rel="stylesheet" href="${paths.style}" />
-        <script src="${paths.script}" defer></script>
+        <link rel="stylesheet" href="${assetUrls.style}" />
+        <script src="${assetUrls.script}" defer></script>
       </head>
       <body>
         <a class="skip" href="#main">${t.skip}</a>

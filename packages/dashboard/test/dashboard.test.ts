@@ -222,4 +222,20 @@ describe("the dashboard", () => {
         assert.strictEqual(clientAddress(request, []), "10.0.0.1")
       })
   )
+
+  it.effect("a page links its assets by their content's hash; that address is cached a year, others are checked", () =>
+    Effect.gen(function* () {
+      const { browser } = yield* makeDashboard()
+      const person = browser()
+      const form = yield* Effect.promise(() => person.get("/dashboard/sign-in"))
+      const style = /<link rel="stylesheet" href="([^"]+)"/u.exec(form.text)?.[1] ?? ""
+      assert.match(style, /^\/dashboard\/assets\/app\.css\?v=[\w-]{12}$/u)
+      const current = yield* Effect.promise(() => person.get(style))
+      assert.strictEqual(current.status, 200)
+      assert.strictEqual(current.headers.get("cache-control"), "public, max-age=31536000, immutable")
+      const older = yield* Effect.promise(() => person.get("/dashboard/assets/app.css?v=older"))
+      assert.strictEqual(older.headers.get("cache-control"), "no-cache")
+      assert.strictEqual(older.text, current.text)
+    })
+  )
 })

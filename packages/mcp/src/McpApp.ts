@@ -1,6 +1,7 @@
 import { errorBodyOf, rateLimitHeaders } from "@tenders/contract"
 import {
   authenticateMcpCaller,
+  mcpScope,
   OAuthSettings,
   OAuthStore,
   AccountStore,
@@ -52,8 +53,10 @@ export const McpApp: Layer.Layer<never, never, HttpRouter.HttpRouter | McpPorts 
     const oauth = yield* OAuthStore
     const settings = yield* OAuthSettings
     const allowed = yield* McpAllowedOrigins
-    // RFC 9728 §5.1: a 401 names where the client learns how to get a token (OAuth 2.1 clients start there).
-    const challenge = `Bearer resource_metadata="${protectedResourceMetadataUrl(settings.resource)}"`
+    // RFC 9728 §5.1: a 401 names where the client learns how to get a token (OAuth 2.1 clients start there), and
+    // the scope to ask for (the MCP authorization spec's scope selection).
+    const metadataUrl = protectedResourceMetadataUrl(settings.resource)
+    const challenge = `Bearer resource_metadata="${metadataUrl}", scope="${mcpScope}"`
     const { run, report } = yield* makeRunner
     // The SDK reports requests it refused (a client's fault: wrong protocol version, bad headers) out of band.
     const mcp = makeMcpFetchHandler(run, report(Effect.logDebug, "MCP request refused"))

@@ -71,17 +71,19 @@ export const metadataOf = (settings: OAuthSettings["Service"]) => ({
   }
 })
 
-/** A form's parameters; one given more than once counts as absent (RFC 6749 §3.1: none may repeat). */
+/** A form's parameters, and the names given more than once (RFC 6749 §3.1: none may repeat). */
 const formOf = (request: HttpServerRequest.HttpServerRequest) =>
   request.urlParamsBody.pipe(
-    Effect.map((params) =>
-      Object.fromEntries(
-        Object.entries(UrlParams.toRecord(params)).flatMap(([name, value]) =>
-          typeof value === "string" ? [[name, value]] : []
-        )
-      )
-    ),
-    Effect.orElseSucceed((): Record<string, string> => ({}))
+    Effect.map((params) => {
+      const entries = Object.entries(UrlParams.toRecord(params))
+      return {
+        form: Object.fromEntries(
+          entries.flatMap(([name, value]) => (typeof value === "string" ? [[name, value]] : []))
+        ),
+        repeated: entries.flatMap(([name, value]) => (typeof value === "string" ? [] : [name]))
+      }
+    }),
+    Effect.orElseSucceed(() => ({ form: {} as Record<string, string>, repeated: [] as Array<string> }))
   )
 
 /**
@@ -141,7 +143,12 @@ export const OAuthApp = HttpRouter.use(
     })
 
     const token = Effect.fnUntraced(function* (request: HttpServerRequest.HttpServerRequest) {
-      const answer = yield* Effect.result(exchangeToken(yield* formOf(request)))
+      const { form, repeated } = yield* formOf(request)
+      if (repeated.length > 0) {
+        const description = `${repeated.join(", ")} given more than once`
+        return oauthFailure(new OAuthError({ error: "invalid_request", description }))
+      }
+      const answer = yield* Effect.result(exchangeToken(form))
       return answer._tag === "Failure" ? oauthFailure(answer.failure) : json(answer.success, 200, noStore)
     })
 
@@ -158,6 +165,7 @@ export const OAuthApp = HttpRouter.use(
       ["GET", "/.well-known/oauth-protected-resource", served(protectedResource)],
       ["GET", path(`/.well-known/oauth-authorization-server${issuerPath}`), served(authorizationServer)],
       ["OPTIONS", path(resourceMetadata), preflight],
+      ["OPTIONS", "/.well-known/oauth-protected-resource", preflight],
       ["OPTIONS", path(`/.well-known/oauth-authorization-server${issuerPath}`), preflight],
       ["POST", registrationPath, register],
       ["OPTIONS", registrationPath, preflight],

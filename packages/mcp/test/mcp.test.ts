@@ -142,7 +142,7 @@ describe("MCP endpoint, in-process", () => {
         const sent = "authorization" in headers && headers["authorization"]?.startsWith("Bearer ") === true
         assert.strictEqual(
           response.headers.get("www-authenticate"),
-          `Bearer resource_metadata="http://localhost/.well-known/oauth-protected-resource/mcp"` +
+          `Bearer resource_metadata="http://localhost/.well-known/oauth-protected-resource/mcp", scope="mcp"` +
             (sent ? `, error="invalid_token"` : "")
         )
         const body = (yield* Effect.promise(() => response.json())) as { error: { code: string; message: string } }

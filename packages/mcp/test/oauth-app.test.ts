@@ -46,4 +46,32 @@ describe("the OAuth endpoints", () => {
       assert.strictEqual(body.error, "temporarily_unavailable")
     })
   )
+
+  it.live("refuses a token request with a parameter given twice; answers the metadata's preflight", () =>
+    Effect.gen(function* () {
+      const handler = yield* makeOAuth
+      const twice = yield* Effect.promise(() =>
+        handler(
+          new Request("http://localhost/oauth/token", {
+            method: "POST",
+            headers: { "content-type": "application/x-www-form-urlencoded" },
+            body: "grant_type=refresh_token&client_id=a&refresh_token=x&refresh_token=y"
+          })
+        )
+      )
+      assert.strictEqual(twice.status, 400)
+      const body = (yield* Effect.promise(() => twice.json())) as { error: string; error_description: string }
+      assert.deepStrictEqual(body, {
+        error: "invalid_request",
+        error_description: "refresh_token given more than once"
+      })
+      for (const path of ["/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp"]) {
+        const preflight = yield* Effect.promise(() =>
+          handler(new Request(`http://localhost${path}`, { method: "OPTIONS" }))
+        )
+        assert.strictEqual(preflight.status, 204, path)
+        assert.strictEqual(preflight.headers.get("access-control-allow-origin"), "*")
+      }
+    })
+  )
 })
