@@ -3,9 +3,11 @@ import { formatDayOfMonth, formatMonth, formatNumber } from "./Format.ts"
 import { html } from "./Html.ts"
 import { messages } from "./I18n.ts"
 
-// The drawing's own units (the SVG scales to the page's width): a slot per day, room on the left for the scale.
+// The drawing's own units (the SVG scales to the page's width): a slot per day, room on the left for the scale and
+// on the right for the last day's number.
 const slot = 12
 const left = 34
+const right = 10
 const top = 10
 const plot = 110
 const axis = top + plot
@@ -42,7 +44,7 @@ export const usageChart = (
     <p id="usage-chart-summary">${summary}</p>
     <svg
       class="chart"
-      viewBox="0 0 ${width} 142"
+      viewBox="0 0 ${width + right} 142"
       role="img"
       aria-labelledby="usage-chart-title usage-chart-summary"
       focusable="false"
