@@ -366,6 +366,30 @@ for (const backend of e2eBackends) {
       expect((await mcpCall(tokens.access_token)).status).toBe(401) // the code's grant is revoked
     })
 
+    it("answers a body over the server's limit with 413, in the token endpoint's and the dashboard's words", async () => {
+      const large = "x".repeat(70 * 1024)
+      const tokenRequest = await fetch(`${base()}/oauth/token`, form({ grant_type: "refresh_token", padding: large }))
+      expect(tokenRequest.status).toBe(413)
+      expect(await tokenRequest.json()).toEqual({
+        error: "invalid_request",
+        error_description: "the body is too large"
+      })
+      const cookie = await signIn(`large-${Date.now()}@example.com`)
+      const keyForm = await fetch(`${base()}/dashboard/keys`, {
+        method: "POST",
+        headers: {
+          cookie,
+          origin: base(),
+          "accept-language": "ru",
+          "content-type": "application/x-www-form-urlencoded"
+        },
+        body: new URLSearchParams({ kind: "rest", note: large }).toString()
+      })
+      // Not read as an empty form (whose missing form token would say "expired", 403): too large, in Russian.
+      expect(keyForm.status).toBe(413)
+      expect(await keyForm.text()).toContain("Форма слишком большая")
+    })
+
     it("rotates refresh tokens, revokes the grant on reuse, ends expired tokens and revoked grants", async () => {
       const cookie = await signIn(`refresh-${Date.now()}@example.com`)
       const { client, auth } = await connectWithOAuth(cookie, false)

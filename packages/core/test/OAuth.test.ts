@@ -1,5 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Duration, Effect, Layer } from "effect"
+import { TestClock } from "effect/testing"
 import {
   AccountStore,
   approveAuthorization,
@@ -74,6 +75,29 @@ describe("OAuth rules", () => {
         "invalid_client_metadata"
       )
       assert.strictEqual(yield* refused("not an object"), "invalid_client_metadata")
+    }).pipe(Effect.provide(oauthWorld))
+  )
+
+  it.effect("a registration forgets the clients registered over 30 days before it that nobody authorized", () =>
+    Effect.gen(function* () {
+      const account = yield* (yield* AccountStore).saveAccount({
+        email: "forget@example.com",
+        plan: "pro",
+        monthlyLimit: null
+      })
+      const unused = yield* registerClient({ client_name: "Unused", redirect_uris: ["https://agent.example/cb"] })
+      const used = yield* registerClient({ client_name: "Used", redirect_uris: ["https://agent.example/cb"] })
+      const checked = yield* checkAuthorization(request(used.clientId))
+      assert.strictEqual(checked._tag, "Valid")
+      if (checked._tag === "Valid") yield* approveAuthorization(checked.request, account.id)
+      const known = (clientId: string) => Effect.map(checkAuthorization(request(clientId)), (c) => c._tag)
+      yield* TestClock.adjust(Duration.days(30))
+      yield* registerClient({ client_name: "Later", redirect_uris: ["https://later.example/cb"] })
+      assert.strictEqual(yield* known(unused.clientId), "Valid") // 30 days old: not over 30
+      yield* TestClock.adjust(Duration.seconds(1))
+      yield* registerClient({ client_name: "Later", redirect_uris: ["https://later.example/cb"] })
+      assert.strictEqual(yield* known(unused.clientId), "Invalid") // unknown client_id now
+      assert.strictEqual(yield* known(used.clientId), "Valid")
     }).pipe(Effect.provide(oauthWorld))
   )
 

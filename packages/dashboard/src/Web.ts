@@ -2,6 +2,7 @@ import {
   type Account,
   type AccountId,
   clientAddressOf,
+  isBodyTooLarge,
   makeThrottle,
   reportDefect,
   sessionAccount,
@@ -112,6 +113,37 @@ export type Route<R> = readonly [
   (request: HttpServerRequest.HttpServerRequest) => Effect.Effect<HttpServerResponse.HttpServerResponse, never, R>
 ]
 
+/** The page's language: `?lang=`, else the language cookie, else `Accept-Language`. */
+const languageOf = (request: HttpServerRequest.HttpServerRequest, url: URL) =>
+  chooseLanguage({
+    query: url.searchParams.get("lang") ?? undefined,
+    cookie: request.cookies[languageCookie],
+    acceptLanguage: request.headers["accept-language"]
+  })
+
+/**
+ * A POST whose form cannot be read: over the server's body limit (413) or not a form (400), answered with a page
+ * in the visitor's language instead of reading it as an empty form (whose missing form token would say "expired").
+ * The body is read once; the handler gets it again from the request.
+ */
+const unreadableForm = (request: HttpServerRequest.HttpServerRequest) =>
+  request.method !== "POST"
+    ? Effect.succeed(undefined)
+    : Effect.match(request.urlParamsBody, {
+        onSuccess: () => undefined,
+        onFailure: (error) => {
+          const url = Option.getOrElse(HttpServerRequest.toURL(request), () => new URL(`http://host${paths.home}`))
+          const language = languageOf(request, url)
+          const t = messages[language].errors
+          const tooLarge = isBodyTooLarge(error)
+          const ctx: PageContext = { language, path: url.pathname, reopen: paths.home }
+          return HttpServerResponse.html(errorPage(ctx, tooLarge ? t.tooLarge : t.unreadable, paths.home).markup).pipe(
+            HttpServerResponse.setStatus(tooLarge ? 413 : 400),
+            HttpServerResponse.setHeaders(pageHeaders)
+          )
+        }
+      })
+
 /** Adds the routes to the router with the ports they need; a defect answers 500 and is reported. */
 export const addRoutes = <R>(
   router: HttpRouter.HttpRouter,
@@ -122,7 +154,9 @@ export const addRoutes = <R>(
     routes,
     ([method, path, handle]) =>
       router.add(method, path, (request) =>
-        handle(request).pipe(
+        Effect.flatMap(unreadableForm(request), (refused) =>
+          refused === undefined ? handle(request) : Effect.succeed(refused)
+        ).pipe(
           Effect.provide(context),
           Effect.catchCause((cause) =>
             Effect.map(reportDefect(cause, "dashboard request failed"), (internal) =>
@@ -148,11 +182,7 @@ export const makeWeb = (settings: DashboardSettings["Service"]) => {
   /** The page's language and path, and the session's account when the cookie names a live one. */
   const pageContext = Effect.fnUntraced(function* (request: HttpServerRequest.HttpServerRequest) {
     const url = Option.getOrElse(HttpServerRequest.toURL(request), () => new URL(paths.home, settings.publicUrl))
-    const language = chooseLanguage({
-      query: url.searchParams.get("lang") ?? undefined,
-      cookie: request.cookies[languageCookie],
-      acceptLanguage: request.headers["accept-language"]
-    })
+    const language = languageOf(request, url)
     const token = request.cookies[sessionCookie]
     const account =
       token === undefined ? Option.none<Account>() : Option.getSuccess(yield* Effect.result(sessionAccount(token)))

@@ -1,5 +1,5 @@
 import { issueMessage } from "@tenders/contract"
-import { InvalidInput, NotFound, reportDefect } from "@tenders/core"
+import { InvalidInput, isBodyTooLarge, NotFound, reportDefect } from "@tenders/core"
 import { ByteSize, Cause, Effect, Predicate } from "effect"
 import { HttpIncomingMessage, HttpRouter, HttpServerError, type HttpServerResponse } from "effect/http"
 import { HttpApiError } from "effect/http-api"
@@ -48,8 +48,7 @@ const fromCause = Effect.fnUntraced(function* (cause: Cause.Cause<unknown>) {
       return failureResponse(new NotFound({ message: `No route for ${method} ${url.split("?")[0]}` }))
     }
     if (Predicate.isTagged(reason, "RequestParseError")) {
-      const bodyTooLarge = Predicate.hasProperty(reason, "reason") && reason.reason === "BodyTooLarge"
-      return bodyTooLarge
+      return isBodyTooLarge(error)
         ? tooLarge()
         : failureResponse(new InvalidInput({ message: "Invalid request: the body could not be read" }))
     }

@@ -2,6 +2,7 @@ import {
   type ClientMetadataDocuments,
   clientAddressOf,
   exchangeToken,
+  isBodyTooLarge,
   makeThrottle,
   mcpScope,
   oauthAuthorizationPath,
@@ -86,6 +87,12 @@ const formOf = (request: HttpServerRequest.HttpServerRequest) =>
     Effect.orElseSucceed(() => ({ form: {} as Record<string, string>, repeated: [] as Array<string> }))
   )
 
+/** Whether the request's body is over the server's limit (the body is read once: later reads get it). */
+const tooLarge = (request: HttpServerRequest.HttpServerRequest) =>
+  Effect.match(request.arrayBuffer, { onFailure: isBodyTooLarge, onSuccess: () => false })
+
+const tooLargeAnswer = json({ error: "invalid_request", error_description: "the body is too large" }, 413, noStore)
+
 /**
  * The OAuth 2.1 authorization server of `/mcp`, as a router layer: the protected resource's and the authorization
  * server's metadata, Dynamic Client Registration and the token endpoint (the consent page is the dashboard's).
@@ -112,6 +119,7 @@ export const OAuthApp = HttpRouter.use(
       )
 
     const register = Effect.fnUntraced(function* (request: HttpServerRequest.HttpServerRequest) {
+      if (yield* tooLarge(request)) return tooLargeAnswer
       const wait = yield* registrationWait(request)
       if (wait > 0) {
         const description = `too many client registrations from this address; try again in ${wait} s`
@@ -143,6 +151,7 @@ export const OAuthApp = HttpRouter.use(
     })
 
     const token = Effect.fnUntraced(function* (request: HttpServerRequest.HttpServerRequest) {
+      if (yield* tooLarge(request)) return tooLargeAnswer
       const { form, repeated } = yield* formOf(request)
       if (repeated.length > 0) {
         const description = `${repeated.join(", ")} given more than once`

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { Migrator, SqlClient } from "effect/sql"
-import { oauth } from "./migrations/OAuth.ts"
+import { oauth, oauthClientAge } from "./migrations/OAuth.ts"
 import { usageDays } from "./migrations/UsageDays.ts"
 
 const initial = Effect.gen(function* () {
@@ -322,7 +322,8 @@ export const migrate = Migrator.make({})({
     "12_unused_native_index": unusedNativeIndex,
     "13_sign_in": signIn,
     "14_usage_days": usageDays,
-    "15_oauth": oauth
+    "15_oauth": oauth,
+    "16_oauth_client_age": oauthClientAge
   }),
   table: "tenders_migrations"
 })

@@ -75,6 +75,13 @@ export const PgOAuthStore = Layer.effect(
           redirect_uris = EXCLUDED.redirect_uris, created_at = EXCLUDED.created_at`
     }, Effect.orDie)
 
+    const forgetUnusedClients = Effect.fn("PgOAuthStore.forgetUnusedClients")(function* (before: DateTime.Utc) {
+      const rows = yield* sql`DELETE FROM oauth_clients c WHERE c.created_at < ${at(sql, before)}
+          AND NOT EXISTS (SELECT 1 FROM oauth_grants g WHERE g.client_id = c.client_id)
+        RETURNING 1`
+      return rows.length
+    }, Effect.orDie)
+
     const clientById = SqlSchema.findOneOption({
       Request: Schema.String,
       Result: ClientRow,
@@ -236,6 +243,7 @@ export const PgOAuthStore = Layer.effect(
 
     return OAuthStore.of({
       saveClient,
+      forgetUnusedClients,
       findClient,
       createGrant,
       redeemCode,

@@ -109,6 +109,23 @@ for (const [name, makeLayer] of stores) {
         })
       )
 
+      it.effect("forgets the clients registered before a time that no grant names, and only those", () =>
+        Effect.gen(function* () {
+          const store = yield* OAuthStore
+          const registered = (clientId: string, createdAt: DateTime.Utc) =>
+            store.saveClient({ clientId, clientName: clientId, redirectUris: ["https://a.example/cb"], createdAt })
+          yield* registered("client-old-unused", days(-40))
+          yield* registered("client-old-granted", days(-40))
+          yield* registered("client-recent-unused", days(-5))
+          yield* seed("old-granted", days(-39), "client-old-granted")
+          assert.strictEqual(yield* store.forgetUnusedClients(days(-30)), 1)
+          assert.isTrue(Option.isNone(yield* store.findClient("client-old-unused")))
+          assert.isTrue(Option.isSome(yield* store.findClient("client-old-granted")))
+          assert.isTrue(Option.isSome(yield* store.findClient("client-recent-unused")))
+          assert.strictEqual(yield* store.forgetUnusedClients(days(-30)), 0)
+        })
+      )
+
       it.effect("a code gives its grant and challenge once; the tokens issued then give the account", () =>
         Effect.gen(function* () {
           const store = yield* OAuthStore

@@ -32,6 +32,17 @@ export const OAuthStoreOnMemory = Layer.effect(
 
     return OAuthStore.of({
       saveClient: (client) => Effect.sync(() => void db.oauthClients.set(client.clientId, client)),
+      forgetUnusedClients: (before) =>
+        Effect.sync(() => {
+          let forgotten = 0
+          for (const [clientId, client] of db.oauthClients) {
+            if (DateTime.isLessThan(client.createdAt, before) && !db.oauthGrants.some((g) => g.clientId === clientId)) {
+              db.oauthClients.delete(clientId)
+              forgotten += 1
+            }
+          }
+          return forgotten
+        }),
       findClient: (clientId) => Effect.sync(() => Option.fromNullishOr(db.oauthClients.get(clientId))),
       createGrant: (grant, code) =>
         Effect.sync(() => {

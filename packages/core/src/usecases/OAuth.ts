@@ -160,16 +160,25 @@ const checkMetadata = (metadata: unknown) =>
     return { metadata: m, clientName: name !== "" ? name : first.host !== "" ? first.host : first.protocol }
   })
 
-/** Registers a public client (RFC 7591): its id and the metadata kept. */
+/**
+ * How long a registered client that no one authorized is kept. Registration is open to anyone (RFC 7591), so the
+ * registrations nobody followed with a consent must not pile up; a client that got a grant is kept while it has one.
+ */
+export const unusedClientLifetime = Duration.days(30)
+
+/** Registers a public client (RFC 7591): its id and the metadata kept. Forgets the clients long unused. */
 export const registerClient = Effect.fn("registerClient")(function* (metadata: unknown) {
   const { metadata: m, clientName } = yield* checkMetadata(metadata)
+  const store = yield* OAuthStore
+  const now = yield* DateTime.now
   const client: OAuthClient = {
     clientId: `tc_${newOpaqueToken().slice(0, 32)}`,
     clientName,
     redirectUris: m.redirect_uris,
-    createdAt: yield* DateTime.now
+    createdAt: now
   }
-  yield* (yield* OAuthStore).saveClient(client)
+  yield* store.saveClient(client)
+  yield* store.forgetUnusedClients(DateTime.subtractDuration(now, unusedClientLifetime))
   return client
 })
 

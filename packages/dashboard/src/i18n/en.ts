@@ -43,6 +43,8 @@ export const en = {
     tooFast: (seconds: number) => `Too many searches in a minute. Try again in ${seconds} s.`,
     linkRefused: "This sign-in link was already used or has expired. Ask for a new one.",
     signUpClosed: "Sign-up is closed on this server. Ask its operator for an account.",
+    tooLarge: "This form is too large. Shorten what you typed and send it again.",
+    unreadable: "This form could not be read. Load the page again.",
     forbidden: "This form has expired or came from another site. Load the page again.",
     notFound: "There is no such key.",
     noWatchlist: "There is no such watchlist.",

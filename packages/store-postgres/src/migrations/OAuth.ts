@@ -47,3 +47,13 @@ export const oauth = Effect.gen(function* () {
   )`
   yield* sql`CREATE INDEX oauth_tokens_grant_idx ON oauth_tokens (grant_id, expires_at)`
 })
+
+/**
+ * Registered clients that never got a grant are forgotten after a while (PgOAuthStore `forgetUnusedClients`, at each
+ * registration): the registrations by age, and the grants by client, are indexed for it.
+ */
+export const oauthClientAge = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`CREATE INDEX oauth_clients_created_idx ON oauth_clients (created_at)`
+  yield* sql`CREATE INDEX oauth_grants_client_idx ON oauth_grants (client_id)`
+})
