@@ -250,8 +250,15 @@ export const makeAnalyzer = (lexicon: Lexicon, stopWords: ReadonlySet<string>) =
     const words = wordsOf(rest)
       .filter((word) => !stopWords.has(word.text))
       .slice(0, 32)
+    // A form that is a stop word of some language is not searched (the Danish stem of "laser" is the Spanish "las"),
+    // unless it is the word as typed.
     const positions = words.map(
-      (word) => new Set([...formsOf(word, latinLanguages), ...compoundParts(word, latinLanguages)])
+      (word) =>
+        new Set(
+          [...formsOf(word, latinLanguages), ...compoundParts(word, latinLanguages)].filter(
+            (form) => !stopWords.has(form) || form === foldLatin(word.text)
+          )
+        )
     )
     const wordClauses = words.map((word, i) => {
       const alternatives = new Map<string, MatchKind>()

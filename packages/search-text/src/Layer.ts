@@ -7,7 +7,7 @@ import { makeAnalyzer } from "./Analyzer.ts"
 import { buildLexicon, dataDirectory, parseLexiconData, readLexiconFiles } from "./Lexicon.ts"
 
 /** Version of the analysis code: bump when what it makes of the same data changes. */
-const analysisVersion = 5
+const analysisVersion = 6
 
 /** The stop words of every language (a query's language is not known, so all lists apply). */
 export const readStopWords = (directory: string = dataDirectory): ReadonlySet<string> => {

@@ -100,6 +100,10 @@ export const stemmerOf = (language: StemmedLanguage): ((word: string) => string)
   return stemmer
 }
 
+/** A stem shorter than this is not a form of its word (it would meet unrelated short words), unless it is the word. */
+const minStem = 3
+const stemKept = (stem: string, text: string) => stem.length >= minStem || stem === text
+
 /**
  * The forms a word is indexed and looked up by: the word itself (Latin without diacritics) and its stem in each
  * given language of its script (Cyrillic: Russian; Armenian: Armenian; Latin: `latin`). Stems shorter than three
@@ -108,7 +112,7 @@ export const stemmerOf = (language: StemmedLanguage): ((word: string) => string)
 export const formsOf = (word: Word, latin: ReadonlyArray<StemmedLanguage>): ReadonlyArray<string> => {
   const forms = new Set<string>()
   const add = (form: string) => {
-    if (form.length >= 3 || form === word.text) forms.add(form)
+    if (stemKept(form, word.text)) forms.add(form)
   }
   switch (word.script) {
     case "latin": {
@@ -131,10 +135,20 @@ export const formsOf = (word: Word, latin: ReadonlyArray<StemmedLanguage>): Read
   return [...forms]
 }
 
-/** The stem of a term of a known language (glossary entries, classification labels). */
+/**
+ * The stem of a term of a known language (glossary entries, classification labels), by the rule of `formsOf`: a stem
+ * too short to be kept stands for the word itself (the Spanish acronym "DEA" is "dea", not the stem "de" that would
+ * find every "de" of a text).
+ */
 export const stemIn = (language: string, word: Word): string => {
-  if (word.script === "cyrillic") return stemmerOf("ru")(word.text)
-  if (word.script === "armenian") return stemmerOf("hy")(word.text)
-  if (word.script === "latin" && language in snowballNames) return stemmerOf(language as StemmedLanguage)(word.text)
-  return word.script === "latin" ? foldLatin(word.text) : word.text
+  const itself = word.script === "latin" ? foldLatin(word.text) : word.text
+  const stem =
+    word.script === "cyrillic"
+      ? stemmerOf("ru")(word.text)
+      : word.script === "armenian"
+        ? stemmerOf("hy")(word.text)
+        : word.script === "latin" && language in snowballNames
+          ? stemmerOf(language as StemmedLanguage)(word.text)
+          : itself
+  return stemKept(stem, word.text) ? stem : itself
 }

@@ -30,7 +30,8 @@ const lexicon = buildLexicon({
     },
     { id: "school", en: ["school"], ru: ["школа"], hy: ["դպրոց"], de: ["Schule"], it: ["scuola"] },
     { id: "roof", en: ["roof"], ru: ["кровля", "крыша"], hy: ["տանիք"], de: ["Dach"] },
-    { id: "supply", generic: true, en: ["supply"], ru: ["поставка"], hy: ["մատակարարում"] }
+    { id: "supply", generic: true, en: ["supply"], ru: ["поставка"], hy: ["մատակարարում"] },
+    { id: "defibrillators", en: ["defibrillator", "AED"], es: ["desfibrilador", "DEA"] }
   ],
   places: [
     { id: "gyumri", names: { en: ["Gyumri"], hy: ["Գյումրի"], ru: ["Гюмри"] } },
@@ -174,6 +175,21 @@ describe("the text analysis", () => {
       ["supply", 0.3],
       ["roof", 1]
     ])
+  })
+
+  it("meets no stop word through a stem: a short acronym is itself, a form of another language no article", () => {
+    // The Spanish stem of the acronym "DEA" (defibrillator) is "de": it is the acronym, not every "de" of a text.
+    const metro = record({ id: "ted-6-2026", country: "ES", title: "Mantenimiento", buyer: "Metro de Madrid, S.A." })
+    expect(analyzer.documentTerms(metro).has("c:defibrillators")).toBe(false)
+    const dea = record({ id: "ted-7-2026", country: "ES", title: "Suministro de DEA para estaciones" })
+    expect(analyzer.documentTerms(dea).has("c:defibrillators")).toBe(true)
+    expect(matches("defibrillator", dea)).toBe(true)
+    // The Danish stem of "laser" is "las", the Spanish article: not searched.
+    const spanish = record({ id: "ted-8-2026", country: "ES", title: "Mantenimiento de las aplicaciones" })
+    expect(matches("laser", spanish)).toBe(false)
+    const laser = record({ id: "ted-9-2026", country: "DK", title: "Levering af laser til hospitalet" })
+    expect(matches("laser", laser)).toBe(true)
+    expect(matches("lasere", laser)).toBe(true)
   })
 
   it("says what else was searched, and drops stop words", () => {
