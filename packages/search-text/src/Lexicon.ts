@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { stemIn } from "./Stemming.ts"
-import { wordsOf } from "./Normalize.ts"
+import { foldLatin, type Word, wordsOf } from "./Normalize.ts"
 
 /** A glossary concept: its terms per language (ISO 639-1), dictionary forms. */
 export interface GlossaryEntry {
@@ -70,8 +70,44 @@ const indexPhrases = (phrases: ReadonlyArray<Phrase>): PhraseIndex => {
   return index
 }
 
+/**
+ * A glossary term written `=words` is matched as written (without diacritics), not by its stems: for a word whose
+ * stem is also the stem of common words of another meaning (the Portuguese "publicidade", advertising, stems to
+ * "public", as "público" does; the English "engineering" to "engin", as "engines" does).
+ */
+const exactMark = "="
+
+/** A glossary term as people read it (without the `=` of an exact term). */
+export const termText = (term: string): string => (term.startsWith(exactMark) ? term.slice(exactMark.length) : term)
+
+const asWritten = (word: Word) => (word.script === "latin" ? foldLatin(word.text) : word.text)
+
 const phraseStems = (language: string, term: string): ReadonlyArray<string> =>
   wordsOf(term).map((word) => stemIn(language, word))
+
+/**
+ * A one-word glossary term in Latin script whose stem is this short and not the word itself is matched as written:
+ * such stems are shared by unrelated words of the many Latin-script languages (the French "bâtiment" and the Swedish
+ * "båt", boat, are both "bat"; the French "route" and the English "routers" both "rout"). Cyrillic and Armenian
+ * terms have one stemmer each and keep their stems ("школа" is "школ").
+ */
+const maxAmbiguousStem = 4
+
+/** The stems a glossary term is matched by: as written when marked `=`, or when its one stem is ambiguous. */
+const termStems = (language: string, term: string): ReadonlyArray<string> => {
+  if (term.startsWith(exactMark)) return wordsOf(termText(term)).map(asWritten)
+  const stems = phraseStems(language, term)
+  const words = wordsOf(term)
+  const [word] = words
+  const [stem = ""] = stems
+  const ambiguous =
+    word !== undefined &&
+    words.length === 1 &&
+    word.script === "latin" &&
+    [...stem].length <= maxAmbiguousStem &&
+    stem !== asWritten(word)
+  return ambiguous ? [asWritten(word)] : stems
+}
 
 /** A CPV label as the query side matches it: the stems that are not generic in its language, and its code. */
 export interface LabelMatch {
@@ -168,10 +204,10 @@ export const buildLexicon = (data: LexiconData): Lexicon => {
     const concept = `c:${entry.id}`
     if (entry.generic === true) generic.add(concept)
     const terms = languageTerms(entry)
-    names.set(concept, Object.fromEntries(terms))
+    names.set(concept, Object.fromEntries(terms.map(([language, list]) => [language, list.map(termText)])))
     for (const [language, list] of terms) {
       for (const term of list) {
-        const phrase = { stems: phraseStems(language, term), concept }
+        const phrase = { stems: termStems(language, term), concept }
         conceptPhrases.push(phrase)
         if (language === "en") englishPhrases.push(phrase)
       }

@@ -31,7 +31,8 @@ const lexicon = buildLexicon({
     { id: "school", en: ["school"], ru: ["школа"], hy: ["դպրոց"], de: ["Schule"], it: ["scuola"] },
     { id: "roof", en: ["roof"], ru: ["кровля", "крыша"], hy: ["տանիք"], de: ["Dach"] },
     { id: "supply", generic: true, en: ["supply"], ru: ["поставка"], hy: ["մատակարարում"] },
-    { id: "defibrillators", en: ["defibrillator", "AED"], es: ["desfibrilador", "DEA"] }
+    { id: "defibrillators", en: ["defibrillator", "AED"], es: ["desfibrilador", "DEA"] },
+    { id: "advertising", en: ["=advertising"], ru: ["реклама"], pt: ["=publicidade", "campanha publicitária"] }
   ],
   places: [
     { id: "gyumri", names: { en: ["Gyumri"], hy: ["Գյումրի"], ru: ["Гюмри"] } },
@@ -192,6 +193,17 @@ describe("the text analysis", () => {
     expect(matches("lasere", laser)).toBe(true)
   })
 
+  it("matches a term written =word as written, not by its stem", () => {
+    // "publicidade" (advertising) and "público" (public) have one Portuguese stem, "public".
+    const ad = record({ id: "ted-10-2026", country: "PT", title: "Serviços de publicidade institucional" })
+    const works = record({ id: "ted-11-2026", country: "PT", title: "Concurso público para obras" })
+    expect(matches("реклама", ad)).toBe(true)
+    expect(matches("реклама", works)).toBe(false)
+    const campaign = record({ id: "ted-12-2026", country: "PT", title: "Campanhas publicitárias de verão" })
+    expect(matches("advertising", campaign)).toBe(true) // a term without the mark is matched by its stems
+    expect(analyzer.queryPlan("реклама").also).toContain("advertising") // named without the mark
+  })
+
   it("says what else was searched, and drops stop words", () => {
     const plan = analyzer.queryPlan("road repair")
     expect(plan.also).toEqual(expect.arrayContaining(["дорога", "ճանապարհ", "ремонт", "վերանորոգում"]))
@@ -222,6 +234,22 @@ describe("the crosswalk from CPV to OKPD2, taken by the query", () => {
       ...cpvPrefixes.flatMap((p) => (linked.get(p) ?? []).flatMap(okpd2Levels))
     ])
   }
+
+  it("finds in the shipped glossary no concept through a stem shared with words of another meaning", () => {
+    const conceptsOf = (country: string, title: string) =>
+      [...shippedAnalyzer.documentTerms(record({ id: "ted-1-2026", country, title })).keys()].filter((t) =>
+        t.startsWith("c:")
+      )
+    expect(conceptsOf("PT", "Concurso público")).not.toContain("c:advertising")
+    expect(conceptsOf("PT", "Serviços de publicidade")).toContain("c:advertising")
+    expect(conceptsOf("IE", "Repair of bus engines")).not.toContain("c:engineering_services")
+    expect(conceptsOf("IE", "Civil engineering services")).toContain("c:engineering_services")
+    expect(conceptsOf("IT", "Manutenzione del sistema informativo")).not.toContain("c:improvement")
+    // One-word terms whose stem is short are matched as written: the French "route" (road) is not the stem "rout" of
+    // the English "routing"; the route itself still is a road.
+    expect(conceptsOf("IE", "Routing software")).not.toContain("c:road")
+    expect(conceptsOf("FR", "Réfection de la route départementale")).toContain("c:road")
+  })
 
   it("matches a tender classified in CPV, or in OKPD2, by every level its links reach and no other", () => {
     const cpvCodes = readCpv().map((row) => row.code)

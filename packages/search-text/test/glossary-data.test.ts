@@ -81,6 +81,8 @@ const termProblems = (where: string, language: string, value: unknown): Array<st
       continue
     }
     if (term !== term.trim() || /\s{2}/u.test(term)) problems.push(`${where}.${language}: untrimmed "${term}"`)
+    // `=words`: matched as written; the mark is the first character only, and words follow it.
+    if (/^=\s|^=$|.=/u.test(term)) problems.push(`${where}.${language}: misplaced = in "${term}"`)
     const key = term.normalize("NFC").toLowerCase()
     if (seen.has(key)) problems.push(`${where}.${language}: duplicate "${term}"`)
     seen.add(key)
