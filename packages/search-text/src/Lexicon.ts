@@ -86,27 +86,43 @@ const phraseStems = (language: string, term: string): ReadonlyArray<string> =>
   wordsOf(term).map((word) => stemIn(language, word))
 
 /**
- * A one-word glossary term in Latin script whose stem is this short and not the word itself is matched as written:
- * such stems are shared by unrelated words of the many Latin-script languages (the French "bâtiment" and the Swedish
- * "båt", boat, are both "bat"; the French "route" and the English "routers" both "rout"). Cyrillic and Armenian
- * terms have one stemmer each and keep their stems ("школа" is "школ").
+ * A one-word glossary term in Latin script whose stem is this short, is not the word itself, and is also the stem of
+ * a one-word term of another concept, is matched as written: the stem stands for unrelated words of the many
+ * Latin-script languages (the French "route", road, and the German "Router" are both "rout"; the Italian "gara",
+ * tender, and the French "gare", station, both "gar"). A short stem of one concept only is kept ("wast" finds
+ * "wastes"), and Cyrillic and Armenian terms, one stemmer each, keep theirs ("школа" is "школ").
  */
 const maxAmbiguousStem = 4
 
-/** The stems a glossary term is matched by: as written when marked `=`, or when its one stem is ambiguous. */
-const termStems = (language: string, term: string): ReadonlyArray<string> => {
-  if (term.startsWith(exactMark)) return wordsOf(termText(term)).map(asWritten)
-  const stems = phraseStems(language, term)
-  const words = wordsOf(term)
-  const [word] = words
-  const [stem = ""] = stems
-  const ambiguous =
-    word !== undefined &&
-    words.length === 1 &&
-    word.script === "latin" &&
-    [...stem].length <= maxAmbiguousStem &&
-    stem !== asWritten(word)
-  return ambiguous ? [asWritten(word)] : stems
+/** The stems of every glossary term, a term marked `=` as written, and the short stems that two concepts share. */
+const glossaryStems = (glossary: ReadonlyArray<GlossaryEntry>) => {
+  const stemsOf = new Map<string, ReadonlyArray<string>>()
+  const conceptsOfStem = new Map<string, Set<string>>()
+  const shortStem = (term: string, stems: ReadonlyArray<string>) => {
+    const words = wordsOf(term)
+    const [word] = words
+    const [stem = ""] = stems
+    return word !== undefined && words.length === 1 && word.script === "latin" && [...stem].length <= maxAmbiguousStem
+      ? stem !== asWritten(word)
+      : false
+  }
+  for (const entry of glossary)
+    for (const [language, list] of languageTerms(entry))
+      for (const term of list) {
+        const stems = term.startsWith(exactMark) ? wordsOf(termText(term)).map(asWritten) : phraseStems(language, term)
+        stemsOf.set(`${language}\u0000${term}`, stems)
+        if (!term.startsWith(exactMark) && shortStem(term, stems)) {
+          const concepts = conceptsOfStem.get(stems[0] ?? "") ?? new Set<string>()
+          concepts.add(entry.id)
+          conceptsOfStem.set(stems[0] ?? "", concepts)
+        }
+      }
+  /** The stems a term is matched by. */
+  return (language: string, term: string): ReadonlyArray<string> => {
+    const stems = stemsOf.get(`${language}\u0000${term}`) ?? phraseStems(language, term)
+    const shared = !term.startsWith(exactMark) && (conceptsOfStem.get(stems[0] ?? "")?.size ?? 0) > 1
+    return shared && shortStem(term, stems) ? wordsOf(term).map(asWritten) : stems
+  }
 }
 
 /** A CPV label as the query side matches it: the stems that are not generic in its language, and its code. */
@@ -200,6 +216,7 @@ export const buildLexicon = (data: LexiconData): Lexicon => {
   const conceptPhrases: Array<Phrase> = []
   const englishPhrases: Array<Phrase> = []
   const generic = new Set<string>()
+  const termStems = glossaryStems(data.glossary)
   for (const entry of data.glossary) {
     const concept = `c:${entry.id}`
     if (entry.generic === true) generic.add(concept)
