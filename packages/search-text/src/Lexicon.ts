@@ -98,30 +98,35 @@ const maxAmbiguousStem = 4
 const glossaryStems = (glossary: ReadonlyArray<GlossaryEntry>) => {
   const stemsOf = new Map<string, ReadonlyArray<string>>()
   const conceptsOfStem = new Map<string, Set<string>>()
+  // One word in Latin script, whose stem is short and not the word.
   const shortStem = (term: string, stems: ReadonlyArray<string>) => {
     const words = wordsOf(term)
     const [word] = words
     const [stem = ""] = stems
-    return word !== undefined && words.length === 1 && word.script === "latin" && [...stem].length <= maxAmbiguousStem
-      ? stem !== asWritten(word)
-      : false
+    return (
+      word !== undefined &&
+      words.length === 1 &&
+      word.script === "latin" &&
+      [...stem].length <= maxAmbiguousStem &&
+      stem !== asWritten(word)
+    )
   }
   for (const entry of glossary)
     for (const [language, list] of languageTerms(entry))
       for (const term of list) {
-        const stems = term.startsWith(exactMark) ? wordsOf(termText(term)).map(asWritten) : phraseStems(language, term)
+        const exact = term.startsWith(exactMark)
+        const stems = exact ? wordsOf(termText(term)).map(asWritten) : phraseStems(language, term)
         stemsOf.set(`${language}\u0000${term}`, stems)
-        if (!term.startsWith(exactMark) && shortStem(term, stems)) {
-          const concepts = conceptsOfStem.get(stems[0] ?? "") ?? new Set<string>()
-          concepts.add(entry.id)
-          conceptsOfStem.set(stems[0] ?? "", concepts)
+        if (!exact && shortStem(term, stems)) {
+          const stem = stems[0] ?? ""
+          conceptsOfStem.set(stem, new Set([...(conceptsOfStem.get(stem) ?? []), entry.id]))
         }
       }
   /** The stems a term is matched by. */
   return (language: string, term: string): ReadonlyArray<string> => {
     const stems = stemsOf.get(`${language}\u0000${term}`) ?? phraseStems(language, term)
-    const shared = !term.startsWith(exactMark) && (conceptsOfStem.get(stems[0] ?? "")?.size ?? 0) > 1
-    return shared && shortStem(term, stems) ? wordsOf(term).map(asWritten) : stems
+    const shared = (conceptsOfStem.get(stems[0] ?? "")?.size ?? 0) > 1
+    return shared && !term.startsWith(exactMark) && shortStem(term, stems) ? wordsOf(term).map(asWritten) : stems
   }
 }
 
