@@ -245,8 +245,8 @@ describe("the crosswalk from CPV to OKPD2, taken by the query", () => {
     expect(conceptsOf("IE", "Repair of bus engines")).not.toContain("c:engineering_services")
     expect(conceptsOf("IE", "Civil engineering services")).toContain("c:engineering_services")
     expect(conceptsOf("IT", "Manutenzione del sistema informativo")).not.toContain("c:improvement")
-    // One-word terms whose stem is short are matched as written: the French "route" (road) is not the stem "rout" of
-    // the English "routing"; the route itself still is a road.
+    // A one-word term whose short stem another concept's term shares is matched as written: the French "route"
+    // (road) and the German "Router" are both "rout", which "routing" also is; the route itself still is a road.
     expect(conceptsOf("IE", "Routing software")).not.toContain("c:road")
     expect(conceptsOf("FR", "Réfection de la route départementale")).toContain("c:road")
   })
