@@ -59,11 +59,17 @@ describe("outside clients on the embedded store's socket", () => {
       expect(tenders(["ingest", "--from", writeInput("92", 3, "tau")], env).status).toBe(0)
 
       // A COPY inside a transaction reaches PGlite, whose backend then ends: the server opens it again.
+      const before = rssMiB(pid)
       const fatal = psql(dataDir, "BEGIN; COPY tenders_migrations FROM STDIN")
       expect(fatal.stderr).toContain("FATAL")
       await waitFor(() => server.output().includes("is back"), soon("the server to reopen PGlite"))
       await healthy()
-      expect(rssMiB(pid)).toBeLessThan(1024)
+      // Memory stays bounded across the reopen: at most the closed instance waiting for a collection (measured: the
+      // growth is either 1 to 4 MiB less or about 155 MiB more, by when the collector runs), not more. The level
+      // varies by hundreds of MiB from run to run with what ran before (750 to 1,025 MiB), so its bound is loose.
+      const after = rssMiB(pid)
+      expect(after - before).toBeLessThan(256)
+      expect(after).toBeLessThan(1536)
 
       const idle = start(dataDir, ["search", "sigma"]) // a client while it stops
       expect(await server.stop()).toBe(0)
