@@ -30,7 +30,7 @@ export const searchTextFromFiles = (directory: string = dataDirectory) => {
     .digest("hex")
     .slice(0, 16)
   let analyzer: ReturnType<typeof makeAnalyzer> | undefined
-  const analysis = () => (analyzer ??= makeAnalyzer(buildLexicon(parseLexiconData(files)), stopWords))
+  const analysis = () => (analyzer ??= makeAnalyzer(buildLexicon(parseLexiconData(files), stopWords), stopWords))
   return SearchText.of({
     version,
     queryPlan: (q) => analysis().queryPlan(q),

@@ -94,8 +94,13 @@ const phraseStems = (language: string, term: string): ReadonlyArray<string> =>
  */
 const maxAmbiguousStem = 4
 
-/** The stems of every glossary term, a term marked `=` as written, and the short stems that two concepts share. */
-const glossaryStems = (glossary: ReadonlyArray<GlossaryEntry>) => {
+/**
+ * The stems of every glossary term, a term marked `=` as written, and the short stems that two concepts share. A
+ * one-word term whose stem is a stop word of some language is matched as written ("metano", natural gas, is not the
+ * Dutch "met", with), and not at all when the word as written is one too (the French "thé", tea, is the English "the";
+ * the Swedish "by", village, the English "by"): it cannot be told from the stop word in a text.
+ */
+const glossaryStems = (glossary: ReadonlyArray<GlossaryEntry>, stopWords: ReadonlySet<string>) => {
   const stemsOf = new Map<string, ReadonlyArray<string>>()
   const conceptsOfStem = new Map<string, Set<string>>()
   // One word in Latin script, whose stem is short and not the word.
@@ -122,11 +127,13 @@ const glossaryStems = (glossary: ReadonlyArray<GlossaryEntry>) => {
           conceptsOfStem.set(stem, new Set([...(conceptsOfStem.get(stem) ?? []), entry.id]))
         }
       }
-  /** The stems a term is matched by. */
+  /** The stems a term is matched by; none when it cannot be told from a stop word. */
   return (language: string, term: string): ReadonlyArray<string> => {
     const stems = stemsOf.get(`${language}\u0000${term}`) ?? phraseStems(language, term)
+    const written = wordsOf(termText(term)).map(asWritten)
+    if (stems.length === 1 && stopWords.has(stems[0] ?? "")) return stopWords.has(written[0] ?? "") ? [] : written
     const shared = (conceptsOfStem.get(stems[0] ?? "")?.size ?? 0) > 1
-    return shared && !term.startsWith(exactMark) && shortStem(term, stems) ? wordsOf(term).map(asWritten) : stems
+    return shared && !term.startsWith(exactMark) && shortStem(term, stems) ? written : stems
   }
 }
 
@@ -216,12 +223,12 @@ export const indexLabels = (cpv: ReadonlyArray<CpvEntry>): ReadonlyArray<LabelMa
 }
 
 /** Indexes lexicon data for the analysis. */
-export const buildLexicon = (data: LexiconData): Lexicon => {
+export const buildLexicon = (data: LexiconData, stopWords: ReadonlySet<string> = new Set()): Lexicon => {
   const names = new Map<string, Readonly<Record<string, ReadonlyArray<string>>>>()
   const conceptPhrases: Array<Phrase> = []
   const englishPhrases: Array<Phrase> = []
   const generic = new Set<string>()
-  const termStems = glossaryStems(data.glossary)
+  const termStems = glossaryStems(data.glossary, stopWords)
   for (const entry of data.glossary) {
     const concept = `c:${entry.id}`
     if (entry.generic === true) generic.add(concept)
@@ -230,6 +237,7 @@ export const buildLexicon = (data: LexiconData): Lexicon => {
     for (const [language, list] of terms) {
       for (const term of list) {
         const phrase = { stems: termStems(language, term), concept }
+        if (phrase.stems.length === 0) continue
         conceptPhrases.push(phrase)
         if (language === "en") englishPhrases.push(phrase)
       }

@@ -216,7 +216,7 @@ describe("the crosswalk from CPV to OKPD2, taken by the query", () => {
   // links of its CPV prefixes (its own, and those its OKPD2 codes link to) been stored with it, every level of every
   // linked code (how tenders were indexed before; the query now asks for the linked CPV prefixes instead).
   const shipped = readLexiconData()
-  const shippedAnalyzer = makeAnalyzer(buildLexicon(shipped), readStopWords())
+  const shippedAnalyzer = makeAnalyzer(buildLexicon(shipped, readStopWords()), readStopWords())
   const okpd2Levels = (code: string) =>
     [...code].flatMap((c, i) => (/\d/u.test(c) && i >= 1 ? [code.slice(0, i + 1)] : []))
   const linked = new Map<string, Array<string>>()
@@ -249,6 +249,13 @@ describe("the crosswalk from CPV to OKPD2, taken by the query", () => {
     // (road) and the German "Router" are both "rout", which "routing" also is; the route itself still is a road.
     expect(conceptsOf("IE", "Routing software")).not.toContain("c:road")
     expect(conceptsOf("FR", "Réfection de la route départementale")).toContain("c:road")
+    // A one-word term that a stop word of some language is, or stems to, is no concept in a text: "thé" (tea) is the
+    // English "the", the Swedish "by" (village) the English "by", "vans" (trucks) stems to the Dutch "van".
+    const plain = conceptsOf("IE", "Supply of the equipment required by the council")
+    expect(plain).not.toContain("c:beverages")
+    expect(plain).not.toContain("c:village")
+    expect(conceptsOf("NL", "Levering van meubilair")).not.toContain("c:truck")
+    expect(conceptsOf("IT", "Fornitura di metano")).toContain("c:natural_gas") // its stem "met" is a stop word
   })
 
   it("matches a tender classified in CPV, or in OKPD2, by every level its links reach and no other", () => {
