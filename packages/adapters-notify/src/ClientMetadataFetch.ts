@@ -1,17 +1,34 @@
-import { ClientMetadataDocuments, OAuthError, optionalSetting, WebhookAllowHosts } from "@tenders/core"
-import { Duration, Effect, Layer } from "effect"
+import {
+  type AccountId,
+  ClientMetadataDocuments,
+  OAuthError,
+  optionalSetting,
+  takeUse,
+  unusableMetadataDocument,
+  type UseLimit,
+  WebhookAllowHosts
+} from "@tenders/core"
+import { Cache, Data, Duration, Effect, Exit, Layer } from "effect"
+import { RateLimiter } from "effect/persistence"
 import { readFileSync } from "node:fs"
 import { fetch } from "undici"
 import { guardedAgent, type HostLookup, resolveTarget, systemLookup } from "./AddressGuard.ts"
 
-/** The largest metadata document read, how long a fetch may take, and how long a fetched document is kept. */
+/**
+ * The largest metadata document read, how long a fetch may take, how long a fetched document is kept; how many
+ * documents one account may have fetched (not from the cache): in 10 minutes (counted in the RateLimiter's store,
+ * so every replica counts the same) and at once (in this process).
+ */
 export const clientMetadataLimits = {
   maxBytes: 16 * 1024,
   timeout: Duration.seconds(5),
-  cacheFor: Duration.minutes(10)
+  cacheFor: Duration.minutes(10),
+  perAccount: { name: "oauth-client-documents", limit: 10, window: Duration.minutes(10) } satisfies UseLimit,
+  atOnce: 2
 }
 
-const failure = (description: string) => new OAuthError({ error: "invalid_client", description })
+/** Why a document was not used: for the operator's log, never for the person (it may describe an internal host). */
+class DocumentRefused extends Data.TaggedError("DocumentRefused")<{ readonly reason: string }> {}
 
 /** Options of the fetcher: hosts exempt from the address policy (tests), a resolver, an extra CA, a time limit. */
 export interface ClientMetadataFetchOptions {
@@ -25,19 +42,19 @@ export interface ClientMetadataFetchOptions {
 /**
  * Client ID Metadata Documents fetched the way webhooks are posted: the URL and every address its host resolves to
  * checked by the same guard (no private, loopback or link-local targets), the address pinned, no redirects; at most
- * 16 KiB in 5 seconds, JSON; kept 10 minutes (a failure is not kept).
+ * 16 KiB in 5 seconds, JSON; kept 10 minutes (a failure is not kept). A document that could not be used is logged
+ * with why (a warning) and answered with one sentence. Needs the RateLimiter, for the limit per account.
  */
-export const makeClientMetadataFetch = (options: ClientMetadataFetchOptions) => {
+export const makeClientMetadataFetch = Effect.fnUntraced(function* (options: ClientMetadataFetchOptions) {
+  const limiter = yield* RateLimiter.RateLimiter
   const lookupHost = options.lookup ?? systemLookup
   const timeout = options.timeout ?? clientMetadataLimits.timeout
   const timeoutMs = Duration.toMillis(timeout)
-  const cache = new Map<string, { readonly document: unknown; readonly until: number }>()
-  const read = Effect.fn("ClientMetadataDocuments.fetch")(function* (url: string) {
+
+  const read = Effect.fnUntraced(function* (url: string) {
     // Why an address was refused is not told (it would say what the server's resolver knows of internal names).
     const target = yield* resolveTarget(url, options.allowHosts, lookupHost).pipe(
-      Effect.mapError(() =>
-        failure("cannot fetch the client metadata document: its host does not resolve or is not allowed")
-      )
+      Effect.mapError(() => new DocumentRefused({ reason: "its host does not resolve or is not allowed" }))
     )
     return yield* Effect.acquireUseRelease(
       Effect.sync(() => guardedAgent(target, timeoutMs, options.ca)),
@@ -63,46 +80,89 @@ export const makeClientMetadataFetch = (options: ClientMetadataFetchOptions) => 
             }
             return JSON.parse(Buffer.concat(chunks).toString("utf8")) as unknown
           },
-          catch: (error) =>
-            failure(
-              `cannot read the client metadata document: ${error instanceof Error ? error.message : String(error)}`
-            )
+          catch: (error) => new DocumentRefused({ reason: error instanceof Error ? error.message : String(error) })
         }),
       (dispatcher) => Effect.promise(() => dispatcher.destroy()).pipe(Effect.ignore)
     )
   })
-  return ClientMetadataDocuments.of({
-    fetch: (url) =>
-      Effect.suspend(() => {
-        const cached = cache.get(url)
-        if (cached !== undefined && cached.until > Date.now()) return Effect.succeed(cached.document)
-        // The whole fetch, the host's lookup included, within the time limit.
-        const bounded = read(url).pipe(
-          Effect.timeoutOrElse({
-            duration: timeout,
-            orElse: () =>
-              Effect.fail(
-                failure(`cannot fetch the client metadata document: it took over ${Duration.format(timeout)}`)
-              )
-          })
-        )
-        return Effect.tap(bounded, (document) =>
-          Effect.sync(() => {
-            if (cache.size >= 1000) cache.clear()
-            cache.set(url, { document, until: Date.now() + Duration.toMillis(clientMetadataLimits.cacheFor) })
-          })
-        )
-      })
-  })
-}
 
-/** The fetcher as a layer. */
+  // The whole fetch, the host's lookup included, within the time limit; kept 10 minutes, a failure not at all.
+  const documents = yield* Cache.makeWith(
+    (url: string) =>
+      read(url).pipe(
+        Effect.timeoutOrElse({
+          duration: timeout,
+          orElse: () => Effect.fail(new DocumentRefused({ reason: `it took over ${Duration.format(timeout)}` }))
+        }),
+        Effect.catchTag("DocumentRefused", ({ reason }) =>
+          Effect.logWarning(`client metadata document ${url} not used: ${reason}`).pipe(
+            Effect.andThen(Effect.fail(unusableMetadataDocument()))
+          )
+        )
+      ),
+    {
+      capacity: 1000,
+      timeToLive: (exit) => (Exit.isSuccess(exit) ? clientMetadataLimits.cacheFor : Duration.zero)
+    }
+  )
+
+  const fetching = new Map<AccountId, number>()
+  const enter = (account: AccountId) =>
+    Effect.sync(() => {
+      const now = fetching.get(account) ?? 0
+      if (now >= clientMetadataLimits.atOnce) return false
+      fetching.set(account, now + 1)
+      return true
+    })
+  const leave = (account: AccountId) =>
+    Effect.sync(() => {
+      const left = (fetching.get(account) ?? 1) - 1
+      if (left > 0) fetching.set(account, left)
+      else fetching.delete(account)
+    })
+
+  /** A fetch the cache cannot answer, within the account's limits: at most 2 at once, 10 in 10 minutes. */
+  const fetchFor = (url: string, account: AccountId) =>
+    Effect.acquireUseRelease(
+      enter(account),
+      (entered) =>
+        Effect.gen(function* () {
+          if (!entered) {
+            return yield* new OAuthError({
+              error: "temporarily_unavailable",
+              description: "too many client metadata documents are being fetched for this account at once",
+              retryAfter: 1
+            })
+          }
+          const wait = yield* takeUse(clientMetadataLimits.perAccount, account).pipe(
+            Effect.provideService(RateLimiter.RateLimiter, limiter)
+          )
+          if (wait > 0) {
+            return yield* new OAuthError({
+              error: "temporarily_unavailable",
+              description: `too many client metadata documents fetched for this account; try again in ${wait} s`,
+              retryAfter: wait
+            })
+          }
+          return yield* Cache.get(documents, url)
+        }),
+      (entered) => (entered ? leave(account) : Effect.void)
+    )
+
+  return ClientMetadataDocuments.of({
+    fetch: Effect.fn("ClientMetadataDocuments.fetch")(function* (url: string, account: AccountId) {
+      return yield* (yield* Cache.has(documents, url)) ? Cache.get(documents, url) : fetchFor(url, account)
+    })
+  })
+})
+
+/** The fetcher as a layer (needs the RateLimiter). */
 export const clientMetadataLayer = (options: ClientMetadataFetchOptions) =>
-  Layer.succeed(ClientMetadataDocuments, makeClientMetadataFetch(options))
+  Layer.effect(ClientMetadataDocuments, makeClientMetadataFetch(options))
 
 /**
  * The fetcher from the environment: the webhooks' allow-list (`WebhookAllowHosts` in context) and extra CA
- * (`TENDERS_WEBHOOK_CA_FILE`) apply to metadata documents too.
+ * (`TENDERS_WEBHOOK_CA_FILE`) apply to metadata documents too. Needs the RateLimiter (the store's, in `tenders serve`).
  */
 export const clientMetadataLive = Layer.effect(
   ClientMetadataDocuments,
@@ -110,6 +170,6 @@ export const clientMetadataLive = Layer.effect(
     const allowHosts = yield* WebhookAllowHosts
     const caFile = yield* optionalSetting("TENDERS_WEBHOOK_CA_FILE")
     const ca = caFile === undefined ? undefined : yield* Effect.orDie(Effect.try(() => readFileSync(caFile, "utf8")))
-    return makeClientMetadataFetch({ allowHosts, ...(ca === undefined ? {} : { ca }) })
+    return yield* makeClientMetadataFetch({ allowHosts, ...(ca === undefined ? {} : { ca }) })
   })
 )

@@ -1,5 +1,5 @@
-import type { DeliveryOutcome } from "@tenders/core"
-import { Effect, Predicate } from "effect"
+import { type DeliveryOutcome, parseEmailAddress } from "@tenders/core"
+import { Effect, Predicate, Result } from "effect"
 import nodemailer from "nodemailer"
 import { randomBytes } from "node:crypto"
 import { mkdir, writeFile } from "node:fs/promises"
@@ -42,6 +42,15 @@ export const classifySmtpError = (error: unknown): DeliveryOutcome => {
 const outboxFileName = (now: Date): string =>
   `${now.toISOString().replaceAll(":", "-")}-${randomBytes(6).toString("hex")}.eml`
 
+/** One message as nodemailer takes it: a single recipient, named as an address (never a list to parse). */
+type Envelope = Omit<OutgoingMail, "to"> & {
+  readonly to: { readonly name: string; readonly address: string }
+  readonly envelope: { readonly from: string; readonly to: ReadonlyArray<string> }
+}
+
+/** The bare address of a `From` (`Tenders <alerts@example.org>` → `alerts@example.org`), for the SMTP envelope. */
+const envelopeFrom = (from: string): string => /<([^<>]*)>\s*$/u.exec(from)?.[1] ?? from.trim()
+
 const viaSmtp = (smtpUrl: string) => {
   const transport = nodemailer.createTransport({
     url: smtpUrl,
@@ -49,16 +58,19 @@ const viaSmtp = (smtpUrl: string) => {
     greetingTimeout: 30_000,
     socketTimeout: 60_000
   })
-  return (mail: OutgoingMail): Effect.Effect<unknown, DeliveryOutcome> =>
-    Effect.tryPromise({ try: () => transport.sendMail({ ...mail }), catch: classifySmtpError })
+  return (mail: Envelope): Effect.Effect<unknown, DeliveryOutcome> =>
+    Effect.tryPromise({
+      try: () => transport.sendMail({ ...mail, envelope: { ...mail.envelope, to: [...mail.envelope.to] } }),
+      catch: classifySmtpError
+    })
 }
 
 const viaOutbox = (outboxDir: string) => {
   const outbox = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "windows" })
-  return (mail: OutgoingMail): Effect.Effect<unknown, DeliveryOutcome> =>
+  return (mail: Envelope): Effect.Effect<unknown, DeliveryOutcome> =>
     Effect.tryPromise({
       try: async () => {
-        const info = await outbox.sendMail({ ...mail })
+        const info = await outbox.sendMail({ ...mail, envelope: { ...mail.envelope, to: [...mail.envelope.to] } })
         await mkdir(outboxDir, { recursive: true })
         await writeFile(join(outboxDir, outboxFileName(new Date())), info.message, { flag: "wx" })
       },
@@ -66,14 +78,24 @@ const viaOutbox = (outboxDir: string) => {
     })
 }
 
-/** Builds the mail sender: one message per call, never failing (the outcome says what happened). */
+/**
+ * Builds the mail sender: one message per call to one recipient, never failing (the outcome says what happened). The
+ * recipient must pass core's address rule again here, whatever stored it: a text holding a list of addresses or a
+ * header is refused, not sent, and the SMTP envelope names the one address alone.
+ */
 export const makeMailTransport = (
   options: MailTransportOptions
 ): ((mail: OutgoingMail) => Effect.Effect<DeliveryOutcome>) => {
   const send = options.smtpUrl !== null ? viaSmtp(options.smtpUrl) : viaOutbox(options.outboxDir)
-  return (mail) =>
-    send(mail).pipe(
+  return (mail) => {
+    const to = parseEmailAddress(mail.to)
+    if (Result.isFailure(to)) {
+      return Effect.succeed({ _tag: "Failed", reason: `not sent: the recipient ${to.failure}`, disable: false })
+    }
+    const envelope = { from: envelopeFrom(mail.from), to: [to.success] }
+    return send({ ...mail, to: { name: "", address: to.success }, envelope }).pipe(
       Effect.as(delivered),
       Effect.catch((outcome) => Effect.succeed(outcome))
     )
+  }
 }

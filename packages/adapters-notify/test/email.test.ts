@@ -1,5 +1,7 @@
 import { afterAll, assert, beforeAll, beforeEach, describe, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { parseEmailAddress } from "@tenders/core"
+import { Effect, Result } from "effect"
+import * as fc from "fast-check"
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
@@ -136,6 +138,44 @@ describe("makeEmailSender over SMTP", () => {
       if (outcome._tag === "Failed") assert.isFalse(outcome.disable)
     })
   )
+
+  it.effect("refuses a recipient that is not one address, and sends nothing to anyone", () =>
+    Effect.gen(function* () {
+      const sender = makeEmailSender({ smtpUrl, from, outboxDir: outboxRoot })
+      for (const to of [
+        "\u0001,a@example.org,b@example.org,c@example.org",
+        "victim@example.org\r\nbcc: attacker@example.org",
+        "a@example.org, b@example.org",
+        "Someone <a@example.org>",
+        "a@example.org\u202e"
+      ]) {
+        const outcome = yield* sender.sendSignIn({ ...signIn, to })
+        assert.strictEqual(outcome._tag, "Failed", JSON.stringify(to))
+        assert.strictEqual((yield* sender.sendEmail({ ...digest, to }))._tag, "Failed", JSON.stringify(to))
+      }
+      assert.strictEqual(received.length, 0)
+    })
+  )
+
+  it("sends every address the address rule accepts to that one address alone, in the envelope and the header", async () => {
+    const sender = makeEmailSender({ smtpUrl, from, outboxDir: outboxRoot })
+    await fc.assert(
+      fc.asyncProperty(fc.emailAddress({ size: "small" }), async (to) => {
+        const normal = Result.getOrUndefined(parseEmailAddress(to))
+        fc.pre(normal !== undefined)
+        received.length = 0
+        const outcome = await Effect.runPromise(sender.sendSignIn({ ...signIn, to }))
+        assert.deepStrictEqual(outcome, { _tag: "Delivered" })
+        assert.deepStrictEqual(
+          received.map((message) => message.to),
+          [[normal]]
+        )
+        const toHeaders = (received[0]?.raw ?? "").split("\r\n").filter((line) => /^to:/iu.test(line))
+        assert.strictEqual(toHeaders.length, 1)
+      }),
+      { numRuns: 25 }
+    )
+  })
 
   it.effect("a refused connection is Retry", () =>
     Effect.gen(function* () {

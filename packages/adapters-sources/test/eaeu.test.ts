@@ -364,6 +364,25 @@ describe("parseEisRss", () => {
     })
   })
 
+  it("reads a stage or currency named after an Object.prototype property as any unknown one", () => {
+    const item = (stage: string, currency: string) => {
+      const desc =
+        "<strong>Наименование объекта закупки: </strong>Ремонт дороги<br/>" +
+        `<strong>Начальная цена контракта: </strong>1000<strong> Валюта: </strong>${currency}<br/>` +
+        `<strong>Этап размещения: </strong>${stage}<br/>`
+      const escaped = desc.replace(/&/gu, "&amp;").replace(/</gu, "&lt;").replace(/>/gu, "&gt;")
+      return parseEisRss(`<rss><channel><item><title>Электронный аукцион №0123456789012345678</title>
+        <description>${escaped}</description><pubDate>Thu, 09 Nov 2023 14:31:53 GMT</pubDate></item></channel></rss>`)
+    }
+    const unknown = only(item("Неизвестный этап", "Неизвестная валюта"))
+    expect(unknown).toMatchObject({ kind: "original", record: { status: "open", currency: "RUB" } })
+    for (const name of ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf"]) {
+      expect(only(item(name, "Евро")).kind, name).toBe("original")
+      expect(only(item("Подача заявок", name)).record.currency, name).toBe("RUB")
+      expect(only(item(name, name)), name).toEqual(unknown)
+    }
+  })
+
   it("rejects garbage and non-RSS input", () => {
     expect(rejectedOnly(parseEisRss("<rss><channel>"))).toMatch(/malformed/u)
     expect(rejectedOnly(parseEisRss(fixture(V1)))).toMatch(/expected an <rss> feed/u)

@@ -9,6 +9,7 @@ import {
   OAuthSettings,
   oauthSettingsConfig,
   publicUrlConfig,
+  SignInMailer,
   signUpConfig,
   trustedProxiesConfig,
   sourceCodes,
@@ -17,7 +18,7 @@ import {
   TenderStore
 } from "@tenders/core"
 import { DashboardApp, DashboardSettings, OAuthConsentApp } from "@tenders/dashboard"
-import { HttpApp, routerConfig } from "@tenders/http"
+import { clientAddressMiddleware, HttpApp, routerConfig } from "@tenders/http"
 import { McpAllowedOrigins, McpApp, OAuthApp } from "@tenders/mcp"
 import { Cause, DateTime, Effect, Exit, Layer, Runtime } from "effect"
 import { HttpRouter } from "effect/http"
@@ -83,7 +84,7 @@ const publicSettings = (options: ServerOptions) =>
       const publicUrl = yield* publicUrlConfig(listeningUrl(options))
       const signUp = yield* signUpConfig
       return Layer.mergeAll(
-        Layer.succeed(DashboardSettings, { publicUrl, signUp, trustedProxies: yield* trustedProxiesConfig }),
+        Layer.succeed(DashboardSettings, { publicUrl, signUp }),
         Layer.succeed(OAuthSettings, yield* oauthSettingsConfig(publicUrl)),
         clientMetadataLive
       )
@@ -94,10 +95,19 @@ const publicSettings = (options: ServerOptions) =>
 const stopCleanly: Runtime.Teardown = (exit, onExit) =>
   Exit.isFailure(exit) && Cause.hasInterruptsOnly(exit.cause) ? onExit(0) : Runtime.defaultTeardown(exit, onExit)
 
+/**
+ * How often the sign-in mails are looked at besides when one is queued: for those to try again and those that
+ * another replica, stopped while sending, left leased.
+ */
+const signInMailSweep = "5 seconds"
+
 /** Runs the REST API, /docs, /mcp and /dashboard on the configured store until SIGINT / SIGTERM. */
 export const runServer = (options: ServerOptions, globals: GlobalOptions) => {
-  // The notifier reads the webhook allow-list the app layer parses.
-  const ports = notifierLayer({ dataDir: globals.dataDir }).pipe(Layer.provideMerge(appLayer(globals)))
+  // The notifier reads the webhook allow-list the app layer parses; every replica sends the sign-in mails it queued.
+  const ports = SignInMailer.layer(signInMailSweep).pipe(
+    Layer.provideMerge(notifierLayer({ dataDir: globals.dataDir })),
+    Layer.provideMerge(appLayer(globals))
+  )
   const startup = Effect.gen(function* () {
     if (options.seed) yield* seedIfEmpty
     if (options.schedule) yield* backgroundWork
@@ -105,7 +115,11 @@ export const runServer = (options: ServerOptions, globals: GlobalOptions) => {
   const apps = Layer.mergeAll(HttpApp, McpHttp, DashboardApp, OAuthConsentApp, OAuthApp).pipe(
     Layer.provide(publicSettings(options))
   )
-  const server = HttpRouter.serve(apps, { routerConfig }).pipe(
+  const server = Layer.unwrap(
+    Effect.map(trustedProxiesConfig, (trusted) =>
+      HttpRouter.serve(apps, { routerConfig, middleware: clientAddressMiddleware(trusted) })
+    )
+  ).pipe(
     // Idle keep-alive sockets outlive any client's own idle timeout (undici: 4 s), so a client never reuses a
     // socket the server is closing at that moment.
     Layer.provide(

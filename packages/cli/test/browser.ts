@@ -3,10 +3,11 @@
 // pixels wide under .tmp/screenshots (to be looked at).
 import { partOf } from "@tenders/adapters-notify/testing"
 import { expect } from "vitest"
-import { mkdirSync, readdirSync, readFileSync } from "node:fs"
+import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { join } from "node:path"
 import { chromium, type Page } from "playwright-core"
+import { waitFor } from "./cli.ts"
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8")
 const shots = join(import.meta.dirname, "..", "..", "..", ".tmp", "screenshots")
@@ -28,13 +29,23 @@ export const launchChromium = () => {
   })
 }
 
-/** The sign-in link (with its `next`, if any) of the newest message to `email` in the outbox. */
-export const linkFor = (outbox: string, email: string): string => {
-  const messages = readdirSync(outbox)
+/** The messages to `email` in the outbox, oldest first. */
+export const mailsTo = (outbox: string, email: string): ReadonlyArray<string> =>
+  (existsSync(outbox) ? readdirSync(outbox) : [])
     .toSorted()
     .map((name) => readFileSync(join(outbox, name), "utf8"))
     .filter((raw) => new RegExp(`^To: ${email}`, "imu").test(raw))
-  const text = partOf(messages.at(-1) ?? "", "text/plain")
+
+/**
+ * The sign-in link (with its `next`, if any) of the newest message to `email` in the outbox, once there are `count`
+ * of them: the server sends sign-in mails in the background, after it answered the form.
+ */
+export const linkFor = async (outbox: string, email: string, count: number): Promise<string> => {
+  await waitFor(() => mailsTo(outbox, email).length >= count, {
+    timeout: 30_000,
+    what: `sign-in mail ${count} to ${email} in ${outbox}`
+  })
+  const text = partOf(mailsTo(outbox, email).at(-1) ?? "", "text/plain")
   const link = /https?:\/\/\S+\/dashboard\/sign-in\/link\?token=[\w-]+(?:&next=[\w%.-]+)?/u.exec(text)?.[0]
   if (link === undefined) throw new Error(`no sign-in link for ${email} in ${outbox}`)
   return link

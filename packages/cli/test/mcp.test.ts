@@ -101,7 +101,7 @@ for (const name of e2eBackends) {
       expect(rest.status).toBe(401)
     })
 
-    it("refuses a foreign browser Origin with 403", async () => {
+    it("refuses a foreign browser Origin with 403 forbidden", async () => {
       const response = await fetch(`${suite.base()}/mcp`, {
         method: "POST",
         headers: {
@@ -113,7 +113,7 @@ for (const name of e2eBackends) {
         body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} })
       })
       expect(response.status).toBe(403)
-      expect(await response.json()).toMatchObject({ error: { code: "unauthorized" } })
+      expect(await response.json()).toMatchObject({ error: { code: "forbidden" } })
     })
 
     it("serves the same tools over stdio with `tenders mcp --stdio` and a token from TENDERS_MCP_TOKEN", async () => {

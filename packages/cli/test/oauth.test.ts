@@ -9,17 +9,16 @@ import {
   StreamableHTTPClientTransport,
   UnauthorizedError
 } from "@modelcontextprotocol/client"
-import { partOf } from "@tenders/adapters-notify/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Browser } from "playwright-core"
 import { createHash, randomBytes } from "node:crypto"
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
+import { mkdtempSync, rmSync } from "node:fs"
 import { createServer } from "node:https"
 import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { loopbackCertificate } from "../../adapters-notify/test/loopbackCertificate.ts"
-import { inspect, launchChromium, linkFor } from "./browser.ts"
+import { inspect, launchChromium, linkFor, mailsTo } from "./browser.ts"
 import { e2eBackends, suiteServer } from "./cli.ts"
 
 const dir = mkdtempSync(join(tmpdir(), "toa-"))
@@ -105,16 +104,15 @@ for (const backend of e2eBackends) {
     /** Signs a person in through the dashboard (the link from the outbox); their session cookie. */
     const signIn = async (email: string) => {
       const headers = { origin: base(), "content-type": "application/x-www-form-urlencoded" }
+      const outbox = join(suite.dataDir, "outbox")
+      const before = mailsTo(outbox, email).length
       await fetch(`${base()}/dashboard/sign-in`, {
         method: "POST",
         headers,
         body: new URLSearchParams({ email }).toString()
       })
-      const outbox = join(suite.dataDir, "outbox")
-      const raw = readdirSync(outbox)
-        .map((name) => readFileSync(join(outbox, name), "utf8"))
-        .find((message) => new RegExp(`^To: ${email}`, "imu").test(message))
-      const token = /token=([\w-]+)/u.exec(partOf(raw ?? "", "text/plain"))?.[1] ?? ""
+      // The server sends the mail in the background, after it answered the form.
+      const token = new URL(await linkFor(outbox, email, before + 1)).searchParams.get("token") ?? ""
       const signedIn = await fetch(`${base()}/dashboard/sign-in/link`, {
         method: "POST",
         headers,
@@ -159,10 +157,12 @@ for (const backend of e2eBackends) {
       } else {
         await page.goto(url.href)
         expect(new URL(page.url()).pathname).toBe("/dashboard/sign-in")
+        const outbox = join(suite.dataDir, "outbox")
+        const before = mailsTo(outbox, as.email).length
         await page.fill('[data-testid="sign-in"] input[name=email]', as.email)
         await page.click('[data-testid="sign-in"] button[type="submit"]')
         await page.waitForLoadState()
-        await page.goto(linkFor(join(suite.dataDir, "outbox"), as.email))
+        await page.goto(await linkFor(outbox, as.email, before + 1))
         await page.click('[data-testid="confirm-sign-in"]')
         await page.waitForURL((at) => at.pathname === "/dashboard/oauth/authorize")
       }
@@ -268,6 +268,7 @@ for (const backend of e2eBackends) {
       expect(server["issuer"]).toBe(base())
       expect(server["code_challenge_methods_supported"]).toEqual(["S256"])
       expect(server["client_id_metadata_document_supported"]).toBe(true)
+      expect(server["revocation_endpoint"]).toBe(`${base()}/oauth/revoke`)
     })
 
     it("connects the official MCP client by metadata document and by DCR, consent given in Chromium", async () => {
@@ -441,6 +442,19 @@ for (const backend of e2eBackends) {
       })
       expect(again.status).toBe(404)
       expect(again.headers.get("content-type")).toMatch(/^text\/html/u)
+
+      // Revoked by the client (RFC 7009): its refresh token ends the grant, the access token with it.
+      const fourth = await connectWithOAuth(cookie, false)
+      await fourth.client.close()
+      const ended = fourth.auth.store["tokens"] as { access_token: string; refresh_token: string }
+      const fourthClient = (fourth.auth.store["client"] as { client_id: string }).client_id
+      expect((await mcpCall(ended.access_token)).status).toBe(200)
+      const revocation = await fetch(
+        `${base()}/oauth/revoke`,
+        form({ token: ended.refresh_token, token_type_hint: "refresh_token", client_id: fourthClient })
+      )
+      expect(revocation.status).toBe(200)
+      expect((await mcpCall(ended.access_token)).status).toBe(401)
     }, 60_000)
   })
 }

@@ -1,38 +1,33 @@
-import { Config, ConfigProvider, Effect } from "effect"
-import { isIpAddress } from "./PublicAddress.ts"
+import { Config, ConfigProvider, Effect, Result } from "effect"
+import { IpNetwork } from "effect/net"
+import { commaList } from "./Settings.ts"
+
+/** One entry of `TENDERS_TRUSTED_PROXIES`: a network in CIDR notation, or one address (a network of one). */
+const proxyNetwork = (entry: string) =>
+  IpNetwork.fromString(entry.includes("/") ? entry : `${entry}/${entry.includes(":") ? 128 : 32}`)
 
 /**
- * `TENDERS_TRUSTED_PROXIES`: the addresses of reverse proxies in front of the server (IPs, comma-separated). Empty
- * by default: `X-Forwarded-For` is then ignored (anybody can send it).
+ * `TENDERS_TRUSTED_PROXIES`: the reverse proxies in front of the server, IP addresses or CIDR networks separated by
+ * commas. Empty by default: `X-Forwarded-For` is then ignored (anybody can send it). The server believes the header
+ * only from these (Effect's `HttpMiddleware.xForwardedHeaders`), so that a request's `remoteAddress` is its client's,
+ * for the limits per client.
  */
-export const trustedProxiesConfig: Config.Config<ReadonlyArray<string>> = Config.String("TENDERS_TRUSTED_PROXIES").pipe(
-  Config.withDefault(""),
-  Config.mapEffect((text) => {
-    const addresses = text
-      .split(",")
-      .map((part) => part.trim())
-      .filter((part) => part !== "")
-    const wrong = addresses.find((address) => !isIpAddress(address))
-    if (wrong === undefined) return Effect.succeed(addresses)
-    const message = `TENDERS_TRUSTED_PROXIES: ${wrong} is not an IP address (give addresses separated by commas)`
-    return Effect.fail(new Config.ConfigError(new ConfigProvider.SourceError({ message })))
-  })
+export const trustedProxiesConfig: Config.Config<ReadonlyArray<IpNetwork.IpNetwork>> = commaList(
+  "TENDERS_TRUSTED_PROXIES"
+).pipe(
+  Config.mapEffect((entries) =>
+    Effect.forEach(entries, (entry) =>
+      Result.match(proxyNetwork(entry), {
+        onSuccess: Effect.succeed,
+        onFailure: () =>
+          Effect.fail(
+            new Config.ConfigError(
+              new ConfigProvider.SourceError({
+                message: `TENDERS_TRUSTED_PROXIES: ${entry} is not an IP address or a CIDR network (give them separated by commas)`
+              })
+            )
+          )
+      })
+    )
+  )
 )
-
-/**
- * The address a request comes from, for limits per client: the connection's, or, when that is a trusted proxy, the
- * last address of `X-Forwarded-For` that is not one (each proxy appends the address it was reached from).
- */
-export const clientAddressOf = (
-  remote: string | undefined,
-  forwardedFor: string | undefined,
-  trusted: ReadonlyArray<string>
-): string => {
-  const connection = remote ?? "unknown"
-  if (!trusted.includes(connection)) return connection
-  const forwarded = (forwardedFor ?? "")
-    .split(",")
-    .map((part) => part.trim())
-    .filter(isIpAddress)
-  return forwarded.toReversed().find((address) => !trusted.includes(address)) ?? connection
-}

@@ -1,18 +1,13 @@
-// The one address policy (IANA IPv4 and IPv6 special-purpose registries), used at watchlist creation on literal
-// addresses and at delivery on every address a name resolves to. Plain TypeScript: core imports only `effect`.
-
-interface Ip {
-  readonly family: 4 | 6
-  readonly value: bigint
-}
+// The one webhook address policy (IANA special-purpose ranges), checked at watchlist creation and on every delivery.
+import { Result } from "effect"
+import { IpNetwork, NetAddress } from "effect/net"
 
 /** How an IPv4 address is carried inside an IPv6 range: in its last 32 bits, or in bits 16-47 (6to4). */
 type Embedding = "last32" | "6to4"
 
 interface Range {
-  readonly family: 4 | 6
-  readonly network: bigint
-  readonly prefix: number
+  readonly network: IpNetwork.IpNetwork
+  /** As written here: `IpNetwork.format` would print `::ffff:0:0/96` as `::ffff:0.0.0.0/96`. */
   readonly cidr: string
   readonly why: string
   readonly embeds?: Embedding
@@ -20,69 +15,11 @@ interface Range {
   readonly publicWhenEmbeddedIsPublic?: boolean
 }
 
-const parseIpv4 = (text: string): bigint | undefined => {
-  const parts = text.split(".")
-  if (parts.length !== 4) return undefined
-  let value = 0n
-  for (const part of parts) {
-    if (!/^(?:0|[1-9]\d{0,2})$/u.test(part) || Number(part) > 255) return undefined
-    value = (value << 8n) | BigInt(part)
-  }
-  return value
-}
-
-const parseIpv6 = (text: string): bigint | undefined => {
-  const halves = text.split("::")
-  if (halves.length > 2) return undefined
-  const groups = (half: string | undefined, final: boolean): Array<string> | undefined => {
-    if (half === undefined || half === "") return []
-    const parts = half.split(":")
-    const last = parts.at(-1) ?? ""
-    if (!last.includes(".") || !final) return parts
-    const v4 = parseIpv4(last)
-    if (v4 === undefined) return undefined
-    return [...parts.slice(0, -1), (v4 >> 16n).toString(16), (v4 & 0xffffn).toString(16)]
-  }
-  const head = groups(halves[0], halves.length === 1)
-  const tail = groups(halves[1], true)
-  if (head === undefined || tail === undefined) return undefined
-  const missing = 8 - head.length - tail.length
-  if (halves.length === 1 ? missing !== 0 : missing < 1) return undefined
-  let value = 0n
-  for (const group of [...head, ...Array<string>(missing).fill("0"), ...tail]) {
-    if (!/^[0-9a-f]{1,4}$/iu.test(group)) return undefined
-    value = (value << 16n) | BigInt(`0x${group}`)
-  }
-  return value
-}
-
-/** An IPv4 (dotted quad) or IPv6 address; a zone (`fe80::1%eth0`) is ignored. */
-const parseIp = (text: string): Ip | undefined => {
-  const v4 = parseIpv4(text)
-  if (v4 !== undefined) return { family: 4, value: v4 }
-  const v6 = text.includes(":") ? parseIpv6(text.split("%")[0] ?? "") : undefined
-  return v6 === undefined ? undefined : { family: 6, value: v6 }
-}
-
-const formatIpv4 = (value: bigint): string => [24n, 16n, 8n, 0n].map((shift) => (value >> shift) & 0xffn).join(".")
-
 const range = (
   cidr: string,
   why: string,
   embedding: Partial<Pick<Range, "embeds" | "publicWhenEmbeddedIsPublic">> = {}
-) => {
-  const [address = "", prefix = ""] = cidr.split("/")
-  const ip = parseIp(address)
-  if (ip === undefined) throw new Error(`bad range ${cidr}`)
-  return { family: ip.family, network: ip.value, prefix: Number(prefix), cidr, why, ...embedding } satisfies Range
-}
-
-const bits = (family: 4 | 6): bigint => (family === 4 ? 32n : 128n)
-
-const contains = (r: Range, ip: Ip): boolean => {
-  const shift = bits(ip.family) - BigInt(r.prefix)
-  return r.family === ip.family && ip.value >> shift === r.network >> shift
-}
+): Range => ({ network: IpNetwork.fromStringUnsafe(cidr), cidr, why, ...embedding })
 
 /** Every range a webhook must not reach, first match wins (so a narrower range comes before a wider one). */
 const ranges: ReadonlyArray<Range> = [
@@ -123,18 +60,25 @@ const ranges: ReadonlyArray<Range> = [
   range("8000::/1", "not global unicast")
 ]
 
-const embedded = (ip: Ip, embedding: Embedding): Ip => ({
-  family: 4,
-  value: (embedding === "6to4" ? ip.value >> 80n : ip.value) & 0xffffffffn
-})
+/** An IPv4 dotted quad or an IPv6 address without brackets; a zone (`fe80::1%eth0`) is ignored. */
+const parseIp = (text: string): NetAddress.IpAddress | undefined => {
+  if (!text.includes(":")) return Result.getOrUndefined(NetAddress.ipv4FromString(text))
+  // Any zone, even empty, is cut off: `ipv6FromString` refuses `%`, and `scopedIpv6LiteralFromString` some zones.
+  return Result.getOrUndefined(NetAddress.ipv6FromString(text.split("%")[0] ?? ""))
+}
 
-const problemOf = (ip: Ip): string | undefined => {
-  const hit = ranges.find((r) => contains(r, ip))
+const embedded = (ip: NetAddress.Ipv6Address, embedding: Embedding): NetAddress.Ipv4Address => {
+  const at = embedding === "6to4" ? 2 : 12
+  return NetAddress.ipv4FromBytesUnsafe(Uint8Array.from(NetAddress.ipv6ToOctets(ip).slice(at, at + 4)))
+}
+
+const problemOf = (ip: NetAddress.IpAddress): string | undefined => {
+  const hit = ranges.find((r) => IpNetwork.contains(r.network, ip))
   if (hit === undefined) return undefined
-  if (hit.embeds === undefined) return `is in ${hit.cidr} (${hit.why})`
+  if (hit.embeds === undefined || !NetAddress.isIpv6Address(ip)) return `is in ${hit.cidr} (${hit.why})`
   const v4 = embedded(ip, hit.embeds)
   const inner = problemOf(v4)
-  if (inner !== undefined) return `embeds ${formatIpv4(v4.value)} (${hit.why}), which ${inner}`
+  if (inner !== undefined) return `embeds ${NetAddress.formatIp(v4)} (${hit.why}), which ${inner}`
   return hit.publicWhenEmbeddedIsPublic === true ? undefined : `is in ${hit.cidr} (${hit.why})`
 }
 

@@ -1,3 +1,5 @@
+import { SecureRandom } from "effect/crypto"
+import { Base64, Base64Url } from "effect/encoding"
 import { type KeyKind, keyPrefix } from "./Account.ts"
 
 const base62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -6,7 +8,7 @@ const base62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 const randomBase62 = (length: number): string => {
   let out = ""
   while (out.length < length) {
-    for (const byte of crypto.getRandomValues(new Uint8Array(length * 2))) {
+    for (const byte of SecureRandom.randomBytesUnsafe(length * 2)) {
       if (byte < 248 && out.length < length) out += base62[byte % 62]
     }
   }
@@ -20,8 +22,10 @@ export const newSecret = (kind: KeyKind): string => keyPrefix[kind] + randomBase
 export const displayPrefix = (secret: string, kind: KeyKind): string => secret.slice(0, keyPrefix[kind].length + 4)
 
 /** A new Standard Webhooks signing secret: `whsec_` + base64 of 32 random bytes. */
-export const newWebhookSecret = (): string =>
-  `whsec_${btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))}`
+export const newWebhookSecret = (): string => `whsec_${Base64.encode(SecureRandom.randomBytesUnsafe(32))}`
 
 /** A new Standard Webhooks message id, kept by every retry of one delivery. */
-export const newWebhookId = (): string => `msg_${crypto.randomUUID()}`
+export const newWebhookId = (): string => `msg_${SecureRandom.uuidV4Unsafe()}`
+
+/** 32 random bytes, base64url (43 characters): a sign-in link's, a session's or an OAuth code's or token's secret. */
+export const newOpaqueToken = (): string => Base64Url.encode(SecureRandom.randomBytesUnsafe(32))

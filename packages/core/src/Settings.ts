@@ -1,4 +1,5 @@
 import { Config, ConfigProvider, Duration, Effect } from "effect"
+import { authorityProblem, hostNameProblem } from "./HostName.ts"
 import type { SourceCode } from "./Source.ts"
 
 /** Where the embedded store and the e-mail outbox live unless `TENDERS_DATA_DIR` (or `--data-dir`) says otherwise. */
@@ -110,11 +111,16 @@ export const publicUrlConfig = (fallback: string): Config.Config<URL> =>
       const url = URL.canParse(text) ? new URL(text) : undefined
       return url !== undefined &&
         (url.protocol === "http:" || url.protocol === "https:") &&
+        authorityProblem(text) === undefined &&
+        hostNameProblem(url.hostname, { singleLabel: true }) === undefined &&
         url.search === "" &&
         url.hash === "" &&
         url.username === "" &&
         url.password === ""
         ? Effect.succeed(url)
-        : invalid("TENDERS_PUBLIC_URL must be an http or https URL without credentials, query or fragment")
+        : invalid(
+            "TENDERS_PUBLIC_URL must be an http or https URL of a host name or IP address, without credentials, " +
+              "query or fragment"
+          )
     })
   )

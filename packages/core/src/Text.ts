@@ -11,7 +11,26 @@ export const textProblem = (text: string): string | undefined => {
   return undefined
 }
 
-const controlCharacter = /\p{Cc}/u
+// Unicode category Cc, written as ranges so that the JSON Schema pattern below states the same rule.
+const controlRanges = "\\u0000-\\u001F\\u007F-\\u009F"
+const controlCharacter = new RegExp(`[${controlRanges}]`, "u")
+
+/**
+ * The text rule as a JSON Schema `pattern` (ECMA-262, read alike with or without the `u` flag): any character but a
+ * control character or a surrogate, or a surrogate pair. Published on every text field, so generated clients know it.
+ */
+export const textPattern = `^(?:[^${controlRanges}\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$`
+
+/**
+ * Why a text shown to a person as a name (an OAuth client's name) is refused: the text rule, and no format
+ * character (Unicode Cf: bidirectional overrides and isolates, zero-width characters) nor line or paragraph separator,
+ * which can make a name read as something else (U+202E reverses what follows it).
+ */
+export const labelProblem = (text: string): string | undefined =>
+  textProblem(text) ??
+  (formatCharacter.test(text) ? "must not contain format characters (Unicode Cf, such as U+202E)" : undefined)
+
+const formatCharacter = /[\p{Cf}\p{Zl}\p{Zp}]/u
 
 /** Characters as JSON Schema counts them (Unicode code points), not UTF-16 code units. */
 export const characterCount = (text: string): number => {
@@ -29,7 +48,11 @@ export const characterCount = (text: string): number => {
 }
 
 /** The text rule as a schema check. */
-export const isText = (): SchemaAST.Check<string> => Schema.makeFilter((text: string) => textProblem(text) ?? true)
+export const isText = (): SchemaAST.Check<string> =>
+  Schema.makeFilter((text: string) => textProblem(text) ?? true, {
+    expected: "a string without control characters",
+    toJsonSchema: () => ({ pattern: textPattern })
+  })
 
 /** At most `max` characters (code points), published as JSON Schema `maxLength`. */
 export const isMaxCharacters = (max: number): SchemaAST.Check<string> =>

@@ -1,4 +1,5 @@
 import { Config, ConfigProvider, Context, Effect, Layer, Result } from "effect"
+import { authorityProblem, hostNameProblem } from "./HostName.ts"
 import { addressProblem, isIpAddress } from "./PublicAddress.ts"
 import { commaList } from "./Settings.ts"
 import { textProblem } from "./Text.ts"
@@ -35,9 +36,11 @@ const hostProblem = (host: string): string | undefined => {
 
 /**
  * The one URL check of a webhook target, at creation and at delivery: the text rule on the raw string (WHATWG URL
- * would silently drop a tab, CR or LF), an absolute `https` URL without credentials, and unless `host:port` is
- * allow-listed, no local or metadata name and no non-public address (IPv4 short, hex and octal forms arrive
- * normalised by WHATWG URL). The failure says what is wrong, without the field's name.
+ * would silently drop a tab, CR or LF), an absolute `https` URL that names its host after `//`, without credentials,
+ * whose host is a host name of two labels or more or an IP address (core's host rule; one label only when
+ * allow-listed), and unless `host:port` is allow-listed, no local or metadata name and no non-public address (IPv4
+ * short, hex and octal forms arrive normalised by WHATWG URL). The failure says what is wrong, without the field's
+ * name. `url` is the normalised URL, the form the watchlist keeps.
  */
 export const parseWebhookTarget = (
   raw: string,
@@ -49,10 +52,13 @@ export const parseWebhookTarget = (
   if (!URL.canParse(raw)) return Result.fail("must be an absolute URL")
   const url = new URL(raw)
   if (url.protocol !== "https:") return Result.fail("must use https")
+  const authority = authorityProblem(raw)
+  if (authority !== undefined) return Result.fail(authority)
   if (url.username !== "" || url.password !== "") return Result.fail("must not carry credentials")
   const host = url.hostname.replace(/^\[(.*)\]$/u, "$1")
   const allowListed = allowHosts.includes(hostPort(url))
-  const problem = allowListed ? undefined : hostProblem(host)
+  const problem =
+    (allowListed ? undefined : hostProblem(host)) ?? hostNameProblem(url.hostname, { singleLabel: allowListed })
   if (problem !== undefined) return Result.fail(problem)
   const port = url.port === "" ? 443 : Number(url.port)
   return Result.succeed({ url, host, port, isAddress: isIpAddress(host), allowListed })
@@ -63,6 +69,10 @@ export const webhookProblem = (url: string, allowHosts: ReadonlyArray<string> = 
   const checked = parseWebhookTarget(url, allowHosts)
   return Result.isFailure(checked) ? `channels.webhook ${checked.failure}` : undefined
 }
+
+/** A webhook URL as a watchlist keeps it: normalised (WHATWG URL), or as given when the check refuses it. */
+export const normalWebhookUrl = (url: string, allowHosts: ReadonlyArray<string> = []): string =>
+  Result.match(parseWebhookTarget(url, allowHosts), { onFailure: () => url, onSuccess: (target) => target.url.href })
 
 /** An allow-list entry in the form `parseWebhookTarget` matches, or undefined when it is not `host:port`. */
 const allowEntry = (entry: string): string | undefined => {

@@ -37,6 +37,21 @@ describe("createWatchlist", () => {
     }).pipe(Effect.provide(world()))
   )
 
+  it.effect("keeps a webhook URL in its normal form, and refuses one whose host is missing or one label", () =>
+    Effect.gen(function* () {
+      yield* atStart
+      const owner = yield* account("hooks@example.com", "pro")
+      const input = { name: "w", filters: { q: "road" }, channels: { webhook: "https://Hooks.Example.COM:443/a/../b" } }
+      yield* createWatchlist(input, owner)
+      const [saved] = yield* (yield* WatchlistStore).list(owner.id)
+      assert.strictEqual(saved?.channels?.webhook, "https://hooks.example.com/b")
+      for (const webhook of ["https:///x", "https://x/hook"]) {
+        const refused = yield* Effect.flip(createWatchlist({ ...input, channels: { webhook } }, owner))
+        assert.strictEqual(refused._tag, "InvalidInput", webhook)
+      }
+    }).pipe(Effect.provide(world()))
+  )
+
   it.effect("refuses the plan's next watchlist with limit_reached, but an invalid one still with invalid_input", () =>
     Effect.gen(function* () {
       yield* atStart

@@ -2,6 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Layer, Result } from "effect"
 import {
   addressProblem,
+  normalWebhookUrl,
   parseWebhookTarget,
   WebhookAllowHosts,
   webhookAllowHostsConfig,
@@ -121,9 +122,25 @@ describe("the webhook URL check", () => {
       ["nonsense", /absolute URL/u],
       ["https://user:pw@example.com/x", /credentials/u],
       ["https://user@example.com/x", /credentials/u],
-      ["https://example.com./", /dot/u]
+      ["https://example.com./", /dot/u],
+      ["https:///x", /host after \/\//u],
+      ["https:x.example.com/hook", /host after \/\//u],
+      ["https:/x.example.com/hook", /host after \/\//u],
+      ["https://x/", /single label/u],
+      ["https://intranet/hook", /single label/u],
+      ["https://a;sandbox.example.com/", /not a host name/u],
+      ["https://a,b.example.com/", /not a host name/u],
+      ["https://*.example.com/", /not a host name/u],
+      [`https://${"a".repeat(64)}.example.com/`, /not a host name/u],
+      [`https://${Array.from({ length: 60 }, () => "abcd").join(".")}.com/`, /not a host name/u]
     ]
     for (const [url, problem] of cases) assert.match(webhookProblem(url) ?? "", problem, url)
+  })
+
+  it("keeps the normalised URL, the form delivery reads", () => {
+    const target = parseWebhookTarget("https://Hooks.Example.COM:443/a/../b?x=1", [])
+    assert.strictEqual(Result.isSuccess(target) ? target.success.url.href : "", "https://hooks.example.com/b?x=1")
+    assert.strictEqual(normalWebhookUrl("https://BÜCHER.example/h"), "https://xn--bcher-kva.example/h")
   })
 
   it("exempts exactly the allow-listed host:port from the host and address rules, never from https", () => {
@@ -131,6 +148,9 @@ describe("the webhook URL check", () => {
     assert.isUndefined(webhookProblem("https://127.0.0.1:8443/x", allow))
     assert.isUndefined(webhookProblem("https://[::1]/", allow))
     assert.isUndefined(webhookProblem("https://HOOKS.internal/", allow))
+    // An operator's one-label host (a service name on a private network) is a host only when allow-listed.
+    assert.isUndefined(webhookProblem("https://receiver:8443/", ["receiver:8443"]))
+    assert.isDefined(webhookProblem("https://receiver:8443/", []))
     assert.isDefined(webhookProblem("https://127.0.0.1:8444/", allow))
     assert.isDefined(webhookProblem("https://127.0.0.1/", allow))
     assert.isDefined(webhookProblem("https://[::1]:8443/", allow))

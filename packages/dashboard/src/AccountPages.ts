@@ -132,6 +132,17 @@ export const settingsPage = (
             </button>
             <p class="help" id="rotate-note">${s.rotateNote}</p>`
         )}
+      </div>
+      <h2 id="sessions">${s.sessionsTitle}</h2>
+      <p id="sessions-note">${s.sessionsIntro}</p>
+      <div class="actions">
+        ${postForm(
+          ctx,
+          paths.signOutEverywhere,
+          html`<button type="submit" class="danger" data-testid="sign-out-everywhere" aria-describedby="sessions-note">
+            ${s.signOutEverywhere}
+          </button>`
+        )}
       </div>`
   )
 }

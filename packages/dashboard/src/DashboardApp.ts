@@ -27,11 +27,11 @@ import {
   DashboardSettings,
   field,
   formOf,
-  makeReadThrottle,
   makeWeb,
   safeNext,
   sameToken,
-  sessionCookie
+  sessionCookie,
+  throttleReads
 } from "./Web.ts"
 
 /**
@@ -44,7 +44,7 @@ export const DashboardApp = HttpRouter.use(
   Effect.fnUntraced(function* (router) {
     const settings = yield* DashboardSettings
     const context = yield* Effect.context<DashboardPorts>()
-    const web = { ...makeWeb(settings), throttleReads: yield* makeReadThrottle }
+    const web = { ...makeWeb(settings), throttleReads }
     const { show, redirect, signedIn, pageContext, cookieOptions } = web
 
     const overview = signedIn((ctx) =>
@@ -101,28 +101,35 @@ export const DashboardApp = HttpRouter.use(
       const email = field(form, "email")
       const next = safeNext(field(form, "next"))
       const linkQuery = (token: string) => new URLSearchParams(next === undefined ? { token } : { token, next })
-      const asked = yield* requestSignIn({
+      return yield* requestSignIn({
         email,
-        client: clientAddress(request, settings.trustedProxies),
+        client: clientAddress(request),
         signUp: settings.signUp,
         language: ctx.language,
         linkUrl: (token) => new URL(`${paths.link}?${linkQuery(token)}`, settings.publicUrl).href
-      }).pipe(Effect.result)
-      if (asked._tag === "Success") return show(linkSentPage(ctx, email.trim(), Duration.toMinutes(signInLinkTtl)))
-      return asked.failure._tag === "SignInThrottled"
-        ? show(signInPage(ctx, t.errors.throttled, email, next), 429).pipe(
-            HttpServerResponse.setHeader("retry-after", String(asked.failure.retryAfter))
-          )
-        : show(signInPage(ctx, t.errors.invalidEmail, email, next), 400)
+      }).pipe(
+        Effect.map((address) => show(linkSentPage(ctx, address, Duration.toMinutes(signInLinkTtl)))),
+        Effect.catchTags({
+          SignInThrottled: (refused) =>
+            Effect.succeed(
+              show(signInPage(ctx, t.errors.throttled(Math.ceil(refused.retryAfter / 60)), email, next), 429).pipe(
+                HttpServerResponse.setHeader("retry-after", String(refused.retryAfter))
+              )
+            ),
+          InvalidInput: () => Effect.succeed(show(signInPage(ctx, t.errors.invalidEmail, email, next), 400))
+        })
+      )
     })
 
     const openLink = Effect.fnUntraced(function* (request: HttpServerRequest.HttpServerRequest) {
       const { ctx, url } = yield* pageContext(request)
       const token = url.searchParams.get("token") ?? ""
-      const email = yield* Effect.result(signInLinkAddress(token))
-      if (email._tag === "Failure")
-        return show(errorPage(ctx, messages[ctx.language].errors.linkRefused, paths.signIn), 400)
-      return show(confirmPage(ctx, token, email.success, safeNext(url.searchParams.get("next"))))
+      return yield* signInLinkAddress(token).pipe(
+        Effect.map((email) => show(confirmPage(ctx, token, email, safeNext(url.searchParams.get("next"))))),
+        Effect.catchTag("Unauthorized", () =>
+          Effect.succeed(show(errorPage(ctx, messages[ctx.language].errors.linkRefused, paths.signIn), 400))
+        )
+      )
     })
 
     const useLink = Effect.fnUntraced(function* (request: HttpServerRequest.HttpServerRequest) {
@@ -130,16 +137,19 @@ export const DashboardApp = HttpRouter.use(
       const t = messages[ctx.language]
       if (crossSite(request, settings.publicUrl)) return show(errorPage(ctx, t.errors.forbidden, paths.signIn), 403)
       const form = yield* formOf(request)
-      const signedIn = yield* Effect.result(completeSignIn(field(form, "token"), settings.signUp))
-      if (signedIn._tag === "Failure") {
-        const closed = signedIn.failure.message.startsWith("Sign-up is closed")
-        return show(errorPage(ctx, closed ? t.errors.signUpClosed : t.errors.linkRefused, paths.signIn), 400)
-      }
       const next = safeNext(field(form, "next")) ?? paths.home
-      return HttpServerResponse.setCookieUnsafe(redirect(next), sessionCookie, signedIn.success.session, {
-        ...cookieOptions,
-        maxAge: sessionTtl
-      })
+      return yield* completeSignIn(field(form, "token"), settings.signUp).pipe(
+        Effect.map(({ session }) =>
+          HttpServerResponse.setCookieUnsafe(redirect(next), sessionCookie, session, {
+            ...cookieOptions,
+            maxAge: sessionTtl
+          })
+        ),
+        Effect.catchTags({
+          SignUpClosed: () => Effect.succeed(show(errorPage(ctx, t.errors.signUpClosed, paths.signIn), 400)),
+          Unauthorized: () => Effect.succeed(show(errorPage(ctx, t.errors.linkRefused, paths.signIn), 400))
+        })
+      )
     })
 
     const signOut = Effect.fnUntraced(function* (request: HttpServerRequest.HttpServerRequest) {
@@ -152,6 +162,20 @@ export const DashboardApp = HttpRouter.use(
         yield* (yield* SignInStore).endSession(token ?? "")
       }
       return HttpServerResponse.expireCookieUnsafe(redirect(paths.signIn), sessionCookie, cookieOptions)
+    })
+
+    // Every session of the account ends, this browser's too: a lost or shared computer is signed out.
+    const signOutEverywhere = signedIn((ctx) =>
+      Effect.gen(function* () {
+        yield* (yield* SignInStore).endSessions(ctx.session.account.id)
+        return HttpServerResponse.expireCookieUnsafe(redirect(paths.signIn), sessionCookie, cookieOptions)
+      })
+    )
+
+    // A dashboard address no route has: the dashboard's own page, with its headers, not the REST API's JSON.
+    const noPage = Effect.fnUntraced(function* (request: HttpServerRequest.HttpServerRequest) {
+      const { ctx } = yield* pageContext(request)
+      return show(errorPage(ctx, messages[ctx.language].errors.noPage, paths.home), 404)
     })
 
     // An asset asked for by the address of its content (a page's link) is kept a year; any other address of it
@@ -177,11 +201,13 @@ export const DashboardApp = HttpRouter.use(
       ["GET", paths.link, openLink],
       ["POST", paths.link, useLink],
       ["POST", paths.signOut, signOut],
+      ["POST", paths.signOutEverywhere, signOutEverywhere],
       ["GET", paths.keys, listKeys],
       ["POST", paths.keys, createKey],
       ["POST", "/dashboard/keys/:keyId/revoke", revokeKey],
       ["GET", paths.style, asset(assetUrls.style, styleSheet, "text/css; charset=utf-8")],
-      ["GET", paths.script, asset(assetUrls.script, script, "text/javascript; charset=utf-8")]
+      ["GET", paths.script, asset(assetUrls.script, script, "text/javascript; charset=utf-8")],
+      ["*", "/dashboard/:page/*", noPage]
     ]
     yield* addRoutes(router, context, routes)
   })

@@ -1,5 +1,6 @@
 import {
   approveAuthorization,
+  AuthorizationCheck,
   checkAuthorization,
   type ClientMetadataDocuments,
   denyAuthorization,
@@ -7,46 +8,24 @@ import {
   isMetadataDocumentId,
   OAuthSettings,
   OAuthStore,
+  redirectOrigin,
   type SignInStore
 } from "@tenders/core"
-import { DateTime, Effect, Option, Schema } from "effect"
-import { HttpRouter, HttpServerRequest, HttpServerResponse, UrlParams } from "effect/http"
+import { DateTime, Effect, Option, Result, Schema } from "effect"
+import { HttpRouter, type HttpServerRequest, HttpServerResponse, UrlParams } from "effect/http"
 import { messages } from "./I18n.ts"
 import { appsPage, consentPage, refusedRequestPage } from "./OAuthPages.ts"
-import { errorPage, paths } from "./Pages.ts"
+import { errorPage, type PageContext, paths } from "./Pages.ts"
 import { addRoutes, DashboardSettings, formOf, makeWeb, signInPath } from "./Web.ts"
 
-/** The parameters of an authorization request that the consent form carries back (each once). */
-const requestParameters = [
-  "response_type",
-  "client_id",
-  "redirect_uri",
-  "state",
-  "scope",
-  "code_challenge",
-  "code_challenge_method",
-  "resource"
-] as const
-
-const parametersOf = (params: UrlParams.UrlParams) =>
-  Object.fromEntries(
-    requestParameters.flatMap((name) => {
-      const values = UrlParams.getAll(params, name)
-      return values.length === 1 ? [[name, values[0] ?? ""]] : []
-    })
-  ) as Record<string, string>
-
-/** Why a request is refused before it is read: a parameter given more than once (RFC 6749 §3.1), or nothing. */
-const repeatedProblem = (params: UrlParams.UrlParams): string | undefined => {
-  const repeated = requestParameters.filter((name) => UrlParams.getAll(params, name).length > 1)
-  return repeated.length === 0 ? undefined : `${repeated.join(", ")} given more than once`
-}
-
-/** The CSP source a form may be sent on to after the consent: the redirect URI's origin, or its app scheme. */
-const formTarget = (redirectUri: string) => {
-  const url = new URL(redirectUri)
-  return url.protocol === "http:" || url.protocol === "https:" ? url.origin : url.protocol
-}
+/**
+ * The consent page's CSP: the dashboard's, with the form allowed on to where the client returns, a source core's
+ * redirect rule built from the redirect URI's checked parts (so it cannot add a directive or another source).
+ */
+const consentPolicy = (redirectUri: string) =>
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; frame-ancestors 'none'; " +
+  `form-action 'self'${Result.match(redirectOrigin(redirectUri), { onFailure: () => "", onSuccess: (o) => ` ${o}` })}; ` +
+  "base-uri 'none'; object-src 'none'"
 
 type Ports = OAuthStore | OAuthSettings | ClientMetadataDocuments | SignInStore
 
@@ -61,57 +40,57 @@ export const OAuthConsentApp = HttpRouter.use(
     const context = yield* Effect.context<Ports>()
     const { show, redirect, signedIn, pageContext } = makeWeb(settings)
 
+    /** A request refused on the page: 400, or 429 with `Retry-After` when a limit refused it. */
+    const refused = (
+      ctx: PageContext,
+      invalid: { readonly message: string; readonly retryAfter: number | undefined }
+    ) =>
+      invalid.retryAfter === undefined
+        ? show(errorPage(ctx, invalid.message, paths.home), 400)
+        : show(errorPage(ctx, invalid.message, paths.home), 429).pipe(
+            HttpServerResponse.setHeader("retry-after", String(invalid.retryAfter))
+          )
+
     // GET: a person not signed in signs in first and comes back here; then the request is checked (so nothing is
-    // fetched for an anonymous visitor) and the person asked. An error for the app is shown with a link back to it,
-    // never redirected to by itself: anyone can register a client, so that would make this an open redirector.
+    // fetched for an anonymous visitor, and a metadata document is fetched for the account) and the person asked. An
+    // error for the app is shown with a link back to it, never redirected to by itself: anyone can register a client,
+    // so that would make this an open redirector.
     const ask = Effect.fnUntraced(function* (request: HttpServerRequest.HttpServerRequest) {
       const { ctx, url } = yield* pageContext(request)
       if (ctx.session === undefined) return redirect(signInPath(url))
-      const query = UrlParams.fromInput(url.searchParams)
-      const repeated = repeatedProblem(query)
-      if (repeated !== undefined) return show(errorPage(ctx, repeated, paths.home), 400)
-      const params = parametersOf(query)
-      const checked = yield* checkAuthorization(params)
-      if (checked._tag === "Invalid") return show(errorPage(ctx, checked.message, paths.home), 400)
-      if (checked._tag === "Redirect") {
-        const description = new URL(checked.url).searchParams.get("error_description") ?? ""
-        return show(refusedRequestPage(ctx, description, checked.url), 400)
-      }
-      const client = checked.request.client
-      return show(
-        consentPage(
-          ctx,
-          {
-            clientName: client.clientName,
-            redirectUri: checked.request.redirectUri,
-            publishedBy: isMetadataDocumentId(client.clientId) ? new URL(client.clientId).host : undefined
-          },
-          Object.entries(params)
-        )
-      ).pipe(
-        HttpServerResponse.setHeader(
-          "content-security-policy",
-          "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; frame-ancestors 'none'; " +
-            `form-action 'self' ${formTarget(checked.request.redirectUri)}; base-uri 'none'; object-src 'none'`
-        )
-      )
+      const checked = yield* checkAuthorization(UrlParams.fromInput(url.searchParams), ctx.session.account.id)
+      return AuthorizationCheck.$match(checked, {
+        Invalid: (invalid) => refused(ctx, invalid),
+        Redirect: ({ url: backToApp, description }) => show(refusedRequestPage(ctx, description, backToApp), 400),
+        Valid: ({ request: asked, parameters }) =>
+          show(
+            consentPage(
+              ctx,
+              {
+                clientName: asked.client.clientName,
+                redirectUri: asked.redirectUri,
+                publishedBy: isMetadataDocumentId(asked.client.clientId)
+                  ? new URL(asked.client.clientId).host
+                  : undefined
+              },
+              Object.entries(parameters)
+            )
+          ).pipe(HttpServerResponse.setHeader("content-security-policy", consentPolicy(asked.redirectUri)))
+      })
     })
 
     // POST (the consent form, with the session's form token): check again, then allow or deny.
     const decide = signedIn((ctx, request) =>
       Effect.gen(function* () {
         const form = yield* formOf(request)
-        const repeated = repeatedProblem(form)
-        if (repeated !== undefined) return show(errorPage(ctx, repeated, paths.home), 400)
-        const checked = yield* checkAuthorization(parametersOf(form))
-        if (checked._tag === "Invalid") return show(errorPage(ctx, checked.message, paths.home), 400)
-        if (checked._tag === "Redirect") return redirect(checked.url)
+        const checked = yield* checkAuthorization(form, ctx.session.account.id)
         const allow = Option.getOrElse(UrlParams.getFirst(form, "decision"), () => "") === "allow"
-        return redirect(
-          allow
-            ? yield* approveAuthorization(checked.request, ctx.session.account.id)
-            : yield* denyAuthorization(checked.request)
-        )
+        return yield* AuthorizationCheck.$match(checked, {
+          Invalid: (invalid) => Effect.succeed(refused(ctx, invalid)),
+          Redirect: ({ url }) => Effect.succeed(redirect(url)),
+          Valid: ({ request: asked }) =>
+            Effect.map(allow ? approveAuthorization(asked, ctx.session.account.id) : denyAuthorization(asked), redirect)
+        })
       })
     )
 

@@ -19,6 +19,7 @@ export const paths = {
   signIn: "/dashboard/sign-in",
   link: "/dashboard/sign-in/link",
   signOut: "/dashboard/sign-out",
+  signOutEverywhere: "/dashboard/sign-out/everywhere",
   keys: "/dashboard/keys",
   revoke: (keyId: string) => `/dashboard/keys/${keyId}/revoke`,
   search: "/dashboard/search",

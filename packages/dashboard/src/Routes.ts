@@ -5,17 +5,24 @@ import type {
   Notifier,
   Rates,
   SearchText,
+  SignInMailer,
   SignInStore,
   SourceStatusStore,
   TenderStore,
   WatchlistStore
 } from "@tenders/core"
-import type { makeWeb, ReadThrottle, Route as WebRoute } from "./Web.ts"
+import type { RateLimiter } from "effect/persistence"
+import type { makeWeb, Route as WebRoute, throttleReads } from "./Web.ts"
 
-/** The core ports the dashboard's pages use (the server's store, rates, text analysis and notifier). */
+/**
+ * The core ports the dashboard's pages use (the server's store, its rate-limit buckets, rates, text analysis, the
+ * notifier and the background sender of sign-in mails).
+ */
 export type DashboardPorts =
   | AccountStore
   | SignInStore
+  | SignInMailer
+  | RateLimiter.RateLimiter
   | Notifier
   | WatchlistStore
   | AlertStore
@@ -26,7 +33,7 @@ export type DashboardPorts =
   | SourceStatusStore
 
 /** The page helpers of `makeWeb`, and the throttle of searches and live counts. */
-export type Web = ReturnType<typeof makeWeb> & { readonly throttleReads: ReadThrottle }
+export type Web = ReturnType<typeof makeWeb> & { readonly throttleReads: typeof throttleReads }
 
 /** One route of the dashboard's pages. */
 export type Route = WebRoute<DashboardPorts>

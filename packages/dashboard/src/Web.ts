@@ -1,15 +1,15 @@
 import {
   type Account,
   type AccountId,
-  clientAddressOf,
   isBodyTooLarge,
-  makeThrottle,
   reportDefect,
   sessionAccount,
   type SignUp,
+  takeUse,
   type UiLanguage
 } from "@tenders/core"
 import { Context, Duration, Effect, Option } from "effect"
+import type { RateLimiter } from "effect/persistence"
 import { type HttpRouter, HttpServerRequest, HttpServerResponse, UrlParams } from "effect/http"
 import { createHash, timingSafeEqual } from "node:crypto"
 import type { Html } from "./Html.ts"
@@ -23,14 +23,12 @@ export class DashboardSettings extends Context.Service<
     /** The address people reach the server at (`TENDERS_PUBLIC_URL`): sign-in links point there. */
     readonly publicUrl: URL
     readonly signUp: SignUp
-    /** Reverse proxies whose `X-Forwarded-For` is believed (`TENDERS_TRUSTED_PROXIES`). */
-    readonly trustedProxies: ReadonlyArray<string>
   }
 >()("@tenders/dashboard/DashboardSettings") {}
 
-/** The address a request comes from, through the trusted proxies (core's `clientAddressOf`). */
-export const clientAddress = (request: HttpServerRequest.HttpServerRequest, trusted: ReadonlyArray<string>) =>
-  clientAddressOf(Option.getOrUndefined(request.remoteAddress), request.headers["x-forwarded-for"], trusted)
+/** The address a request comes from: the server applied its trusted proxies' `X-Forwarded-For` already. */
+export const clientAddress = (request: HttpServerRequest.HttpServerRequest) =>
+  Option.getOrElse(request.remoteAddress, () => "unknown")
 
 export const sessionCookie = "tenders_session"
 export const languageCookie = "tenders_lang"
@@ -86,29 +84,36 @@ export const safeNext = (next: string | null | undefined): string | undefined =>
   const base = "http://dashboard.invalid"
   const url = URL.canParse(next, base) ? new URL(next, base) : undefined
   if (url === undefined || url.origin !== base || !/^\/dashboard(?:\/|$)/u.test(url.pathname)) return undefined
-  // Not a sign-in page: a `next` of another person's sign-in link would sign the victim in to that account.
-  if (url.pathname.startsWith(paths.signIn)) return undefined
+  // Not a sign-in page: a `next` of another person's sign-in link would sign the victim in to that account. Checked
+  // on the path as the router reads it (decoded, in any case, `//` as `/`, without `;…`), not as written.
+  if (routedPath(url.pathname).startsWith(paths.signIn)) return undefined
   return `${url.pathname}${url.search}`
 }
+
+/**
+ * A path as the router may match it, or more: every `%xx` decoded (an encoded `/` too), lower case, `//` as `/`, `;…`
+ * dropped. Reading more into a path than the router does only refuses more.
+ */
+const routedPath = (pathname: string): string =>
+  pathname
+    .replace(/%[0-9a-f]{2}/giu, (hex) => String.fromCharCode(Number.parseInt(hex.slice(1), 16)))
+    .toLowerCase()
+    .replace(/\/{2,}/gu, "/")
+    .replace(/;[^/]*/gu, "")
 
 /**
  * Searches and live counts one account may make a minute in the dashboard. They do not count against the API's
  * monthly quota (the dashboard is how people use the product); this keeps a session from being an unmetered API.
  */
-export const dashboardReadsPerMinute = 60
+export const dashboardReads = { name: "dashboard-reads", limit: 60, window: Duration.minutes(1) } as const
 
-/** The seconds an account must wait before its next dashboard read, or 0. */
-export type ReadThrottle = (account: AccountId) => Effect.Effect<number>
-
-/** The read throttle: core's per-key token bucket, per account. */
-export const makeReadThrottle: Effect.Effect<ReadThrottle> = Effect.map(
-  makeThrottle(dashboardReadsPerMinute, Duration.minutes(1)),
-  (wait) => (account) => wait(`dashboard-reads:${account}`)
-)
+/** The seconds an account must wait before its next dashboard read, or 0 (the read is then counted). */
+export const throttleReads = (account: AccountId): Effect.Effect<number, never, RateLimiter.RateLimiter> =>
+  takeUse(dashboardReads, account)
 
 /** One route of a dashboard router: method, path, handler. */
 export type Route<R> = readonly [
-  "GET" | "POST",
+  "GET" | "POST" | "*",
   HttpRouter.PathInput,
   (request: HttpServerRequest.HttpServerRequest) => Effect.Effect<HttpServerResponse.HttpServerResponse, never, R>
 ]

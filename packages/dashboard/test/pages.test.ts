@@ -11,7 +11,7 @@ import {
 import { makeRecord, MemoryDb } from "@tenders/core/testing"
 import { assert, describe, it } from "@effect/vitest"
 import { Context, DateTime, Effect } from "effect"
-import { dashboardReadsPerMinute } from "../src/Web.ts"
+import { dashboardReads } from "../src/Web.ts"
 import { type Dashboard, makeDashboard, onPorts, signedInAs } from "./support.ts"
 
 const callsThisMonth = (dashboard: Dashboard, accountId: AccountId) =>
@@ -204,7 +204,7 @@ describe("the dashboard's pages", () => {
       const dashboard = yield* makeDashboard()
       const { person, csrf } = yield* signedInAs(dashboard, "fast@example.com")
       const { person: other } = yield* signedInAs(dashboard, "calm@example.com")
-      for (let i = 0; i < dashboardReadsPerMinute; i++) {
+      for (let i = 0; i < dashboardReads.limit; i++) {
         const searched = yield* Effect.promise(() => person.get(`/dashboard/search?q=road+${i}`))
         assert.strictEqual(searched.status, 200, `search ${i}`)
       }

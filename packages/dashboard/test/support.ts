@@ -1,6 +1,12 @@
-import { AccountStore, type Plan, Rates } from "@tenders/core"
-import { memoryStore, notifierRecorder, RecordedNotifications, SourceStatusStoreEmpty } from "@tenders/core/testing"
-import { Context, Effect, Layer } from "effect"
+import { AccountStore, type Plan, Rates, sendSignInMails } from "@tenders/core"
+import {
+  memoryStore,
+  notifierRecorder,
+  RecordedNotifications,
+  SignInMailerManual,
+  SourceStatusStoreEmpty
+} from "@tenders/core/testing"
+import { Clock, Context, Effect, Layer } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { DashboardApp, DashboardSettings } from "../src/index.ts"
 
@@ -24,8 +30,11 @@ export const base = "http://localhost"
 export const hiddenValue = (page: string, name: string): string =>
   new RegExp(`name="${name}" value="([^"]*)"`, "u").exec(page)?.[1] ?? ""
 
-/** The dashboard over in-memory ports and a recording notifier, driven through web Requests. */
-export const makeDashboard = (signUp: "open" | "closed" = "open", trustedProxies: ReadonlyArray<string> = []) =>
+/**
+ * The dashboard over in-memory ports and a recording notifier, driven through web Requests. Sign-in mails stay queued
+ * until `mails` sends them (the server sends them in the background).
+ */
+export const makeDashboard = (signUp: "open" | "closed" = "open") =>
   Effect.gen(function* () {
     const ports = yield* Layer.build(
       Layer.mergeAll(
@@ -33,7 +42,8 @@ export const makeDashboard = (signUp: "open" | "closed" = "open", trustedProxies
         Rates.bundled,
         SourceStatusStoreEmpty,
         notifierRecorder(),
-        Layer.succeed(DashboardSettings, { publicUrl: new URL(base), signUp, trustedProxies })
+        SignInMailerManual,
+        Layer.succeed(DashboardSettings, { publicUrl: new URL(base), signUp })
       )
     )
     const { handler, dispose } = HttpRouter.toWebHandler(
@@ -71,7 +81,16 @@ export const makeDashboard = (signUp: "open" | "closed" = "open", trustedProxies
           send("POST", path, new URLSearchParams(form).toString(), { origin: base, ...headers })
       }
     }
-    return { browser, sent, ports }
+    /**
+     * Sends the queued sign-in mails, then gives every sign-in mail sent so far; on the live clock, as the pages'
+     * handler keeps the links (a test's clock would find none due).
+     */
+    const mails = sendSignInMails().pipe(
+      Effect.provide(ports),
+      Effect.provideService(Clock.Clock, Clock.Clock.defaultValue()),
+      Effect.as(sent.signIns)
+    )
+    return { browser, sent, mails, ports }
   })
 
 /** What `makeDashboard` gives. */
@@ -83,7 +102,7 @@ export const signedInAs = (dashboard: Dashboard, email: string, plan: Plan = "fr
     const account = yield* Context.get(dashboard.ports, AccountStore).saveAccount({ email, plan, monthlyLimit: null })
     const person = dashboard.browser()
     yield* Effect.promise(() => person.post("/dashboard/sign-in", { email }))
-    const token = new URL(dashboard.sent.signIns.at(-1)?.url ?? base).searchParams.get("token") ?? ""
+    const token = new URL((yield* dashboard.mails).at(-1)?.url ?? base).searchParams.get("token") ?? ""
     yield* Effect.promise(() => person.post("/dashboard/sign-in/link", { token }))
     const home = yield* Effect.promise(() => person.get("/dashboard"))
     return { person, account, csrf: hiddenValue(home.text, "csrf") }

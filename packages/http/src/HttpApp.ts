@@ -1,6 +1,8 @@
 import { TendersApi } from "@tenders/contract"
 import { Layer } from "effect"
+import { HttpMiddleware } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
+import type { IpNetwork } from "effect/net"
 import { AuthorizationLive } from "./AuthorizationLive.ts"
 import { ErrorMapping } from "./ErrorMapping.ts"
 import { MetaHandlers, SystemHandlers, TendersHandlers, WatchlistsHandlers } from "./Handlers.ts"
@@ -24,3 +26,12 @@ export const HttpApp = Layer.mergeAll(
  * with this one, ids up to 1 KiB reach the contract, which decodes them (400 for what is not a tender id).
  */
 export const routerConfig = { maxParamLength: 1024 } as const
+
+/**
+ * The middleware to serve every route with (`HttpRouter.serve(app, { middleware })`): a request that came through one
+ * of the trusted proxies (`TENDERS_TRUSTED_PROXIES`, core `trustedProxiesConfig`) gets its client's address from
+ * `X-Forwarded-For` (Effect's `xForwardedHeaders`), so that every route's limits per client see the client, not the
+ * proxy. With no trusted proxy the header is ignored.
+ */
+export const clientAddressMiddleware = (trustedProxies: ReadonlyArray<IpNetwork.IpNetwork>) =>
+  HttpMiddleware.xForwardedHeaders({ trustedProxies })

@@ -7,7 +7,12 @@ import { errorOf, makeTestApi } from "./support.ts"
 // contract's shape, on search and on watchlist creation alike.
 const instants = ["0000-01-01", "0001-01-01T00:00+01:00", "9999-12-31T23:00-05:00"]
 const texts = ["road\u0000works", "road\ud800", "\udc00road"]
-const webhooks = [...refusedWebhookProbes, "https://hooks.example.com/a\r\nX-Injected: 1"]
+const webhooks = [
+  ...refusedWebhookProbes,
+  "https://hooks.example.com/a\r\nX-Injected: 1",
+  "https:///x",
+  "https://x/hook"
+]
 
 const expectInvalid = (result: { readonly status: number; readonly json: unknown; readonly text: string }) => {
   assert.strictEqual(result.status, 400, result.text)

@@ -1,6 +1,8 @@
 import { isJsonContentType, type SpecTypeName, specTypeSchemas } from "@modelcontextprotocol/server"
+import { isBodyTooLarge } from "@tenders/core"
 import { ByteSize, Data, Effect, Option, Predicate, Schema } from "effect"
 import { HttpIncomingMessage, type HttpServerRequest, HttpServerResponse } from "effect/http"
+import { tools } from "./Tools.ts"
 
 /** Request bodies above this size are refused (413), as REST refuses bodies above 64 KiB. */
 export const maxMcpBodyBytes = 64 * 1024
@@ -39,25 +41,36 @@ const decodeEnvelope = Schema.decodeUnknownOption(Envelope)
  * The requests this server answers, with the MCP spec type of each: the SDK checks their params too, but answers a
  * failure with -32603 and a raw validation dump, where JSON-RPC says -32602 and a person should read the reason.
  */
-const servedRequests: Readonly<Record<string, SpecTypeName>> = {
-  initialize: "InitializeRequest",
-  ping: "PingRequest",
-  "tools/list": "ListToolsRequest",
-  "tools/call": "CallToolRequest",
-  "server/discover": "DiscoverRequest"
-}
+const servedRequests: ReadonlyMap<string, SpecTypeName> = new Map([
+  ["initialize", "InitializeRequest"],
+  ["ping", "PingRequest"],
+  ["tools/list", "ListToolsRequest"],
+  ["tools/call", "CallToolRequest"],
+  ["server/discover", "DiscoverRequest"]
+])
+
+/** The tools served: the SDK looks a called tool up in a plain object, where `constructor` is a tool, "disabled". */
+const servedTools: ReadonlySet<string> = new Set(tools.map((tool) => tool.name))
+
+const decodeToolName = Schema.decodeUnknownOption(Schema.Struct({ params: Schema.Struct({ name: Schema.String }) }))
 
 const pathText = (path: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined) =>
   (path ?? []).map((segment) => String(Predicate.isObject(segment) ? segment.key : segment)).join(".")
 
-/** Why a request's params do not match its spec type, in one line; `None` when they do. */
+/** Why a request's params do not match its spec type or name no tool served, in one line; `None` when they fit. */
 const paramsProblem = (method: string, message: unknown): Option.Option<string> => {
-  const type = servedRequests[method]
+  const type = servedRequests.get(method)
   if (type === undefined) return Option.none()
   const result = specTypeSchemas[type]["~standard"].validate(message)
-  if (result.issues === undefined) return Option.none()
-  const issues = result.issues.map((issue) => `${pathText(issue.path)}: ${issue.message}`)
-  return Option.some(`Invalid params for ${method}: ${issues.join("; ")}`)
+  if (result.issues !== undefined) {
+    const issues = result.issues.map((issue) => `${pathText(issue.path)}: ${issue.message}`)
+    return Option.some(`Invalid params for ${method}: ${issues.join("; ")}`)
+  }
+  if (method !== "tools/call") return Option.none()
+  // The SDK's own answer for a tool it does not have.
+  return Option.flatMap(decodeToolName(message), ({ params }) =>
+    servedTools.has(params.name) ? Option.none() : Option.some(`Tool ${params.name} not found`)
+  )
 }
 
 /** A batch (MCP removed JSON-RPC batching in 2025-06-18): one error per request in it, as JSON-RPC answers batches. */
@@ -77,7 +90,7 @@ const readBody = (request: HttpServerRequest.HttpServerRequest) =>
   request.text.pipe(
     Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(maxMcpBodyBytes)),
     Effect.catchTag("HttpServerError", (error) =>
-      error.reason._tag === "RequestParseError" && error.reason.reason === "BodyTooLarge"
+      isBodyTooLarge(error)
         ? refuse(
             413,
             JsonRpcCode.invalidRequest,
@@ -90,8 +103,8 @@ const readBody = (request: HttpServerRequest.HttpServerRequest) =>
 /**
  * Admits one JSON-RPC message posted to `/mcp` and returns its body for the SDK, or refuses it in JSON-RPC: a body
  * that is not JSON by type (415) or by content (-32700), is too large (413), is a batch, or is a request whose params
- * do not fit its method (-32602). What the SDK answers correctly itself (unknown methods, malformed envelopes,
- * protocol versions) passes through.
+ * do not fit its method or call a tool not served (-32602). What the SDK answers correctly itself (unknown methods,
+ * malformed envelopes, protocol versions) passes through.
  */
 export const admitMessage = Effect.fnUntraced(function* (request: HttpServerRequest.HttpServerRequest) {
   if (!isJsonContentType(request.headers["content-type"])) {

@@ -1,4 +1,4 @@
-import { errorBodyOf, rateLimitHeaders } from "@tenders/contract"
+import { errorBodyOf, errorCodes, rateLimitHeaders } from "@tenders/contract"
 import {
   authenticateMcpCaller,
   mcpScope,
@@ -6,14 +6,14 @@ import {
   OAuthStore,
   AccountStore,
   reportDefect,
-  Unauthorized
+  type Unauthorized
 } from "@tenders/core"
 import { Effect, type Layer, Option } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { authInfoWith, CallQuota } from "./CallQuota.ts"
 import { admitMessage, JsonRpcCode, jsonRpcError } from "./JsonRpc.ts"
 import { makeMcpFetchHandler } from "./McpHandler.ts"
-import { corsHeaders, McpAllowedOrigins, originAllowed, preflightHeaders } from "./Origin.ts"
+import { corsHeaders, McpAllowedOrigins, originAllowed, originRefusal, preflightHeaders } from "./Origin.ts"
 import { makeRunner, type McpPorts } from "./Server.ts"
 
 /** The path of the MCP endpoint. */
@@ -27,9 +27,9 @@ export const protectedResourceMetadataUrl = (resource: string): string => {
 
 const bearer = (header: string | undefined): string | undefined => /^Bearer\s+(\S+)\s*$/iu.exec(header ?? "")?.[1]
 
-/** The HTTP answer before the protocol starts (a refused origin or token): the contract's error body. */
-const refusal = (status: number, error: Unauthorized, headers: Record<string, string>) =>
-  HttpServerResponse.jsonUnsafe(errorBodyOf(error), { status, headers })
+/** The HTTP answer to a refused token, before the protocol starts: the contract's 401 body. */
+const unauthorized = (error: Unauthorized, headers: Record<string, string>) =>
+  HttpServerResponse.jsonUnsafe(errorBodyOf(error), { status: errorCodes.Unauthorized.status, headers })
 
 /** The request as the SDK takes it: a web Request, with the body already read (and admitted) by us. */
 const webRequest = (request: HttpServerRequest.HttpServerRequest, body: string | undefined) => {
@@ -41,8 +41,8 @@ const webRequest = (request: HttpServerRequest.HttpServerRequest, body: string |
 
 /**
  * The MCP endpoint (Streamable HTTP, stateless, JSON responses) at `/mcp`, as a router layer to serve
- * next to the REST routes. Per request: Origin check (403), MCP token check (401, not counted), the JSON-RPC
- * gate (malformed, oversized, batched or badly typed messages answered in JSON-RPC), then the SDK; each
+ * next to the REST routes. Per request: Origin check (403 `forbidden`), MCP token check (401, not counted), the
+ * JSON-RPC gate (malformed, oversized, batched or badly typed messages answered in JSON-RPC), then the SDK; each
  * `tools/call` counts against the quota, reports failures as `isError` tool results, and its HTTP response
  * carries the RateLimit fields. Needs the core ports (TenderStore, AccountStore, WatchlistStore, AlertStore,
  * SourceStatusStore, Rates).
@@ -64,13 +64,7 @@ export const McpApp: Layer.Layer<never, never, HttpRouter.HttpRouter | McpPorts 
 
     const handle = Effect.fnUntraced(function* (request: HttpServerRequest.HttpServerRequest) {
       const origin = request.headers["origin"]
-      if (!originAllowed(origin, allowed)) {
-        const message = [
-          `Origin ${origin ?? ""} may not call ${mcpPath}:`,
-          "only loopback origins and those in TENDERS_MCP_ALLOWED_ORIGINS are allowed."
-        ].join(" ")
-        return refusal(403, new Unauthorized({ message }), {})
-      }
+      if (!originAllowed(origin, allowed)) return originRefusal(origin, mcpPath)
       const cors = corsHeaders(origin)
       if (request.method === "OPTIONS")
         return HttpServerResponse.empty({ status: 204, headers: { ...cors, ...preflightHeaders } })
@@ -82,7 +76,7 @@ export const McpApp: Layer.Layer<never, never, HttpRouter.HttpRouter | McpPorts 
       )
       if (caller._tag === "Failure") {
         const error = secret === undefined ? "" : `, error="invalid_token"`
-        return refusal(401, caller.failure, { ...cors, "www-authenticate": `${challenge}${error}` })
+        return unauthorized(caller.failure, { ...cors, "www-authenticate": `${challenge}${error}` })
       }
       const admitted = yield* (request.method === "POST" ? admitMessage(request) : Effect.succeed(undefined)).pipe(
         Effect.result

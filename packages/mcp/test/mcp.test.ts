@@ -1,7 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import { type OpenAlert, SourceStatusStore, WatchlistId } from "@tenders/core"
 import { isoFromNow, makeRecord } from "@tenders/core/testing"
-import { DateTime, Effect, Layer } from "effect"
+import { DateTime, Effect, Layer, Schema } from "effect"
+import { OriginRefused } from "../src/index.ts"
 import { endpoint, makeTestMcp, textJson, toolError } from "./support.ts"
 
 const records = [
@@ -53,6 +54,10 @@ const post = (headers: Record<string, string>, body: unknown = initialize) => ({
   headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
   body: JSON.stringify(body)
 })
+
+/** The body of a refused origin, decoded by the MCP transport's own schema (never the REST contract's). */
+const refusedBody = (response: Response) =>
+  Effect.promise(() => response.json()).pipe(Effect.flatMap(Schema.decodeUnknownEffect(OriginRefused)))
 
 describe("MCP endpoint, in-process", () => {
   it.live("lists exactly the four tools, with descriptions, on the 2025 and the 2026-07-28 protocol", () =>
@@ -288,7 +293,7 @@ describe("MCP endpoint, in-process", () => {
     }).pipe(Effect.scoped)
   )
 
-  it.live("refuses browser origins other than loopback and the configured ones with 403 (DNS rebinding)", () =>
+  it.live("refuses origins other than loopback and the configured ones with 403 forbidden (DNS rebinding)", () =>
     Effect.gen(function* () {
       const mcp = yield* makeTestMcp({ allowedOrigins: ["https://agents.example.com", "studio.example.org"] })
       const { key } = yield* mcp.createKey("origin@example.com", "pro")
@@ -302,9 +307,9 @@ describe("MCP endpoint, in-process", () => {
       ]) {
         const response = yield* Effect.promise(() => mcp.fetch(endpoint, post({ ...auth, origin })))
         assert.strictEqual(response.status, 403, origin)
-        const body = (yield* Effect.promise(() => response.json())) as { error: { code: string; message: string } }
-        assert.strictEqual(body.error.code, "unauthorized")
-        assert.include(body.error.message, "Origin")
+        const body = yield* refusedBody(response)
+        assert.strictEqual(body.error.code, "forbidden")
+        assert.include(body.error.message, `Origin ${origin} may not call /mcp`)
       }
       for (const origin of [
         "http://localhost:6274",
@@ -326,6 +331,7 @@ describe("MCP endpoint, in-process", () => {
         mcp.fetch(endpoint, { method: "OPTIONS", headers: { origin: "https://evil.example.com" } })
       )
       assert.strictEqual(refused.status, 403)
+      assert.strictEqual((yield* refusedBody(refused)).error.code, "forbidden")
     }).pipe(Effect.scoped)
   )
 

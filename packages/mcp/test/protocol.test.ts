@@ -44,6 +44,9 @@ const BrokenAuthentication = Layer.effect(
   })
 ).pipe(Layer.provide(AccountStoreMemory))
 
+/** The names of `Object.prototype`'s properties a plain-object lookup finds on any object. */
+const prototypeNames = ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf", "__defineGetter__"]
+
 const rateLimit = (answer: RawAnswer) => [answer.headers.get("ratelimit-policy"), answer.headers.get("ratelimit")]
 
 describe("MCP endpoint, in JSON-RPC's words (served next to the REST routes)", () => {
@@ -116,6 +119,53 @@ describe("MCP endpoint, in JSON-RPC's words (served next to the REST routes)", (
         assert.notInclude(error.error.message, "\n")
         assert.notInclude(error.error.message, '"code"')
       }
+    }).pipe(Effect.scoped)
+  )
+
+  it.live("answers a method named after an Object.prototype property as the SDK answers any unknown method", () =>
+    Effect.gen(function* () {
+      const mcp = yield* makeTestMcp()
+      const { key } = yield* mcp.createKey("prototype@example.com", "pro")
+      const answers = (method: string) =>
+        Effect.all(
+          [
+            mcp.post(key, { jsonrpc: "2.0", id: 7, method }),
+            mcp.post(key, { jsonrpc: "2.0", id: 7, method, params: {} }),
+            mcp.post(key, { jsonrpc: "2.0", method }),
+            mcp.postModern(key, { id: 7, method }),
+            mcp.postModern(key, { method })
+          ],
+          { concurrency: 1 }
+        ).pipe(Effect.map((all) => all.map((answer) => [answer.status, answer.json])))
+      const notFound = { jsonrpc: "2.0", id: 7, error: { code: -32601, message: "Method not found" } }
+      const unknown = yield* answers("tenders/unknown")
+      assert.deepStrictEqual(unknown, [
+        [200, notFound],
+        [200, notFound],
+        [202, null],
+        [404, notFound],
+        [202, null]
+      ])
+      for (const method of prototypeNames) assert.deepStrictEqual(yield* answers(method), unknown, method)
+    }).pipe(Effect.scoped)
+  )
+
+  it.live("answers a tools/call of a tool named after an Object.prototype property as one of any unknown tool", () =>
+    Effect.gen(function* () {
+      const mcp = yield* makeTestMcp()
+      const { key } = yield* mcp.createKey("prototype-tool@example.com", "pro", "mcp", 1)
+      for (const name of ["tenders_unknown", ...prototypeNames]) {
+        const expected = [200, { jsonrpc: "2.0", id: 7, error: { code: -32602, message: `Tool ${name} not found` } }]
+        const legacy = yield* mcp.post(key, toolsCall(7, name, {}))
+        assert.deepStrictEqual([legacy.status, legacy.json], expected, name)
+        const modern = yield* mcp.postModern(key, { id: 7, method: "tools/call", params: { name, arguments: {} } })
+        assert.deepStrictEqual([modern.status, modern.json], expected, name)
+      }
+      // None of them counted: the one call of the month is still there.
+      const served = yield* mcp.post(key, toolsCall(8, "get_deadline_alerts", {}))
+      const { result } = served.json as { result: { isError?: boolean; structuredContent: { alerts?: unknown } } }
+      assert.notStrictEqual(result.isError, true, JSON.stringify(served.json))
+      assert.deepStrictEqual(result.structuredContent.alerts, [])
     }).pipe(Effect.scoped)
   )
 

@@ -1,7 +1,9 @@
 import { assert, describe, it } from "@effect/vitest"
 import { TendersApi } from "@tenders/contract"
+import { textPattern, textProblem } from "@tenders/core"
 import { Effect } from "effect"
 import { OpenApi } from "effect/http-api"
+import * as fc from "fast-check"
 import { makeTestMcp } from "./support.ts"
 
 type Json = null | boolean | number | string | ReadonlyArray<Json> | { readonly [key: string]: Json }
@@ -80,4 +82,34 @@ describe("MCP tool schemas and /v1/openapi.json", () => {
       assert.deepStrictEqual(alerts.output, response("/v1/alerts", "get", "200"))
     }).pipe(Effect.scoped)
   )
+
+  it("publish the text rule as a pattern on every text a caller sends, so a schema-valid body is never refused for it", () => {
+    const search = requestBody("/v1/tenders/search", "post")
+    const watchlist = requestBody("/v1/watchlists", "post")
+    const patternsOf = (node: Json | undefined): ReadonlyArray<Json | undefined> => [
+      at(node, "pattern"),
+      ...(Array.isArray(at(node, "allOf"))
+        ? (at(node, "allOf") as ReadonlyArray<Json>).map((n) => at(n, "pattern"))
+        : [])
+    ]
+    for (const field of [
+      at(search, "properties", "q"),
+      at(watchlist, "properties", "name"),
+      at(watchlist, "properties", "filters", "properties", "q"),
+      at(watchlist, "properties", "channels", "properties", "webhook")
+    ]) {
+      assert.include(patternsOf(field), textPattern, JSON.stringify(field))
+    }
+    // The pattern says what the rule says, read as JSON Schema validators read it (with or without the u flag).
+    const unicode = new RegExp(textPattern, "u")
+    const plain = new RegExp(textPattern)
+    fc.assert(
+      fc.property(fc.oneof(fc.string({ unit: "binary" }), fc.string({ unit: "grapheme" }), fc.string()), (text) => {
+        const allowed = textProblem(text) === undefined
+        assert.strictEqual(unicode.test(text), allowed, JSON.stringify(text))
+        assert.strictEqual(plain.test(text), allowed, JSON.stringify(text))
+      }),
+      { numRuns: 2000 }
+    )
+  })
 })

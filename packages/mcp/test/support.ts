@@ -36,6 +36,13 @@ export interface RawAnswer {
   readonly json: unknown
 }
 
+/** The per-request envelope a 2026-07-28 client puts in `params._meta`. */
+const modernEnvelope = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+  "io.modelcontextprotocol/clientCapabilities": {}
+}
+
 /** The result of a `tools/call`, as the client returns it. */
 export type ToolResult = Awaited<ReturnType<Client["callTool"]>>
 
@@ -149,5 +156,31 @@ export const makeTestMcp = (
         const text = await response.text()
         return { status: response.status, headers: response.headers, json: text.length > 0 ? JSON.parse(text) : null }
       })
-    return { fetch, connect, connectError, createKey, revoke, seed, call, post }
+    /**
+     * Posts one JSON-RPC message as a 2026-07-28 client would: the `_meta` envelope in its params, its method (and a
+     * called tool's name) in the `Mcp-Method` (and `Mcp-Name`) headers.
+     */
+    const postModern = (
+      key: string,
+      message: { readonly method: string; readonly id?: number; readonly params?: object }
+    ) =>
+      Effect.promise(async (): Promise<RawAnswer> => {
+        const params = { ...message.params, _meta: modernEnvelope }
+        const name = "name" in params && typeof params.name === "string" ? { "mcp-name": params.name } : {}
+        const response = await fetch(endpoint, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+            "mcp-protocol-version": "2026-07-28",
+            "mcp-method": message.method,
+            ...name,
+            authorization: `Bearer ${key}`
+          },
+          body: JSON.stringify({ jsonrpc: "2.0", ...message, params })
+        })
+        const text = await response.text()
+        return { status: response.status, headers: response.headers, json: text.length > 0 ? JSON.parse(text) : null }
+      })
+    return { fetch, connect, connectError, createKey, revoke, seed, call, post, postModern }
   })

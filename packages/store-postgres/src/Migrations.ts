@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { Migrator, SqlClient } from "effect/sql"
 import { oauth, oauthClientAge } from "./migrations/OAuth.ts"
+import { accountEmailForm, rateLimits, signInMail } from "./migrations/SignInMail.ts"
 import { usageDays } from "./migrations/UsageDays.ts"
 
 const initial = Effect.gen(function* () {
@@ -323,7 +324,10 @@ export const migrate = Migrator.make({})({
     "13_sign_in": signIn,
     "14_usage_days": usageDays,
     "15_oauth": oauth,
-    "16_oauth_client_age": oauthClientAge
+    "16_oauth_client_age": oauthClientAge,
+    "17_sign_in_mail": signInMail,
+    "18_rate_limits": rateLimits,
+    "19_account_email_form": accountEmailForm
   }),
   table: "tenders_migrations"
 })

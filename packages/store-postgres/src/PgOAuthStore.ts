@@ -19,10 +19,11 @@ type Redemption = Effect.Success<ReturnType<Service["redeemCode"]>>
 type Rotation = Effect.Success<ReturnType<Service["rotateRefresh"]>>
 
 const SecretAt = Schema.Struct({ hash: Schema.String, now: Schema.String })
-const RefreshAt = Schema.Struct({ hash: Schema.String, clientId: Schema.String, now: Schema.String })
+/** A token of a client, at an instant. */
+const ClientTokenAt = Schema.Struct({ hash: Schema.String, clientId: Schema.String, now: Schema.String })
 /** A refresh token to spend and the next pair's hashes and expiries. */
 const Rotate = Schema.Struct({
-  ...RefreshAt.fields,
+  ...ClientTokenAt.fields,
   access: Schema.String,
   accessExpiresAt: Schema.String,
   refresh: Schema.String,
@@ -178,7 +179,7 @@ export const PgOAuthStore = Layer.effect(
     })
     // A refresh token spent before (unexpired, of this client) revokes its grant; a revocation already there is kept.
     const revokeByRefresh = SqlSchema.findAll({
-      Request: RefreshAt,
+      Request: ClientTokenAt,
       Result: Found,
       execute: ({ hash, clientId, now }) => sql`UPDATE oauth_grants g
         SET revoked_at = COALESCE(g.revoked_at, ${now}::timestamptz)
@@ -204,6 +205,25 @@ export const PgOAuthStore = Layer.effect(
       if (Option.isSome(rotated)) return { _tag: "Rotated", ...rotated.value } satisfies Rotation
       const revoked = yield* revokeByRefresh(request)
       return { _tag: revoked.length > 0 ? "Reused" : "Unknown" } satisfies Rotation
+    }, Effect.orDie)
+
+    // An unexpired token (access or refresh, spent or not) of the client revokes its grant (RFC 7009).
+    const revokeGrantOfToken = SqlSchema.findAll({
+      Request: ClientTokenAt,
+      Result: Found,
+      execute: ({ hash, clientId, now }) => sql`UPDATE oauth_grants g SET revoked_at = ${now}::timestamptz
+        FROM oauth_tokens t
+        WHERE t.token_hash = ${hash} AND t.expires_at > ${now}::timestamptz AND g.id = t.grant_id
+          AND g.client_id = ${clientId} AND g.revoked_at IS NULL
+        RETURNING g.id::text AS id`
+    })
+    const revokeByToken = Effect.fn("PgOAuthStore.revokeByToken")(function* (
+      token: string,
+      clientId: string,
+      now: DateTime.Utc
+    ) {
+      const revoked = yield* revokeGrantOfToken({ hash: hashSecret(token), clientId, now: iso(now) })
+      return revoked.length > 0
     }, Effect.orDie)
 
     const byAccessToken = SqlSchema.findOneOption({
@@ -250,6 +270,7 @@ export const PgOAuthStore = Layer.effect(
       issueTokens,
       rotateRefresh,
       accessToken,
+      revokeByToken,
       grants,
       revokeGrant
     })

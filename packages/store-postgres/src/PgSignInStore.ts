@@ -1,21 +1,29 @@
-import { Account, SignInStore } from "@tenders/core"
+import { Account, type AccountId, SignInStore, uiLanguages } from "@tenders/core"
 import { PgClient } from "@effect/sql-pg"
 import { DateTime, Duration, Effect, Layer, Option, Schema } from "effect"
 import { SqlSchema } from "effect/sql"
 import { hashSecret } from "./Secrets.ts"
-import { accountColumns, at } from "./Sql.ts"
+import { accountColumns, at, utc, UtcInstant } from "./Sql.ts"
 
 type NewLink = Parameters<SignInStore["Service"]["saveLink"]>[0]
 type NewSession = Parameters<SignInStore["Service"]["createSession"]>[0]
 
-/** How long an expired link is kept: past every rate-limit window, then the next saved link deletes it. */
+/** How long an expired link is kept, then the next saved link deletes it. */
 const keepExpiredLinks = Duration.days(1)
 
 const TokenAt = Schema.Struct({ hash: Schema.String, now: Schema.String })
-const LinkCounts = Schema.Struct({ address: Schema.Int, client: Schema.Int })
 const LinkEmail = Schema.Struct({ email: Schema.String })
+const MailRow = Schema.Struct({
+  id: Schema.String,
+  attempts: Schema.Int,
+  email: Schema.String,
+  url: Schema.String,
+  language: Schema.Literals(uiLanguages),
+  minutes: Schema.Int,
+  expiresAt: UtcInstant
+})
 
-/** SignInStore on PostgreSQL: links and sessions by the SHA-256 of their token (Secrets.ts). */
+/** SignInStore on PostgreSQL: links and sessions by the SHA-256 of their token (Secrets.ts); mails leased like deliveries. */
 export const PgSignInStore = Layer.effect(
   SignInStore,
   Effect.gen(function* () {
@@ -23,26 +31,65 @@ export const PgSignInStore = Layer.effect(
 
     const saveLink = Effect.fn("PgSignInStore.saveLink")(function* (link: NewLink) {
       const cutoff = DateTime.subtractDuration(link.createdAt, keepExpiredLinks)
+      const mail = link.mail
       yield* sql`WITH expired AS (DELETE FROM sign_in_links WHERE expires_at < ${at(sql, cutoff)})
-        INSERT INTO sign_in_links (token_hash, email, client, created_at, expires_at)
-        VALUES (${hashSecret(link.token)}, ${link.email}, ${link.client}, ${at(sql, link.createdAt)},
-          ${at(sql, link.expiresAt)})`
+        INSERT INTO sign_in_links (token_hash, email, created_at, expires_at, mail_url, mail_language, mail_state,
+          mail_due_at)
+        VALUES (${hashSecret(link.token)}, ${link.email}, ${at(sql, link.createdAt)}, ${at(sql, link.expiresAt)},
+          ${mail?.url ?? null}, ${mail?.language ?? null}, ${mail === undefined ? "none" : "pending"},
+          ${at(sql, link.createdAt)})`
     }, Effect.orDie)
 
-    const counts = SqlSchema.findOne({
-      Request: Schema.Struct({ email: Schema.String, client: Schema.String, since: Schema.String }),
-      Result: LinkCounts,
-      execute: ({ email, client, since }) => sql`SELECT
-          (SELECT count(*) FROM sign_in_links
-            WHERE email = ${email} AND created_at >= ${since}::timestamptz)::int AS address,
-          (SELECT count(*) FROM sign_in_links
-            WHERE client = ${client} AND created_at >= ${since}::timestamptz)::int AS client`
-    })
-    const linksSince = Effect.fn("PgSignInStore.linksSince")(
-      (email: string, client: string, since: DateTime.Utc) =>
-        counts({ email, client, since: DateTime.formatIso(since) }),
-      Effect.orDie
-    )
+    const claimMails = Effect.fn("PgSignInStore.claimMails")(function* (
+      now: DateTime.Utc,
+      leaseUntil: DateTime.Utc,
+      limit: number
+    ) {
+      yield* sql`UPDATE sign_in_links
+        SET mail_state = 'failed', mail_url = NULL, mail_lease_until = NULL,
+          mail_error = 'the link expired before its mail could be sent'
+        WHERE mail_state = 'pending' AND mail_due_at <= ${at(sql, now)} AND expires_at <= ${at(sql, now)}`
+      const rows = yield* sql`UPDATE sign_in_links l
+        SET mail_lease_until = ${at(sql, leaseUntil)}, mail_attempts = l.mail_attempts + 1
+        FROM (SELECT token_hash FROM sign_in_links
+              WHERE mail_state = 'pending' AND mail_due_at <= ${at(sql, now)}
+                AND (mail_lease_until IS NULL OR mail_lease_until <= ${at(sql, now)})
+              ORDER BY mail_due_at LIMIT ${limit} FOR UPDATE SKIP LOCKED) due
+        WHERE l.token_hash = due.token_hash
+        RETURNING l.token_hash AS id, l.mail_attempts AS attempts, l.email, l.mail_url AS url,
+          l.mail_language AS language,
+          round(extract(epoch FROM l.expires_at - l.created_at) / 60)::int AS minutes,
+          ${sql.literal(utc("l.expires_at"))} AS "expiresAt"`
+      const decoded = yield* Schema.decodeUnknownEffect(Schema.Array(MailRow))(rows)
+      return decoded.map((row) => ({
+        id: row.id,
+        attempts: row.attempts,
+        expiresAt: row.expiresAt,
+        message: { to: row.email, url: row.url, language: row.language, minutes: row.minutes }
+      }))
+    }, Effect.orDie)
+
+    const markMailSent = Effect.fn("PgSignInStore.markMailSent")(function* (id: string) {
+      yield* sql`UPDATE sign_in_links SET mail_state = 'sent', mail_url = NULL, mail_lease_until = NULL,
+          mail_error = NULL
+        WHERE token_hash = ${id}`
+    }, Effect.orDie)
+
+    const rescheduleMail = Effect.fn("PgSignInStore.rescheduleMail")(function* (
+      id: string,
+      next: DateTime.Utc,
+      error: string
+    ) {
+      yield* sql`UPDATE sign_in_links SET mail_due_at = ${at(sql, next)}, mail_lease_until = NULL,
+          mail_error = ${error}
+        WHERE token_hash = ${id} AND mail_state = 'pending'`
+    }, Effect.orDie)
+
+    const dropMail = Effect.fn("PgSignInStore.dropMail")(function* (id: string, error: string) {
+      yield* sql`UPDATE sign_in_links SET mail_state = 'failed', mail_url = NULL, mail_lease_until = NULL,
+          mail_error = ${error}
+        WHERE token_hash = ${id}`
+    }, Effect.orDie)
 
     const usableLink = SqlSchema.findOneOption({
       Request: TokenAt,
@@ -93,6 +140,23 @@ export const PgSignInStore = Layer.effect(
       yield* sql`DELETE FROM sessions WHERE token_hash = ${hashSecret(token)}`
     }, Effect.orDie)
 
-    return SignInStore.of({ saveLink, linksSince, peekLink, useLink, createSession, sessionAccount, endSession })
+    const endSessions = Effect.fn("PgSignInStore.endSessions")(function* (accountId: AccountId) {
+      const ended = yield* sql`DELETE FROM sessions WHERE account_id = ${accountId}::uuid RETURNING token_hash`
+      return ended.length
+    }, Effect.orDie)
+
+    return SignInStore.of({
+      saveLink,
+      claimMails,
+      markMailSent,
+      rescheduleMail,
+      dropMail,
+      peekLink,
+      useLink,
+      createSession,
+      sessionAccount,
+      endSession,
+      endSessions
+    })
   })
 )

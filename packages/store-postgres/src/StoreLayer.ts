@@ -9,6 +9,7 @@ import { PgAlertStore } from "./PgAlertStore.ts"
 import { PgDeliveryStore } from "./PgDeliveryStore.ts"
 import { PgNoticeStore } from "./PgNoticeStore.ts"
 import { PgOAuthStore } from "./PgOAuthStore.ts"
+import { PgRateLimiter } from "./PgRateLimiterStore.ts"
 import { PgSignInStore } from "./PgSignInStore.ts"
 import { PgSourceRunStore } from "./PgSourceRunStore.ts"
 import { PgSourceStatusStore } from "./PgSourceStatusStore.ts"
@@ -31,7 +32,7 @@ export const layerSql = (
     : layerEmbedded(options.dataDir)
 
 /**
- * Every store port over a migrated database whose search terms are those of the given text analysis (rebuilt at
+ * Every store port, and Effect's RateLimiter over the store's buckets, over a migrated database whose search terms are those of the given text analysis (rebuilt at
  * start when it changed), plus the SQL client itself.
  */
 export const layerStore = (options: StoreOptions) =>
@@ -45,7 +46,8 @@ export const layerStore = (options: StoreOptions) =>
     PgAlertStore,
     PgDeliveryStore,
     PgSignInStore,
-    PgOAuthStore
+    PgOAuthStore,
+    PgRateLimiter
   ).pipe(
     Layer.provideMerge(Layer.effectDiscard(Effect.orDie(Effect.andThen(migrate, refreshSearchTerms)))),
     Layer.provideMerge(layerSql(options))

@@ -348,6 +348,48 @@ for (const [name, makeLayer] of stores) {
         })
       )
 
+      it.effect(
+        "a token of the grant's client revokes the grant, once; another client's or an expired one does not",
+        () =>
+          Effect.gen(function* () {
+            const store = yield* OAuthStore
+            const { account, code } = yield* seed("by-token")
+            const first = pair("by-token-1", minutes(1))
+            yield* exchange(code, first, minutes(1))
+            assert.isFalse(yield* store.revokeByToken(first.refresh, "client-b", minutes(2)))
+            assert.isFalse(yield* store.revokeByToken("no-such-token", "client-a", minutes(2)))
+            // The access token expired (an hour): it revokes nothing; the refresh token still works.
+            assert.isFalse(yield* store.revokeByToken(first.access, "client-a", minutes(61)))
+            assert.isTrue(Option.isSome(yield* store.accessToken(first.access, minutes(2))))
+            assert.strictEqual((yield* store.grants(account.id)).length, 1)
+            assert.isTrue(yield* store.revokeByToken(first.refresh, "client-a", minutes(3)))
+            assert.isTrue(Option.isNone(yield* store.accessToken(first.access, minutes(4))))
+            assert.deepStrictEqual(yield* store.grants(account.id), [])
+            assert.isFalse(yield* store.revokeByToken(first.refresh, "client-a", minutes(4))) // revoked already
+            assert.deepStrictEqual(
+              yield* store.rotateRefresh(first.refresh, "client-a", pair("by-token-2", minutes(5)), minutes(5)),
+              { _tag: "Unknown" }
+            )
+
+            // By an access token; and by a refresh token already spent (rotated), which ends the newer pair too.
+            const byAccess = yield* seed("by-access")
+            const tokens = pair("by-access", minutes(1))
+            yield* exchange(byAccess.code, tokens, minutes(1))
+            assert.isTrue(yield* store.revokeByToken(tokens.access, "client-a", minutes(2)))
+            assert.isTrue(Option.isNone(yield* store.accessToken(tokens.access, minutes(2))))
+            const bySpent = yield* seed("by-spent")
+            const spent = pair("by-spent-1", minutes(1))
+            yield* exchange(bySpent.code, spent, minutes(1))
+            const next = pair("by-spent-2", minutes(2))
+            assert.strictEqual(
+              (yield* store.rotateRefresh(spent.refresh, "client-a", next, minutes(2)))._tag,
+              "Rotated"
+            )
+            assert.isTrue(yield* store.revokeByToken(spent.refresh, "client-a", minutes(3)))
+            assert.isTrue(Option.isNone(yield* store.accessToken(next.access, minutes(3))))
+          })
+      )
+
       it.effect("lists an account's grants newest first; revokes only its own, once", () =>
         Effect.gen(function* () {
           const store = yield* OAuthStore

@@ -1,6 +1,6 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { PgClient } from "@effect/sql-pg"
-import { AccountStore, SignInStore } from "@tenders/core"
+import { AccountStore, type SignInMail, SignInStore } from "@tenders/core"
 import { DateTime, Duration, Effect, Option } from "effect"
 import { hashSecret } from "../src/Secrets.ts"
 import { backends } from "./backends.ts"
@@ -13,12 +13,12 @@ const days = (n: number) => DateTime.addDuration(t0, Duration.days(n))
 const saveLink = Effect.fnUntraced(function* (
   token: string,
   email: string,
-  client: string,
   createdAt = t0,
-  ttlMinutes = 15
+  ttlMinutes = 15,
+  mail: SignInMail | undefined = undefined
 ) {
   const expiresAt = DateTime.addDuration(createdAt, Duration.minutes(ttlMinutes))
-  yield* (yield* SignInStore).saveLink({ token, email, client, createdAt, expiresAt })
+  yield* (yield* SignInStore).saveLink({ token, email, createdAt, expiresAt, mail })
 })
 
 for (const [name, makeLayer] of backends()) {
@@ -27,7 +27,7 @@ for (const [name, makeLayer] of backends()) {
       it.effect("a link is used once: peeking leaves it usable, a second use finds nothing", () =>
         Effect.gen(function* () {
           const store = yield* SignInStore
-          yield* saveLink("once-token", "once@example.com", "10.0.0.1")
+          yield* saveLink("once-token", "once@example.com")
           assert.deepStrictEqual(yield* store.peekLink("once-token", minutes(1)), Option.some("once@example.com"))
           assert.deepStrictEqual(yield* store.peekLink("once-token", minutes(2)), Option.some("once@example.com"))
           assert.deepStrictEqual(yield* store.useLink("once-token", minutes(3)), Option.some("once@example.com"))
@@ -39,7 +39,7 @@ for (const [name, makeLayer] of backends()) {
       it.effect("of concurrent uses of one link exactly one gets its address", () =>
         Effect.gen(function* () {
           const store = yield* SignInStore
-          yield* saveLink("race-token", "race@example.com", "10.0.0.2")
+          yield* saveLink("race-token", "race@example.com")
           const uses = yield* Effect.all(
             Array.from({ length: 8 }, () => store.useLink("race-token", minutes(1))),
             { concurrency: "unbounded" }
@@ -51,7 +51,7 @@ for (const [name, makeLayer] of backends()) {
       it.effect("an expired or unknown link is refused, and the token is stored hashed", () =>
         Effect.gen(function* () {
           const store = yield* SignInStore
-          yield* saveLink("late-token", "late@example.com", "10.0.0.3")
+          yield* saveLink("late-token", "late@example.com")
           assert.isTrue(Option.isNone(yield* store.peekLink("late-token", minutes(15))))
           assert.isTrue(Option.isNone(yield* store.useLink("late-token", minutes(15))))
           assert.isTrue(Option.isNone(yield* store.useLink("late-token", minutes(60))))
@@ -68,26 +68,87 @@ for (const [name, makeLayer] of backends()) {
         })
       )
 
-      it.effect("counts the links asked since an instant by address and by client", () =>
+      it.effect("a link's mail is leased once, sent, and its URL forgotten; a failed try waits its turn", () =>
         Effect.gen(function* () {
           const store = yield* SignInStore
-          yield* saveLink("count-0", "count@example.com", "10.0.1.1", minutes(-61))
-          yield* saveLink("count-1", "count@example.com", "10.0.1.1", t0)
-          yield* saveLink("count-2", "count@example.com", "10.0.1.2", minutes(10))
-          yield* saveLink("count-3", "other@example.com", "10.0.1.1", minutes(20))
-          yield* saveLink("count-4", "count@example.com", "10.0.1.1", minutes(30))
-          assert.deepStrictEqual(yield* store.linksSince("count@example.com", "10.0.1.1", minutes(-60)), {
-            address: 3,
-            client: 3
+          const sql = yield* PgClient.PgClient
+          const url = "https://tenders.example/dashboard/sign-in/link?token=mail-token"
+          yield* saveLink("mail-token", "mail@example.com", t0, 15, { url, language: "hy" })
+          yield* saveLink("quiet-token", "quiet@example.com", t0, 15, undefined)
+          const claimed = yield* store.claimMails(minutes(0), minutes(2), 10)
+          const mine = claimed.filter((m) => m.message.to === "mail@example.com")
+          assert.deepStrictEqual(
+            mine.map((m) => ({ ...m, expiresAt: DateTime.formatIso(m.expiresAt) })),
+            [
+              {
+                id: hashSecret("mail-token"),
+                attempts: 1,
+                expiresAt: DateTime.formatIso(minutes(15)),
+                message: { to: "mail@example.com", url, language: "hy", minutes: 15 }
+              }
+            ]
+          )
+          assert.isFalse(claimed.some((m) => m.message.to === "quiet@example.com"))
+          // Leased: nobody else gets it until the lease ends.
+          assert.isFalse((yield* store.claimMails(minutes(1), minutes(3), 10)).some((m) => m.id === mine[0]?.id))
+          yield* store.rescheduleMail(hashSecret("mail-token"), minutes(4), "SMTP: 421 try later")
+          assert.isFalse((yield* store.claimMails(minutes(3), minutes(5), 10)).some((m) => m.id === mine[0]?.id))
+          const again = (yield* store.claimMails(minutes(4), minutes(6), 10)).filter((m) => m.id === mine[0]?.id)
+          assert.deepStrictEqual(
+            again.map((m) => m.attempts),
+            [2]
+          )
+          yield* store.markMailSent(hashSecret("mail-token"))
+          const row = yield* sql<{ state: string; url: string | null }>`SELECT mail_state AS state, mail_url AS url
+            FROM sign_in_links WHERE token_hash = ${hashSecret("mail-token")}`
+          assert.deepStrictEqual(row, [{ state: "sent", url: null }])
+          assert.isFalse((yield* store.claimMails(minutes(10), minutes(12), 10)).some((m) => m.id === mine[0]?.id))
+          // The link itself still works: sending its mail does not use it.
+          assert.deepStrictEqual(yield* store.useLink("mail-token", minutes(5)), Option.some("mail@example.com"))
+        })
+      )
+
+      it.effect("a mail whose link expired before it could be sent is given up and its URL forgotten", () =>
+        Effect.gen(function* () {
+          const store = yield* SignInStore
+          const sql = yield* PgClient.PgClient
+          const url = "https://tenders.example/dashboard/sign-in/link?token=stale-token"
+          yield* saveLink("stale-token", "stale@example.com", days(-3), 15, { url, language: "en" })
+          yield* saveLink("dropped-token", "dropped@example.com", days(-3), 15, { url, language: "en" })
+          assert.isFalse((yield* store.claimMails(days(-3 + 1), days(1), 10)).some((m) => m.message.url === url))
+          yield* store.dropMail(hashSecret("dropped-token"), "SMTP: 550 no such user")
+          const rows = yield* sql<{ state: string; url: string | null }>`SELECT mail_state AS state, mail_url AS url
+            FROM sign_in_links WHERE email IN ('stale@example.com', 'dropped@example.com') ORDER BY email`
+          assert.deepStrictEqual(rows, [
+            { state: "failed", url: null },
+            { state: "failed", url: null }
+          ])
+        })
+      )
+
+      it.effect("ending every session of an account leaves other accounts' sessions", () =>
+        Effect.gen(function* () {
+          const store = yield* SignInStore
+          const accounts = yield* AccountStore
+          const owner = yield* accounts.saveAccount({
+            email: "everywhere@example.com",
+            plan: "free",
+            monthlyLimit: null
           })
-          assert.deepStrictEqual(yield* store.linksSince("count@example.com", "10.0.1.1", minutes(10)), {
-            address: 2,
-            client: 2
+          const other = yield* accounts.saveAccount({
+            email: "elsewhere@example.com",
+            plan: "free",
+            monthlyLimit: null
           })
-          assert.deepStrictEqual(yield* store.linksSince("nobody@example.com", "10.0.1.9", minutes(-60)), {
-            address: 0,
-            client: 0
-          })
+          for (const token of ["laptop", "phone"]) {
+            yield* store.createSession({ token, accountId: owner.id, createdAt: t0, expiresAt: days(14) })
+          }
+          yield* store.createSession({ token: "theirs", accountId: other.id, createdAt: t0, expiresAt: days(14) })
+          assert.strictEqual(yield* store.endSessions(owner.id), 2)
+          assert.isTrue(Option.isNone(yield* store.sessionAccount("laptop", days(1))))
+          assert.isTrue(Option.isNone(yield* store.sessionAccount("phone", days(1))))
+          assert.deepStrictEqual(yield* store.sessionAccount("theirs", days(1)), Option.some(other))
+          assert.strictEqual(yield* store.endSessions(owner.id), 0)
         })
       )
 
@@ -115,9 +176,9 @@ for (const [name, makeLayer] of backends()) {
         Effect.gen(function* () {
           const store = yield* SignInStore
           // Long-lived links and sessions, so a query at an early instant tells whether the row is still there.
-          yield* saveLink("old-link", "old@example.com", "10.0.2.1", days(-30), 60 * 24)
-          yield* saveLink("recent-link", "recent@example.com", "10.0.2.1", days(-21), 60 * 24)
-          yield* saveLink("new-link", "new@example.com", "10.0.2.2", days(-20))
+          yield* saveLink("old-link", "old@example.com", days(-30), 60 * 24)
+          yield* saveLink("recent-link", "recent@example.com", days(-21), 60 * 24)
+          yield* saveLink("new-link", "new@example.com", days(-20))
           assert.isTrue(Option.isNone(yield* store.peekLink("old-link", days(-30))))
           assert.deepStrictEqual(yield* store.peekLink("recent-link", days(-21)), Option.some("recent@example.com"))
 

@@ -35,21 +35,21 @@ export const descriptionFields = (html: string): ReadonlyMap<string, string> => 
 }
 
 /** What the item's stage ("Этап размещения") says the procedure is at, as the kind of notice it stands for. */
-const stages: Readonly<Record<string, NoticeKind>> = {
-  "Подача заявок": "original",
-  "Работа комиссии": "result",
-  "Закупка завершена": "result",
-  "Закупка отменена": "cancellation",
-  "Определение поставщика завершено": "result",
-  "Определение поставщика отменено": "cancellation"
-}
+const stages: ReadonlyMap<string, NoticeKind> = new Map([
+  ["Подача заявок", "original"],
+  ["Работа комиссии", "result"],
+  ["Закупка завершена", "result"],
+  ["Закупка отменена", "cancellation"],
+  ["Определение поставщика завершено", "result"],
+  ["Определение поставщика отменено", "cancellation"]
+])
 
-const currencyNames: Readonly<Record<string, string>> = {
-  "Российский рубль": "RUB",
-  Евро: "EUR",
-  "Доллар США": "USD",
-  "Китайский юань": "CNY"
-}
+const currencyNames: ReadonlyMap<string, string> = new Map([
+  ["Российский рубль", "RUB"],
+  ["Евро", "EUR"],
+  ["Доллар США", "USD"],
+  ["Китайский юань", "CNY"]
+])
 
 const months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
@@ -83,14 +83,14 @@ const rssItem = (item: XmlNode, index: number): DraftBatch => {
   if (title === undefined || title === "") return rejectOnly(where, "no title")
   const published = rfc822ToUtc(text(item, "pubDate")) ?? russianDateToUtc(fields.get("Размещено"), "startOfDay")
   const updated = fields.get("Обновлено")
-  const stage = stages[fields.get("Этап размещения") ?? ""] ?? "original"
+  const stage = stages.get(fields.get("Этап размещения") ?? "") ?? "original"
   // An "Обновлено" date after "Размещено" while still open is only an amendment candidate (the guide, 3.4).
   const kind =
     stage === "original" && updated !== undefined && updated !== fields.get("Размещено") ? "amendment" : stage
   const budget = normaliseAmount(fields.get("Начальная цена контракта")) ?? null
   const law = fields.get("Размещение выполняется по") ?? ""
   const currency =
-    currencyNames[fields.get("Валюта") ?? ""] ??
+    currencyNames.get(fields.get("Валюта") ?? "") ??
     // Default to RUB only for a 44-FZ (or PP RF 615) item that shows a price and names no currency.
     (budget !== null && !law.includes("223") ? "RUB" : null)
   const url = link ?? `https://zakupki.gov.ru/epz/order/extendedsearch/results.html?searchString=${number}`

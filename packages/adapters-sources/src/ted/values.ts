@@ -30,8 +30,9 @@ export const localized = (value: unknown, officialLanguages: ReadonlyArray<strin
     const plain = strings(value)
     return length === undefined || plain.length === length ? plain : []
   }
+  // `official-language` is source data: a language named `constructor` must find no inherited value.
   for (const lang of languageOrder(officialLanguages, value)) {
-    const list = strings(value[lang])
+    const list = strings(Object.hasOwn(value, lang) ? value[lang] : undefined)
     const usable = length === undefined ? list.some((s) => s.length > 0) : list.length === length
     if (usable) return list
   }

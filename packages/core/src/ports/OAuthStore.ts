@@ -108,6 +108,11 @@ export class OAuthStore extends Context.Service<
     ) => Effect.Effect<
       Option.Option<{ readonly account: Account; readonly resource: string; readonly clientId: string }>
     >
+    /**
+     * Revokes the grant of an unexpired access or refresh token (spent or not) of `clientId`'s (RFC 7009: a token
+     * revoked ends its grant); false when there is none: unknown, expired, another client's, or revoked already.
+     */
+    readonly revokeByToken: (token: string, clientId: string, now: DateTime.Utc) => Effect.Effect<boolean>
     /** An account's grants not revoked, newest first. */
     readonly grants: (accountId: AccountId) => Effect.Effect<ReadonlyArray<GrantInfo>>
     /** Revokes one of an account's grants; false when it has no such grant (or it was revoked). */

@@ -4,6 +4,7 @@ import type { AlertReason } from "../Alert.ts"
 import type { EmailDigest } from "../ports/Notifier.ts"
 import type { AccountId, AlertId, GrantId, WatchlistId } from "../Ids.ts"
 import type { GrantRequest, OAuthClient } from "../ports/OAuthStore.ts"
+import type { SignInMail } from "../ports/SignInStore.ts"
 import type { TenderEvent } from "../ports/AlertStore.ts"
 import type { StoredWatchlist } from "../ports/WatchlistStore.ts"
 import type { SourceCode } from "../Source.ts"
@@ -76,10 +77,16 @@ export interface MemoryState {
   readonly signInLinks: Array<{
     readonly token: string
     readonly email: string
-    readonly client: string
     readonly createdAt: DateTime.Utc
     readonly expiresAt: DateTime.Utc
     used: boolean
+    /** The link's mail while it is to be sent; its state otherwise. */
+    mail: SignInMail | undefined
+    mailState: "none" | "pending" | "sent" | "failed"
+    mailAttempts: number
+    mailDueAt: DateTime.Utc
+    mailLeaseUntil: DateTime.Utc | undefined
+    mailError: string | undefined
   }>
   readonly sessions: Map<string, { readonly accountId: AccountId; readonly expiresAt: DateTime.Utc }>
   readonly oauthClients: Map<string, OAuthClient>

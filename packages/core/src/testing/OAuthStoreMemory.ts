@@ -116,6 +116,22 @@ export const OAuthStoreOnMemory = Layer.effect(
             clientId: grant.clientId
           }))
         }),
+      revokeByToken: (token, clientId, now) =>
+        Effect.sync(() => {
+          const row = db.oauthTokens.get(token)
+          const grant = row === undefined ? undefined : grantOf(row.grantId)
+          if (
+            row === undefined ||
+            grant === undefined ||
+            grant.clientId !== clientId ||
+            grant.revokedAt !== null ||
+            !unexpired(row.expiresAt, now)
+          ) {
+            return false
+          }
+          grant.revokedAt = now
+          return true
+        }),
       grants: (accountId) =>
         Effect.sync(() =>
           db.oauthGrants

@@ -1,4 +1,5 @@
 import { Layer } from "effect"
+import { RateLimiter } from "effect/persistence"
 import type { SearchText } from "../TextQuery.ts"
 import { AccountStoreOnMemory } from "./AccountStoreMemory.ts"
 import { AlertStoreOnMemory } from "./AlertStoreMemory.ts"
@@ -14,7 +15,7 @@ import { WatchlistStoreOnMemory } from "./WatchlistStoreMemory.ts"
 
 /**
  * Every store port in memory over one shared state (exposed as `MemoryDb` for assertions): the in-memory twin of
- * store-postgres' `layerStore`, for unit tests of use cases that span ports, with the given text analysis (also
+ * store-postgres' `layerStore` (with the RateLimiter over its buckets), for unit tests of use cases that span ports, with the given text analysis (also
  * provided to the use cases under test).
  */
 export const memoryStoreWith = (text: Layer.Layer<SearchText>) =>
@@ -27,7 +28,8 @@ export const memoryStoreWith = (text: Layer.Layer<SearchText>) =>
     DeliveryStoreOnMemory,
     SourceRunStoreOnMemory,
     SignInStoreOnMemory,
-    OAuthStoreOnMemory
+    OAuthStoreOnMemory,
+    RateLimiter.layer.pipe(Layer.provide(RateLimiter.layerStoreMemory))
   ).pipe(Layer.provideMerge(MemoryDb.layer), Layer.provideMerge(text))
 
 /** Every store port in memory, with the fakes' simple text analysis (`SearchTextSimple`). */

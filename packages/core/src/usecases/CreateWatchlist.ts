@@ -8,7 +8,7 @@ import { TenderStore } from "../ports/TenderStore.ts"
 import { WatchlistStore } from "../ports/WatchlistStore.ts"
 import { SearchText } from "../TextQuery.ts"
 import { matchesEverything, type WatchlistCreated, type WatchlistInput } from "../Watchlist.ts"
-import { WebhookAllowHosts, webhookProblem } from "../WebhookTarget.ts"
+import { normalWebhookUrl, WebhookAllowHosts, webhookProblem } from "../WebhookTarget.ts"
 import { requireFilterPlan, toSearchQuery } from "./SearchTenders.ts"
 
 const invalid = (problem: string) => new InvalidInput({ message: `Invalid request: ${problem}` })
@@ -83,7 +83,12 @@ export const createWatchlist = Effect.fn("createWatchlist")(function* (input: Wa
   yield* validate(input)
   yield* requirePlan(input, account)
   const rules = planRules[account.plan]
-  const id = yield* (yield* WatchlistStore).create(account.id, input, rules.watchlists)
+  const webhook = input.channels?.webhook
+  const saved: WatchlistInput =
+    webhook === undefined
+      ? input
+      : { ...input, channels: { ...input.channels, webhook: normalWebhookUrl(webhook, yield* WebhookAllowHosts) } }
+  const id = yield* (yield* WatchlistStore).create(account.id, saved, rules.watchlists)
   if (id === undefined) {
     return yield* new LimitReached({
       message:

@@ -1,9 +1,12 @@
 import { DateTime, Duration, Effect, Option, Schema } from "effect"
-import { InvalidInput, Unauthorized } from "../Errors.ts"
+import { Unauthorized } from "../Errors.ts"
 import { AccountStore } from "../ports/AccountStore.ts"
-import { Notifier, type UiLanguage } from "../ports/Notifier.ts"
+import type { UiLanguage } from "../ports/Notifier.ts"
 import { SignInStore } from "../ports/SignInStore.ts"
-import { emailProblem } from "./Accounts.ts"
+import { newOpaqueToken } from "../Secrets.ts"
+import { takeUses, type UseLimit } from "../Throttle.ts"
+import { emailAddressOf } from "./Accounts.ts"
+import { SignInMailer } from "./SignInMailer.ts"
 
 /** How long a sign-in link works (once). */
 export const signInLinkTtl = Duration.minutes(15)
@@ -11,8 +14,16 @@ export const signInLinkTtl = Duration.minutes(15)
 /** How long a dashboard session lasts from its sign-in (then the person signs in again). */
 export const sessionTtl = Duration.days(14)
 
-/** Sign-in links asked within `window`: at most `perAddress` for one address, `perClient` by one client. */
-export const signInLimits = { window: Duration.hours(1), perAddress: 5, perClient: 20 } as const
+/**
+ * Sign-in links that may be asked for, each an hour: 5 for one address from one client (so that others' requests
+ * never use up the owner's), 20 by one client (whatever the addresses), and 30 for one address from all clients
+ * together (a ceiling on the mail one address can be sent: locking an address out takes six clients at once).
+ */
+export const signInLimits = {
+  perAddressAndClient: { name: "sign-in-address-client", limit: 5, window: Duration.hours(1) },
+  perClient: { name: "sign-in-client", limit: 20, window: Duration.hours(1) },
+  perAddress: { name: "sign-in-address", limit: 30, window: Duration.hours(1) }
+} as const satisfies Record<string, UseLimit>
 
 /** Whether a first sign-in creates an account (`TENDERS_SIGNUP=open`) or only existing accounts sign in. */
 export type SignUp = "open" | "closed"
@@ -23,22 +34,14 @@ export class SignInThrottled extends Schema.TaggedError<SignInThrottled>()("Sign
   retryAfter: Schema.Int
 }) {}
 
-/** 32 random bytes, base64url: a sign-in link's or a session's secret. */
-export const newOpaqueToken = (): string => {
-  const bytes = crypto.getRandomValues(new Uint8Array(32))
-  return btoa(String.fromCharCode(...bytes))
-    .replaceAll("+", "-")
-    .replaceAll("/", "_")
-    .replace(/=+$/u, "")
-}
-
-/** The form of an address that sign-in keys on: trimmed, lower case. */
-export const signInAddress = (email: string): string => email.trim().toLowerCase()
+/** A sign-in link of an address that has no account, on a server whose sign-up is closed. */
+export class SignUpClosed extends Schema.TaggedError<SignUpClosed>()("SignUpClosed", { message: Schema.String }) {}
 
 /**
- * Asks for a sign-in link: checks the address and the rate limits, then, when the address has an account or sign-up
- * is open, keeps a new link and sends it (`linkUrl` makes its URL from its token). The answer is the same whether
- * or not the address has an account; only a malformed address (400) or too many links (throttled) differ.
+ * Asks for a sign-in link: checks the address (core's address rule) and the limits, then keeps a new link and, when
+ * the address has an account or sign-up is open, queues its mail for the background sender (`linkUrl` makes its URL
+ * from its token). It answers before any mail is sent, and alike whether or not the address has an account; only a
+ * malformed address (InvalidInput) or too many links (SignInThrottled) differ. Gives the address in its normal form.
  */
 export const requestSignIn = Effect.fn("requestSignIn")(function* (input: {
   readonly email: string
@@ -47,36 +50,31 @@ export const requestSignIn = Effect.fn("requestSignIn")(function* (input: {
   readonly language: UiLanguage
   readonly linkUrl: (token: string) => string
 }) {
-  const email = signInAddress(input.email)
-  const problem = emailProblem(email)
-  if (problem !== undefined) return yield* new InvalidInput({ message: problem })
-  const store = yield* SignInStore
-  const now = yield* DateTime.now
-  const asked = yield* store.linksSince(email, input.client, DateTime.subtractDuration(now, signInLimits.window))
-  if (asked.address >= signInLimits.perAddress || asked.client >= signInLimits.perClient) {
+  const email = yield* emailAddressOf(input.email)
+  const wait = yield* takeUses([
+    [signInLimits.perAddressAndClient, `${email} ${input.client}`],
+    [signInLimits.perClient, input.client],
+    [signInLimits.perAddress, email]
+  ])
+  if (wait > 0) {
     return yield* new SignInThrottled({
-      message: "Too many sign-in links were asked for; try again in an hour.",
-      retryAfter: Duration.toSeconds(signInLimits.window)
+      message: `Too many sign-in links were asked for; try again in ${Math.ceil(wait / 60)} minute(s).`,
+      retryAfter: wait
     })
   }
-  const known = Option.isSome(yield* (yield* AccountStore).findAccount(email))
-  // The link is recorded even when nothing is sent, so the limits count every request alike.
+  const send = input.signUp === "open" || Option.isSome(yield* (yield* AccountStore).findAccount(email))
+  const now = yield* DateTime.now
+  // The link is kept even when nothing is sent, so that both answers do the same work.
   const token = newOpaqueToken()
-  yield* store.saveLink({
+  yield* (yield* SignInStore).saveLink({
     token,
     email,
-    client: input.client,
     createdAt: now,
-    expiresAt: DateTime.addDuration(now, signInLinkTtl)
+    expiresAt: DateTime.addDuration(now, signInLinkTtl),
+    mail: send ? { url: input.linkUrl(token), language: input.language } : undefined
   })
-  if (!known && input.signUp === "closed") return
-  const sent = yield* (yield* Notifier).sendSignIn({
-    to: email,
-    url: input.linkUrl(token),
-    minutes: Duration.toMinutes(signInLinkTtl),
-    language: input.language
-  })
-  if (sent._tag !== "Delivered") yield* Effect.logWarning(`A sign-in link could not be sent: ${sent.reason}`)
+  if (send) yield* (yield* SignInMailer).wake
+  return email
 })
 
 const linkRefused = () =>
@@ -91,8 +89,8 @@ export const signInLinkAddress = Effect.fn("signInLinkAddress")(function* (token
 
 /**
  * Uses a sign-in link (once): the account of its address, created on the Free plan at a first sign-in when sign-up
- * is open, and a new session for it. Unauthorized for a used, expired or unknown link, or a new address when
- * sign-up is closed.
+ * is open, and a new session for it. Unauthorized for a used, expired or unknown link; SignUpClosed for a new address
+ * when sign-up is closed.
  */
 export const completeSignIn = Effect.fn("completeSignIn")(function* (token: string, signUp: SignUp) {
   const store = yield* SignInStore
@@ -102,7 +100,7 @@ export const completeSignIn = Effect.fn("completeSignIn")(function* (token: stri
   const accounts = yield* AccountStore
   const existing = yield* accounts.findAccount(email.value)
   if (Option.isNone(existing) && signUp === "closed") {
-    return yield* new Unauthorized({ message: "Sign-up is closed on this server: ask its operator for an account." })
+    return yield* new SignUpClosed({ message: "Sign-up is closed on this server: ask its operator for an account." })
   }
   const account = Option.isSome(existing)
     ? existing.value

@@ -39,7 +39,8 @@ export const en = {
   errors: {
     title: "Something is wrong",
     invalidEmail: "That is not an e-mail address.",
-    throttled: "Too many sign-in links were asked for. Try again in an hour.",
+    throttled: (minutes: number) =>
+      `Too many sign-in links were asked for. Try again in ${minutes} ${minutes === 1 ? "minute" : "minutes"}.`,
     tooFast: (seconds: number) => `Too many searches in a minute. Try again in ${seconds} s.`,
     linkRefused: "This sign-in link was already used or has expired. Ask for a new one.",
     signUpClosed: "Sign-up is closed on this server. Ask its operator for an account.",
@@ -49,7 +50,8 @@ export const en = {
     notFound: "There is no such key.",
     noWatchlist: "There is no such watchlist.",
     noDelivery: "There is no failed delivery with this number.",
-    noTender: "There is no tender with this id."
+    noTender: "There is no tender with this id.",
+    noPage: "There is no such page."
   },
   overview: {
     title: "Overview",
@@ -194,7 +196,11 @@ export const en = {
     rotateNote: "A new secret takes effect at once: every call from then on is signed with it, not the old one.",
     secret: "Your signing secret:",
     rotated: "A new signing secret is in force:",
-    paidOnly: "Webhooks need the Pro or Business plan."
+    paidOnly: "Webhooks need the Pro or Business plan.",
+    sessionsTitle: "Sessions",
+    sessionsIntro:
+      "Signed in on a computer you no longer use, or one that was lost? This signs every browser out, this one too.",
+    signOutEverywhere: "Sign out everywhere"
   },
   search: {
     title: "Search",
