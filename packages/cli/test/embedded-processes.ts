@@ -81,6 +81,13 @@ export const socketsOf = (pid: number): number =>
     }
   }).length
 
+/** Bytes a process has written (to files, pipes and sockets) so far: `wchar` in /proc/<pid>/io. */
+export const bytesWritten = (pid: number): number => {
+  const wchar = /^wchar: (\d+)$/mu.exec(Fs.readFileSync(`/proc/${pid}/io`, "utf8"))?.[1]
+  if (wchar === undefined) throw new Error(`/proc/${pid}/io has no wchar`)
+  return Number(wchar)
+}
+
 /**
  * A named pipe that `tenders ingest --from` reads: the ingest holds the store while it waits for the
  * content, so a test decides when it goes on.
@@ -160,6 +167,22 @@ export const runSql = async (socketPath: string, statement: string): Promise<str
   const { Cause } = await import("effect")
   const { inspect } = await import("node:util")
   return inspect(Cause.squash(exit.cause), { depth: 6 })
+}
+
+/** Tenders the PostgreSQL at `socketPath` holds, or undefined if it cannot answer now. */
+export const tendersAt = async (socketPath: string): Promise<number | undefined> => {
+  const { PgClient } = await import("@effect/sql-pg")
+  const { Effect } = await import("effect")
+  const { Reactivity } = await import("effect/reactivity")
+  const exit = await Effect.runPromiseExit(
+    Effect.scoped(
+      Effect.flatMap(
+        PgClient.make({ path: socketPath, username: "postgres", database: "postgres", maxConnections: 1 }),
+        (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM tenders`
+      )
+    ).pipe(Effect.provide(Reactivity.layer))
+  )
+  return exit._tag === "Success" ? exit.value[0]?.n : undefined
 }
 
 /** The ids a search over HTTP finds (at most 20), and its status. */

@@ -14,7 +14,7 @@ import {
   signInLimits,
   type SignUp
 } from "../src/index.ts"
-import { memoryStore, RecordedNotifications, SignInMailerManual } from "../src/testing/index.ts"
+import { memoryStore, RecordedNotifications, refusedAddressProbes, SignInMailerManual } from "../src/testing/index.ts"
 import { account, atStart, world } from "./support.ts"
 
 const ask = (email: string, signUp: SignUp = "open", client = "192.0.2.1") =>
@@ -108,14 +108,7 @@ describe("sign-in by e-mail link", () => {
   it.effect("a request with several addresses, or control or format characters, is refused and sends nothing", () =>
     Effect.gen(function* () {
       yield* atStart
-      for (const email of [
-        "\u0001,a@example.org,b@example.org,c@example.org",
-        "victim@example.org\r\nbcc: attacker@example.org",
-        "a@example.org, b@example.org",
-        "\u0000",
-        `${"x".repeat(12_000)}@example.org`,
-        "owner\u202E@example.org"
-      ]) {
+      for (const email of refusedAddressProbes) {
         assert.strictEqual(yield* tagOf(ask(email)), "InvalidInput", JSON.stringify(email.slice(0, 60)))
       }
       yield* sendSignInMails()

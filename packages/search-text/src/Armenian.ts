@@ -3,7 +3,8 @@
 // Eastern Armenian nouns and adjectives: plural (-ներ, -եր), case (-ի, -ու, -ից, -ով, -ում, -ին, -ման), article
 // (-ը), the abstract -ություն/-ության, the adjective -ային/-ական; a stem keeps at least three letters.
 
-const suffixes = [
+/** The endings `armenianStem` strips, longest first. */
+export const armenianSuffixes: ReadonlyArray<string> = [
   "ություններից",
   "ությունների",
   "ությունները",
@@ -51,7 +52,7 @@ const minimum = 3
 export const armenianStem = (word: string): string => {
   let stem = word
   for (let pass = 0; pass < 2; pass++) {
-    const suffix = suffixes.find((s) => stem.endsWith(s) && [...stem].length - [...s].length >= minimum)
+    const suffix = armenianSuffixes.find((s) => stem.endsWith(s) && [...stem].length - [...s].length >= minimum)
     if (suffix === undefined) break
     stem = stem.slice(0, stem.length - suffix.length)
   }
