@@ -79,7 +79,7 @@ const allowEntry = (entry: string): string | undefined => {
   if (!/:\d+$/u.test(entry) || !URL.canParse(`https://${entry}/`)) return undefined
   const url = new URL(`https://${entry}/`)
   const bare = url.pathname === "/" && url.search === "" && url.username === "" && url.password === ""
-  return bare ? hostPort(url) : undefined
+  return bare && hostNameProblem(url.hostname, { singleLabel: true }) === undefined ? hostPort(url) : undefined
 }
 
 /** `TENDERS_WEBHOOK_ALLOW_HOSTS`: comma-separated `host:port` webhook targets exempt from the address policy. */

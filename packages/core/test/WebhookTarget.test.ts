@@ -217,7 +217,16 @@ describe("TENDERS_WEBHOOK_ALLOW_HOSTS", () => {
 
   it.effect("refuses an entry that is not host:port", () =>
     Effect.gen(function* () {
-      for (const value of ["hooks.internal", "https://hooks.internal:443", "user@h:1", "h:1/x", "::1:443", "h:port"]) {
+      for (const value of [
+        "hooks.internal",
+        "https://hooks.internal:443",
+        "user@h:1",
+        "h:1/x",
+        "::1:443",
+        "h:port",
+        "a;b:443",
+        "*.example.com:443"
+      ]) {
         const error = yield* parse(value).pipe(Effect.flip)
         assert.match(error.message, /TENDERS_WEBHOOK_ALLOW_HOSTS: .* is not host:port/u, value)
       }
