@@ -34,6 +34,10 @@ if (extra.length === 0) {
   run("type-check", bin("turbo"), ["run", "check-types", "--output-logs=errors-only"])
   run("type-check scripts", bin("tsc"), ["-p", "scripts"])
 }
+if (process.env["TENDERS_CLASSIFICATIONS_DIR"] === undefined)
+  process.stdout.write(
+    "\nTENDERS_CLASSIFICATIONS_DIR is not set: the test importing the real classification packs is skipped.\n"
+  )
 if (process.env["TEST_DATABASE_URL"])
   process.stdout.write(`\nStore tests also run against ${process.env["TEST_DATABASE_URL"]}\n`)
 else process.stdout.write("\nTEST_DATABASE_URL is not set: store tests run against the embedded store only.\n")

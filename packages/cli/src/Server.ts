@@ -6,6 +6,7 @@ import {
   backgroundSettingsConfig,
   commaList,
   ingestRecords,
+  optionalSetting,
   OAuthSettings,
   oauthSettingsConfig,
   publicUrlConfig,
@@ -19,13 +20,16 @@ import {
 } from "@tenders/core"
 import { DashboardApp, DashboardSettings, OAuthConsentApp } from "@tenders/dashboard"
 import { clientAddressMiddleware, HttpApp, routerConfig } from "@tenders/http"
+import { reanalyseStale, usePacksOfStore } from "@tenders/store-postgres"
 import { McpAllowedOrigins, McpApp, OAuthApp } from "@tenders/mcp"
-import { Cause, DateTime, Effect, Exit, Layer, Runtime } from "effect"
+import { Cause, DateTime, Effect, Exit, Layer, Runtime, Schedule } from "effect"
 import { HttpRouter } from "effect/http"
 import { randomUUID } from "node:crypto"
 import { createServer } from "node:http"
 import { hostname } from "node:os"
 import { feedFor } from "./Feeds.ts"
+import { describePack } from "./commands/classifications.ts"
+import { importPackFiles, packFilesIn } from "./Packs.ts"
 import { appLayer, type GlobalOptions } from "./Runtime.ts"
 import { loadSample } from "./SampleData.ts"
 
@@ -46,6 +50,38 @@ const backgroundWork = Effect.gen(function* () {
   const intervals = yield* sourceIntervalsConfig
   const feeds = yield* Effect.forEach(sourceCodes, feedFor)
   yield* startBackgroundWork({ feeds, owner: owner(), intervals, settings })
+})
+
+/**
+ * Every replica follows the store's classification packs: when another process imported one, the analysis of this
+ * one takes it within a tick, and the tenders written meanwhile with the older analysis are analysed again.
+ */
+const followPacks = Effect.gen(function* () {
+  const every = Schedule.spaced((yield* backgroundSettingsConfig).tick)
+  const follow = Effect.gen(function* () {
+    if (!(yield* usePacksOfStore)) return
+    const done = yield* reanalyseStale(() => Effect.void)
+    // The search's statistics of terms are this process's: read again, they know the new terms.
+    yield* (yield* TenderStore).refreshStatistics
+    yield* Effect.logInfo(`Classification packs changed: the analysis follows them (${done} tenders analysed again)`)
+  }).pipe(Effect.catchCause((cause) => Effect.logError("following the classification packs failed", cause)))
+  yield* Effect.forkScoped(follow.pipe(Effect.repeat(every)))
+})
+
+/**
+ * `TENDERS_CLASSIFICATIONS_DIR`: a folder of classification pack files the server imports at start (OKPD2's `.tsv`
+ * table and `.csv` editions, the Russian CPV labels' `.json`), as `tenders classifications import` does; files
+ * already imported change nothing.
+ */
+const importPacksAtStart = Effect.gen(function* () {
+  const directory = yield* optionalSetting("TENDERS_CLASSIFICATIONS_DIR")
+  if (directory === undefined) return
+  for (const [pack, files] of packFilesIn(directory)) {
+    const { changed, info, analysed } = yield* importPackFiles(pack, files, () => Effect.void)
+    yield* Effect.logInfo(
+      changed ? `${describePack(info)}: ${analysed} tenders analysed again` : `${describePack(info)}: unchanged`
+    )
+  }
 })
 
 /** Ingests the bundled sample into an empty store. */
@@ -109,7 +145,9 @@ export const runServer = (options: ServerOptions, globals: GlobalOptions) => {
     Layer.provideMerge(appLayer(globals))
   )
   const startup = Effect.gen(function* () {
+    yield* importPacksAtStart
     if (options.seed) yield* seedIfEmpty
+    yield* followPacks
     if (options.schedule) yield* backgroundWork
   })
   const apps = Layer.mergeAll(HttpApp, McpHttp, DashboardApp, OAuthConsentApp, OAuthApp).pipe(

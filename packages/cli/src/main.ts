@@ -2,6 +2,7 @@ import { defaultDataDir } from "@tenders/core"
 import { Command, CommanderError, Option } from "commander"
 import { registerAccounts } from "./commands/accounts.ts"
 import { registerAlerts } from "./commands/alerts.ts"
+import { registerClassifications } from "./commands/classifications.ts"
 import { registerIngest } from "./commands/ingest.ts"
 import { registerKeys } from "./commands/keys.ts"
 import { registerMcp } from "./commands/mcp.ts"
@@ -49,7 +50,8 @@ export const makeProgram = (output: ProgramOutput = processOutput): Command => {
     registerWatchlists,
     registerAlerts,
     registerMcp,
-    registerStore
+    registerStore,
+    registerClassifications
   ])
     register(program, globals)
   return program

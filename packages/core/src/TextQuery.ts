@@ -1,4 +1,5 @@
 import { Context } from "effect"
+import type { PackData } from "./Classifications.ts"
 import type { TenderRecord } from "./Tender.ts"
 import { subjectOf } from "./TenderRead.ts"
 
@@ -151,7 +152,14 @@ export class SearchText extends Context.Service<
     readonly correctable: (plan: QueryPlan) => ReadonlyArray<SpellingQuestion>
     /** The plan with some words read as others (`[typed, read as]`): their clauses match as corrections. */
     readonly corrected: (plan: QueryPlan, corrections: ReadonlyMap<string, string>) => QueryPlan
-    /** Changes whenever the analysis or its data change: stored terms of another version are rebuilt. */
+    /** Changes whenever the analysis or its data (packs included) change: stored terms of another version are rebuilt. */
     readonly version: string
+    /**
+     * From now on, analyse with these classification packs beside the shipped data (the store's, read by
+     * `loadPacks`): `version` changes with them. Nothing changes when their digest is the one in use.
+     */
+    readonly usePacks: (packs: PackData) => void
+    /** The digest of the packs in use (`""` for none). */
+    readonly packsDigest: string
   }
 >()("@tenders/core/SearchText") {}

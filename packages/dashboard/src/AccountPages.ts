@@ -1,4 +1,4 @@
-import type { Alert, DeliveryInfo } from "@tenders/core"
+import { type Alert, classificationPacks, type DeliveryInfo, type PackInfo } from "@tenders/core"
 import { DateTime } from "effect"
 import { formatInstant, formatNumber } from "./Format.ts"
 import { html } from "./Html.ts"
@@ -86,6 +86,7 @@ export const deliveriesPage = (ctx: SignedInContext, deliveries: ReadonlyArray<D
 export const settingsPage = (
   ctx: SignedInContext,
   webhooks: boolean,
+  packs: ReadonlyArray<PackInfo>,
   secret?: { readonly value: string; readonly rotated: boolean }
 ) => {
   const t = messages[ctx.language]
@@ -133,6 +134,26 @@ export const settingsPage = (
             <p class="help" id="rotate-note">${s.rotateNote}</p>`
         )}
       </div>
+      <h2 id="classifications">${s.packsTitle}</h2>
+      <p>${s.packsIntro}</p>
+      <dl class="facts" data-testid="packs">
+        ${classificationPacks.map((pack) => {
+          const info = packs.find((p) => p.pack === pack)
+          return html`<dt>${s.packNames[pack]}</dt>
+            <dd data-pack="${pack}">
+              ${
+                info === undefined
+                  ? s.packMissing
+                  : s.packLoaded(
+                      formatNumber(ctx.language, info.inForce),
+                      formatNumber(ctx.language, info.withdrawn),
+                      info.version,
+                      info.importedAt.slice(0, 10)
+                    )
+              }
+            </dd>`
+        })}
+      </dl>
       <h2 id="sessions">${s.sessionsTitle}</h2>
       <p id="sessions-note">${s.sessionsIntro}</p>
       <div class="actions">

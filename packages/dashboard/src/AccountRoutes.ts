@@ -1,4 +1,4 @@
-import { AccountStore, DeliveryStore, listAlerts, planRules } from "@tenders/core"
+import { AccountStore, ClassificationStore, DeliveryStore, listAlerts, planRules } from "@tenders/core"
 import { DateTime, Effect, Option } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { alertsPage, deliveriesPage, settingsPage } from "./AccountPages.ts"
@@ -37,14 +37,18 @@ export const accountRoutes = ({ show, redirect, signedIn }: Web): ReadonlyArray<
   )
 
   const settings = signedIn((ctx) =>
-    Effect.succeed(show(settingsPage(ctx, planRules[ctx.session.account.plan].webhooks)))
+    Effect.gen(function* () {
+      const packs = yield* (yield* ClassificationStore).status
+      return show(settingsPage(ctx, planRules[ctx.session.account.plan].webhooks, packs))
+    })
   )
 
   const secret = signedIn((ctx, request) =>
     Effect.gen(function* () {
       const rotate = field(yield* formOf(request), "action") === "rotate"
       const value = yield* (yield* AccountStore).webhookSecret(ctx.session.account.id, rotate)
-      return show(settingsPage(ctx, planRules[ctx.session.account.plan].webhooks, { value, rotated: rotate }))
+      const packs = yield* (yield* ClassificationStore).status
+      return show(settingsPage(ctx, planRules[ctx.session.account.plan].webhooks, packs, { value, rotated: rotate }))
     })
   )
 

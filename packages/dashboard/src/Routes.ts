@@ -1,6 +1,7 @@
 import type {
   AccountStore,
   AlertStore,
+  ClassificationStore,
   DeliveryStore,
   Notifier,
   Rates,
@@ -22,6 +23,7 @@ export type DashboardPorts =
   | AccountStore
   | SignInStore
   | SignInMailer
+  | ClassificationStore
   | RateLimiter.RateLimiter
   | Notifier
   | WatchlistStore

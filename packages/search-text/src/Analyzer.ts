@@ -295,23 +295,36 @@ export const makeAnalyzer = (lexicon: Lexicon, stopWords: ReadonlySet<string>) =
     const specificForms = new Set(
       positions.flatMap((forms, i) => (placeWords.has(i) || (wordClauses[i]?.weight ?? 1) < 1 ? [] : [...forms]))
     )
-    const labelCodes = new Map<string, ReadonlyArray<string>>()
+    // Keyed by the code as the hint shows it ("CPV 3360", "OKPD2 21.20"): the stems its label matched by, and the
+    // terms that find its tenders (an OKPD2 code's levels, and the CPV branches the crosswalk links to it).
+    const labelCodes = new Map<
+      string,
+      { readonly stems: ReadonlyArray<string>; readonly terms: ReadonlyArray<string> }
+    >()
     for (const form of specificForms) {
       for (const label of lexicon.labels.get(form) ?? []) {
         if (!label.stems.every((stem) => allForms.has(stem))) continue
-        const prefix = cpvSignificant(label.code)
-        if (prefix.length < 3) continue
-        const known = labelCodes.get(prefix)
-        if (known === undefined || known.length < label.stems.length) labelCodes.set(prefix, label.stems)
+        const code = label.scheme === "okpd2" ? label.code : cpvSignificant(label.code)
+        if (code.replaceAll(".", "").length < 3) continue
+        const shown = label.scheme === "okpd2" ? `OKPD2 ${code}` : `CPV ${code}`
+        const terms =
+          label.scheme === "okpd2" ? [okpd2Term(code), ...(cpvOfOkpd2.get(code) ?? []).map(cpvTerm)] : [cpvTerm(code)]
+        const known = labelCodes.get(shown)
+        if (known === undefined || known.stems.length < label.stems.length) {
+          labelCodes.set(shown, { stems: label.stems, terms })
+        }
       }
     }
-    const codes = [...labelCodes].toSorted((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0])).slice(0, 8)
-    for (const [prefix, stems] of codes) {
+    const codes = [...labelCodes]
+      .toSorted((a, b) => b[1].stems.length - a[1].stems.length || a[0].localeCompare(b[0]))
+      .slice(0, 8)
+    for (const [, { stems, terms }] of codes) {
       positions.forEach((forms, i) => {
-        if (stems.some((stem) => forms.has(stem))) wordClauses[i]?.alternatives.set(cpvTerm(prefix), "code")
+        if (stems.some((stem) => forms.has(stem)))
+          for (const term of terms) wordClauses[i]?.alternatives.set(term, "code")
       })
     }
-    for (const [prefix] of codes.slice(0, 3)) also.push(`CPV ${prefix}`)
+    for (const [shown] of codes.slice(0, 3)) also.push(shown)
     const all = [...clauses, ...wordClauses]
     if (all.length === 0) return noText
     const plan: ReadonlyArray<Clause> = all.map((clause) => ({

@@ -48,7 +48,10 @@ export const armenianSuffixes: ReadonlyArray<string> = [
 
 const minimum = 3
 
-/** The stem of a lower-case Armenian word (NFKC: և as եւ). */
+/**
+ * The stem of a lower-case Armenian word (NFKC: և as եւ). A noun in -ա takes a յ before its case endings
+ * (տեխնիկա, տեխնիկայի, տեխնիկայով): a stem left in -այ loses the յ, so the forms meet.
+ */
 export const armenianStem = (word: string): string => {
   let stem = word
   for (let pass = 0; pass < 2; pass++) {
@@ -56,5 +59,5 @@ export const armenianStem = (word: string): string => {
     if (suffix === undefined) break
     stem = stem.slice(0, stem.length - suffix.length)
   }
-  return stem
+  return stem !== word && stem.endsWith("այ") && [...stem].length > minimum ? stem.slice(0, -1) : stem
 }

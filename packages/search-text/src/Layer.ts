@@ -1,13 +1,20 @@
-import { SearchText } from "@tenders/core"
+import { noPacks, type PackData, SearchText } from "@tenders/core"
 import { createHash } from "node:crypto"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { Effect, Layer } from "effect"
 import { makeAnalyzer } from "./Analyzer.ts"
-import { buildLexicon, dataDirectory, parseLexiconData, readLexiconFiles } from "./Lexicon.ts"
+import {
+  buildLexicon,
+  dataDirectory,
+  type LexiconData,
+  packLabels,
+  parseLexiconData,
+  readLexiconFiles
+} from "./Lexicon.ts"
 
 /** Version of the analysis code: bump when what it makes of the same data changes. */
-const analysisVersion = 6
+const analysisVersion = 7
 
 /** The stop words of every language (a query's language is not known, so all lists apply). */
 export const readStopWords = (directory: string = dataDirectory): ReadonlySet<string> => {
@@ -16,23 +23,46 @@ export const readStopWords = (directory: string = dataDirectory): ReadonlySet<st
 }
 
 /**
- * SearchText over the data shipped in `data/`. Its version hashes the files as read and the analysis version (every
- * process needs it: the store compares it at start); the lexicon is parsed and indexed on first use only (about
- * 0.7 s), so commands that analyse no text (keys, usage, store backup) do not pay for it.
+ * SearchText over the data shipped in `data/` and the classification packs it is given (`usePacks`). Its version
+ * hashes the files as read, the analysis version and the packs' digest (every process needs it: the store compares
+ * it at start); the lexicon is parsed and indexed on first use only (about 0.7 s, and the packs' labels about 0.5 s
+ * more), so commands that analyse no text (keys, usage, store backup) do not pay for it.
  */
 export const searchTextFromFiles = (directory: string = dataDirectory) => {
   const files = readLexiconFiles(directory)
   const stopWords = readStopWords(directory)
   const hash = createHash("sha256").update(String(analysisVersion))
   for (const text of Object.values(files)) hash.update(text)
-  const version = hash
-    .update(JSON.stringify([...stopWords]))
-    .digest("hex")
-    .slice(0, 16)
+  const base = hash.update(JSON.stringify([...stopWords])).digest("hex")
+  const versionOf = (packs: PackData) =>
+    packs.digest === ""
+      ? base.slice(0, 16)
+      : createHash("sha256").update(base).update(packs.digest).digest("hex").slice(0, 16)
+  let packs: PackData = noPacks
+  let version = versionOf(packs)
+  let data: LexiconData | undefined
   let analyzer: ReturnType<typeof makeAnalyzer> | undefined
-  const analysis = () => (analyzer ??= makeAnalyzer(buildLexicon(parseLexiconData(files), stopWords), stopWords))
+  const analysis = () => {
+    data ??= parseLexiconData(files)
+    analyzer ??= makeAnalyzer(
+      buildLexicon({ ...data, labels: [...data.labels, ...packLabels(packs)] }, stopWords),
+      stopWords
+    )
+    return analyzer
+  }
   return SearchText.of({
-    version,
+    get version() {
+      return version
+    },
+    get packsDigest() {
+      return packs.digest
+    },
+    usePacks: (next) => {
+      if (next.digest === packs.digest) return
+      packs = next
+      version = versionOf(next)
+      analyzer = undefined
+    },
     queryPlan: (q) => analysis().queryPlan(q),
     documentTerms: (record) => analysis().documentTerms(record),
     documentWords: (record) => analysis().documentWords(record),

@@ -1,3 +1,4 @@
+import type { ClassificationPack, PackData } from "@tenders/core"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { stemIn } from "./Stemming.ts"
@@ -137,10 +138,14 @@ const glossaryStems = (glossary: ReadonlyArray<GlossaryEntry>, stopWords: Readon
   }
 }
 
-/** A CPV label as the query side matches it: the stems that are not generic in its language, and its code. */
+/**
+ * A classification label as the query side matches it: the stems that are not generic in its language, and its code:
+ * a CPV code (8 digits), or an OKPD2 code (dotted) when `scheme` says so.
+ */
 export interface LabelMatch {
   readonly code: string
   readonly stems: ReadonlyArray<string>
+  readonly scheme?: "okpd2"
 }
 
 /** The lexicon, indexed for the analysis. */
@@ -222,6 +227,19 @@ export const indexLabels = (cpv: ReadonlyArray<CpvEntry>): ReadonlyArray<LabelMa
   return matches
 }
 
+/**
+ * The labels of the classification packs as the query side matches them (`indexLabels`, each pack's stems counted
+ * apart): the CPV codes' Russian labels, and the OKPD2 codes' (their own scheme).
+ */
+export const packLabels = (packs: PackData): ReadonlyArray<LabelMatch> => {
+  const entries = (pack: ClassificationPack): ReadonlyArray<CpvEntry> =>
+    (packs.packs.get(pack) ?? []).map(({ code, label }) => ({ code, labels: { ru: label } }))
+  return [
+    ...indexLabels(entries("cpv-ru")),
+    ...indexLabels(entries("okpd2")).map((match): LabelMatch => ({ ...match, scheme: "okpd2" }))
+  ]
+}
+
 /** Indexes lexicon data for the analysis. */
 export const buildLexicon = (data: LexiconData, stopWords: ReadonlySet<string> = new Set()): Lexicon => {
   const names = new Map<string, Readonly<Record<string, ReadonlyArray<string>>>>()
@@ -297,9 +315,29 @@ const lexiconFiles = {
   cpv: join("classifications", "cpv.jsonl")
 } as const
 
-/** Reads the CPV codes with their labels (the source of `cpv-label-index.jsonl`). */
+/** Reads the CPV codes with their labels in the 24 EU languages. */
 export const readCpv = (directory: string = dataDirectory): ReadonlyArray<CpvEntry> =>
   readJsonLines<CpvEntry>(join(directory, lexiconFiles.cpv))
+
+/** Our Armenian labels of the CPV down to the class: several a code, as Armenian notices word them. */
+export interface CpvArmenian {
+  readonly code: string
+  readonly hy: ReadonlyArray<string>
+}
+
+/** Reads our Armenian CPV labels (`cpv-hy.jsonl`, docs/search-data.md). */
+export const readCpvArmenian = (directory: string = dataDirectory): ReadonlyArray<CpvArmenian> =>
+  readJsonLines<CpvArmenian>(join(directory, "classifications", "cpv-hy.jsonl"))
+
+/**
+ * The shipped CPV labels as the query side matches them, the content of `cpv-label-index.jsonl`: the 24 EU languages'
+ * labels and our Armenian ones (each Armenian label its own entry).
+ */
+export const shippedLabels = (directory: string = dataDirectory): ReadonlyArray<LabelMatch> =>
+  indexLabels([
+    ...readCpv(directory),
+    ...readCpvArmenian(directory).flatMap(({ code, hy }) => hy.map((label) => ({ code, labels: { hy: label } })))
+  ])
 
 /** The label index file's content: one JSON line per label match. */
 export const labelIndexLines = (labels: ReadonlyArray<LabelMatch>): string =>

@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import { Migrator, SqlClient } from "effect/sql"
+import { classifications } from "./migrations/Classifications.ts"
 import { oauth, oauthClientAge } from "./migrations/OAuth.ts"
 import { accountEmailForm, rateLimits, signInMail } from "./migrations/SignInMail.ts"
 import { usageDays } from "./migrations/UsageDays.ts"
@@ -327,7 +328,8 @@ export const migrate = Migrator.make({})({
     "16_oauth_client_age": oauthClientAge,
     "17_sign_in_mail": signInMail,
     "18_rate_limits": rateLimits,
-    "19_account_email_form": accountEmailForm
+    "19_account_email_form": accountEmailForm,
+    "20_classifications": classifications
   }),
   table: "tenders_migrations"
 })

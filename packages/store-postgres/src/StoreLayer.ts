@@ -6,6 +6,7 @@ import type { EmbeddedStoreError } from "./embedded/EmbeddedStoreError.ts"
 import { migrate } from "./Migrations.ts"
 import { PgAccountStore } from "./PgAccountStore.ts"
 import { PgAlertStore } from "./PgAlertStore.ts"
+import { PgClassificationStore } from "./PgClassificationStore.ts"
 import { PgDeliveryStore } from "./PgDeliveryStore.ts"
 import { PgNoticeStore } from "./PgNoticeStore.ts"
 import { PgOAuthStore } from "./PgOAuthStore.ts"
@@ -32,8 +33,9 @@ export const layerSql = (
     : layerEmbedded(options.dataDir)
 
 /**
- * Every store port, and Effect's RateLimiter over the store's buckets, over a migrated database whose search terms are those of the given text analysis (rebuilt at
- * start when it changed), plus the SQL client itself.
+ * Every store port, and Effect's RateLimiter over the store's buckets, over a migrated database whose search terms are
+ * those of the given text analysis with the store's classification packs (rebuilt at start when it changed), plus
+ * the SQL client itself.
  */
 export const layerStore = (options: StoreOptions) =>
   Layer.mergeAll(
@@ -49,6 +51,8 @@ export const layerStore = (options: StoreOptions) =>
     PgOAuthStore,
     PgRateLimiter
   ).pipe(
-    Layer.provideMerge(Layer.effectDiscard(Effect.orDie(Effect.andThen(migrate, refreshSearchTerms)))),
+    Layer.provideMerge(Layer.effectDiscard(Effect.orDie(refreshSearchTerms))),
+    Layer.provideMerge(PgClassificationStore),
+    Layer.provideMerge(Layer.effectDiscard(Effect.orDie(migrate))),
     Layer.provideMerge(layerSql(options))
   )

@@ -16,10 +16,14 @@ export const termsVector = (terms: DocumentTerms, deadline: string | null): stri
 export const cpvPrefixesOfTerms = (terms: DocumentTerms): ReadonlyArray<string> =>
   [...terms.keys()].filter((term) => term.startsWith(cpvTermPrefix)).map((term) => term.slice(cpvTermPrefix.length))
 
-/** A tender's index columns: its vector and the CPV prefixes it is filed under. */
+/** A tender's index columns: its vector, the CPV prefixes it is filed under, and the analysis they were made with. */
 const indexColumns = (text: SearchText["Service"], record: TenderRecord) => {
   const terms = text.documentTerms(record)
-  return { terms: termsVector(terms, record.deadline), cpv_prefixes: cpvPrefixesOfTerms(terms) }
+  return {
+    terms: termsVector(terms, record.deadline),
+    cpv_prefixes: cpvPrefixesOfTerms(terms),
+    terms_version: text.version
+  }
 }
 
 const toInsertRow = (text: SearchText["Service"], { record, procedureKey }: TenderWrite) => ({
@@ -48,7 +52,7 @@ export const insertRows = (text: SearchText["Service"], rows: ReadonlyArray<Tend
 const insertTenders = (sql: PgClient.PgClient, rows: ReadonlyArray<InsertRow>, now: string) =>
   sql`INSERT INTO tenders AS t (id, source, native_id, title, buyer, country, region, budget, currency, deadline,
           published_at, status, url, cpv_codes, okpd2_codes, lots, docs_url, cpv_prefixes, search_vec,
-          content_hash, procedure_key, created_at, updated_at)
+          terms_version, content_hash, procedure_key, created_at, updated_at)
         SELECT r.doc->>'id', r.doc->>'source', r.doc->>'nativeId', r.doc->>'title', r.doc->>'buyer', r.doc->>'country',
           r.doc->>'region', (r.doc->>'budget')::numeric, r.doc->>'currency', (r.doc->>'deadline')::timestamptz,
           (r.doc->>'publishedAt')::timestamptz, r.doc->>'status', r.doc->>'url',
@@ -58,15 +62,16 @@ const insertTenders = (sql: PgClient.PgClient, rows: ReadonlyArray<InsertRow>, n
           ARRAY(SELECT jsonb_array_elements_text(r.doc->'docsUrl')),
           r.cpv_prefixes,
           r.terms::tsvector,
+          r.terms_version,
           md5(r.doc::text), r.procedure_key, ${now}::timestamptz, ${now}::timestamptz
         FROM jsonb_to_recordset(${sql.json(rows)})
-          AS r(doc jsonb, terms text, cpv_prefixes text[], procedure_key text)
+          AS r(doc jsonb, terms text, cpv_prefixes text[], terms_version text, procedure_key text)
         ON CONFLICT (id) DO UPDATE SET source = EXCLUDED.source, native_id = EXCLUDED.native_id, title = EXCLUDED.title,
           buyer = EXCLUDED.buyer, country = EXCLUDED.country, region = EXCLUDED.region, budget = EXCLUDED.budget,
           currency = EXCLUDED.currency, deadline = EXCLUDED.deadline, published_at = EXCLUDED.published_at,
           status = EXCLUDED.status, url = EXCLUDED.url, cpv_codes = EXCLUDED.cpv_codes,
           okpd2_codes = EXCLUDED.okpd2_codes, lots = EXCLUDED.lots, docs_url = EXCLUDED.docs_url,
-          cpv_prefixes = EXCLUDED.cpv_prefixes, search_vec = EXCLUDED.search_vec,
+          cpv_prefixes = EXCLUDED.cpv_prefixes, search_vec = EXCLUDED.search_vec, terms_version = EXCLUDED.terms_version,
           content_hash = EXCLUDED.content_hash, updated_at = EXCLUDED.updated_at
         WHERE t.content_hash <> EXCLUDED.content_hash
         RETURNING t.id, (xmax = 0) AS inserted`
@@ -106,9 +111,10 @@ export const rewriteTerms = (
   text: SearchText["Service"],
   records: ReadonlyArray<TenderRecord>
 ) =>
-  sql`UPDATE tenders AS t SET search_vec = r.terms::tsvector, cpv_prefixes = r.cpv_prefixes
+  sql`UPDATE tenders AS t SET search_vec = r.terms::tsvector, cpv_prefixes = r.cpv_prefixes,
+      terms_version = r.terms_version
     FROM jsonb_to_recordset(${sql.json(records.map((record) => ({ id: record.id, ...indexColumns(text, record) })))})
-      AS r(id text, terms text, cpv_prefixes text[])
+      AS r(id text, terms text, cpv_prefixes text[], terms_version text)
     WHERE t.id = r.id`
 
 /** Adds the words of tenders to the vocabulary spelling corrections read from (SearchText.documentWords). */

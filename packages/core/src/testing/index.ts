@@ -1,5 +1,6 @@
 export * from "./AccountStoreMemory.ts"
 export * from "./AlertStoreMemory.ts"
+export * from "./ClassificationStoreMemory.ts"
 export * from "./DeliveryStoreMemory.ts"
 export * from "./MemoryDb.ts"
 export * from "./memoryStore.ts"

@@ -3,6 +3,7 @@ import { RateLimiter } from "effect/persistence"
 import type { SearchText } from "../TextQuery.ts"
 import { AccountStoreOnMemory } from "./AccountStoreMemory.ts"
 import { AlertStoreOnMemory } from "./AlertStoreMemory.ts"
+import { ClassificationStoreMemory } from "./ClassificationStoreMemory.ts"
 import { DeliveryStoreOnMemory } from "./DeliveryStoreMemory.ts"
 import { MemoryDb } from "./MemoryDb.ts"
 import { SearchTextSimple } from "./memoryText.ts"
@@ -29,6 +30,7 @@ export const memoryStoreWith = (text: Layer.Layer<SearchText>) =>
     SourceRunStoreOnMemory,
     SignInStoreOnMemory,
     OAuthStoreOnMemory,
+    ClassificationStoreMemory,
     RateLimiter.layer.pipe(Layer.provide(RateLimiter.layerStoreMemory))
   ).pipe(Layer.provideMerge(MemoryDb.layer), Layer.provideMerge(text))
 

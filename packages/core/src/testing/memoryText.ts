@@ -57,10 +57,13 @@ const simpleCorrected = (plan: QueryPlan, corrections: ReadonlyMap<string, strin
   ]
 })
 
-/** SearchText for the fakes and unit tests (see `simpleDocumentTerms`). */
-export const SearchTextSimple = Layer.succeed(
-  SearchText,
-  SearchText.of({
+/**
+ * SearchText for the fakes and unit tests (see `simpleDocumentTerms`). Packs do not change what it makes of text;
+ * their digest is kept in its version, as the real analysis keeps it.
+ */
+export const SearchTextSimple = Layer.sync(SearchText, () => {
+  let packs = ""
+  return SearchText.of({
     queryPlan: simpleQueryPlan,
     documentTerms: simpleDocumentTerms,
     documentWords: (record) => {
@@ -70,9 +73,17 @@ export const SearchTextSimple = Layer.succeed(
     correctable: (plan) =>
       plan.clauses.filter((c) => /\p{L}/u.test(c.text)).map((c) => ({ text: c.text, lookup: c.text, forms: [c.text] })),
     corrected: simpleCorrected,
-    version: "simple"
+    get version() {
+      return packs === "" ? "simple" : `simple+${packs.slice(0, 8)}`
+    },
+    usePacks: (data) => {
+      packs = data.digest
+    },
+    get packsDigest() {
+      return packs
+    }
   })
-)
+})
 
 const trigrams = (word: string): ReadonlySet<string> => {
   const padded = `  ${word} `

@@ -197,6 +197,13 @@ export const en = {
     secret: "Your signing secret:",
     rotated: "A new signing secret is in force:",
     paidOnly: "Webhooks need the Pro or Business plan.",
+    packsTitle: "Classifications",
+    packsIntro:
+      "Search also reads these classification tables, which this server's operator imports (tenders classifications import).",
+    packNames: { okpd2: "OKPD2 (Russian product codes)", "cpv-ru": "CPV labels in Russian" },
+    packMissing: "Not imported: search works without it.",
+    packLoaded: (inForce: string, withdrawn: string, version: number, date: string) =>
+      `${inForce} codes in force, ${withdrawn} withdrawn (version ${version}, imported ${date})`,
     sessionsTitle: "Sessions",
     sessionsIntro:
       "Signed in on a computer you no longer use, or one that was lost? This signs every browser out, this one too.",

@@ -192,6 +192,13 @@ export const hy: Messages = {
     secret: "Ձեր ստորագրման գաղտնիքը․",
     rotated: "Ուժի մեջ է նոր ստորագրման գաղտնիքը․",
     paidOnly: "Webhook-ները հասանելի են Pro և Business սակագներով։",
+    packsTitle: "Դասակարգիչներ",
+    packsIntro:
+      "Որոնումն օգտագործում է նաև այս դասակարգիչները, որոնք բեռնում է սերվերի օպերատորը (tenders classifications import)։",
+    packNames: { okpd2: "ՕԿՊԴ2 (ռուսական ապրանքային կոդեր)", "cpv-ru": "CPV անվանումները ռուսերեն" },
+    packMissing: "Բեռնված չէ․ որոնումն աշխատում է նաև առանց դրա։",
+    packLoaded: (inForce: string, withdrawn: string, version: number, date: string) =>
+      `գործող կոդեր՝ ${inForce}, հանված՝ ${withdrawn} (տարբերակ ${version}, բեռնվել է ${date})`,
     sessionsTitle: "Սեանսներ",
     sessionsIntro:
       "Մուտք եք գործել համակարգչից, որն այլևս չեք օգտագործում, կամ կորել է։ Այս կոճակը դուրս է բերում բոլոր դիտարկիչներից, այս մեկից նույնպես։",

@@ -205,6 +205,13 @@ export const ru: Messages = {
     secret: "Ваш секрет подписи:",
     rotated: "Действует новый секрет подписи:",
     paidOnly: "Вебхуки доступны на тарифах Pro и Business.",
+    packsTitle: "Классификаторы",
+    packsIntro:
+      "Поиск также использует эти классификаторы, которые загружает оператор сервера (tenders classifications import).",
+    packNames: { okpd2: "ОКПД2", "cpv-ru": "Наименования CPV на русском языке" },
+    packMissing: "Не загружен: поиск работает и без него.",
+    packLoaded: (inForce: string, withdrawn: string, version: number, date: string) =>
+      `действующих кодов: ${inForce}, исключённых: ${withdrawn} (версия ${version}, загружен ${date})`,
     sessionsTitle: "Сеансы",
     sessionsIntro:
       "Вход выполнен на компьютере, которым вы больше не пользуетесь, или на потерянном? Эта кнопка завершает сеансы во всех браузерах, и в этом тоже.",
