@@ -43,7 +43,7 @@ export const importPackFiles = Effect.fn("importPackFiles")(function* (
 export const packFilesIn = (directory: string): ReadonlyArray<readonly [ClassificationPack, ReadonlyArray<string>]> => {
   const names = readdirSync(directory).toSorted()
   const okpd2 = names.filter((name) => /\.(tsv|csv)$/u.test(name)).map((name) => join(directory, name))
-  const cpvRu = names.filter((name) => /\.json$/u.test(name)).map((name) => join(directory, name))
+  const cpvRu = names.filter((name) => name.endsWith(".json")).map((name) => join(directory, name))
   return [
     ...(okpd2.length > 0 ? [["okpd2", okpd2] as const] : []),
     ...(cpvRu.length > 0 ? [["cpv-ru", cpvRu] as const] : [])

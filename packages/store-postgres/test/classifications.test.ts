@@ -46,7 +46,7 @@ for (const [name, makeLayer] of backends()) {
           assert.isTrue(first.changed)
           assert.deepInclude(first.info, { pack: "okpd2", version: 1, inForce: 3, withdrawn: 1 })
           assert.deepStrictEqual(yield* store.codes("okpd2"), okpd2)
-          const again = yield* importPack("okpd2", [...okpd2].reverse())
+          const again = yield* importPack("okpd2", okpd2.toReversed())
           assert.isFalse(again.changed)
           assert.deepStrictEqual(again.info, first.info)
           const second = yield* importPack("okpd2", okpd2.slice(0, 3))
