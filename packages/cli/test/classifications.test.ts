@@ -6,14 +6,14 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
-import { e2eBackends, suiteServer, tendersAsync, waitFor } from "./cli.ts"
+import { childEnv, e2eBackends, startServer, suiteServer, tendersAsync, waitFor } from "./cli.ts"
 
 // An excerpt of OKPD2 typed here, in the format of the table of codes in force.
 const table = [
   "21 \tСредства лекарственные и материалы, применяемые в медицинских целях",
   "21.20 \tПрепараты лекарственные и материалы, применяемые в медицинских целях",
   "21.20.10 \tПрепараты лекарственные",
-  "21.20.10.232 \tАнальгетики"
+  "21.20.10.233 \tАнтиконвульсанты"
 ].join("\n")
 const files = mkdtempSync(join(tmpdir(), "tdk-"))
 const write = (name: string, text: string) => {
@@ -57,15 +57,15 @@ for (const backend of e2eBackends) {
       const drug = recordLine({
         id: "eaeu-0300000000026000777",
         source: "eaeu",
-        title: "Поставка Кеторолака",
+        title: "Поставка Ламотриджина",
         country: "RU",
         currency: "RUB",
         deadline: isoFromNow(20),
         cpvCodes: [],
-        okpd2Codes: ["21.20.10.232"]
+        okpd2Codes: ["21.20.10.233"]
       })
       expect((await tenders("ingest", "--from", write("drug.jsonl", `${drug}\n`))).status).toBe(0)
-      const ids = async () => (await search("анальгетики")).results.map((r) => r.id)
+      const ids = async () => (await search("антиконвульсанты")).results.map((r) => r.id)
       expect(await ids()).not.toContain("eaeu-0300000000026000777")
       const imported = await tenders("classifications", "import", "okpd2", write("okpd.tsv", table))
       expect(imported.status, imported.stderr).toBe(0)
@@ -75,7 +75,7 @@ for (const backend of e2eBackends) {
         timeout: 30_000,
         what: "the server to follow the imported pack"
       })
-      expect((await search("анальгетики")).hint ?? "").toContain("OKPD2 21.20.10.232")
+      expect((await search("антиконвульсанты")).hint ?? "").toContain("OKPD2 21.20.10.233")
       const again = await tenders("classifications", "import", "okpd2", write("okpd-again.tsv", table))
       expect(again.stdout).toContain("unchanged, nothing to do")
       expect(again.stdout).not.toContain("analysed again")
@@ -109,3 +109,26 @@ for (const backend of e2eBackends) {
     )
   })
 }
+
+describe("a server started with TENDERS_CLASSIFICATIONS_DIR", () => {
+  it("imports the packs of that folder at start, once", async () => {
+    const folder = mkdtempSync(join(files, "packs-"))
+    writeFileSync(join(folder, "okpd.tsv"), table)
+    writeFileSync(join(folder, "cpv.json"), JSON.stringify({ "33600000-6": "Фармацевтическая продукция" }))
+    const dataDir = mkdtempSync(join(files, "data-"))
+    const env = childEnv({ TENDERS_DATA_DIR: dataDir, TENDERS_CLASSIFICATIONS_DIR: folder })
+    for (let start = 0; start < 2; start++) {
+      const server = await startServer([], env, ["--no-schedule", "--no-seed"])
+      expect(await server.stop()).toBe(0)
+      expect(server.output()).toMatch(
+        start === 0
+          ? /okpd2: 4 in force, 0 withdrawn \(version 1.*\): \d+ tenders analysed again/u
+          : /okpd2: 4 in force.*: unchanged/u
+      )
+    }
+    const status = (await tendersAsync(["classifications", "status"], childEnv({ TENDERS_DATA_DIR: dataDir }))).stdout
+    expect(status).toMatch(
+      /^okpd2: 4 in force, 0 withdrawn \(version 1, .*\ncpv-ru: 1 in force, 0 withdrawn \(version 1,/u
+    )
+  }, 180_000)
+})

@@ -8,9 +8,18 @@ import { afterAll, beforeAll, expect } from "vitest"
 /** The `tenders` launcher, as `npx tenders` runs it. */
 export const tendersBin = join(import.meta.dirname, "..", "bin", "tenders.js")
 
-/** Environment for child processes: the test's own, minus store selection unless given. */
+/**
+ * Environment for child processes: the test's own, minus store selection and the classification packs' folder (a
+ * server would import them at start; the tests that want them import them) unless given.
+ */
 export const childEnv = (extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv => {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: undefined, TENDERS_DATA_DIR: undefined, ...extra }
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: undefined,
+    TENDERS_DATA_DIR: undefined,
+    TENDERS_CLASSIFICATIONS_DIR: undefined,
+    ...extra
+  }
   for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key]
   return env
 }

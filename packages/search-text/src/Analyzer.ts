@@ -3,6 +3,7 @@ import {
   type Clause,
   cpvPrefixesOf,
   cpvTerm,
+  cpvTermPrefix,
   type DocumentTerms,
   type Field,
   kindWeight,
@@ -142,6 +143,34 @@ export const makeAnalyzer = (lexicon: Lexicon, stopWords: ReadonlySet<string>) =
       .map((level) => lexicon.okpd2ToCpv.get(level) ?? [])
       .find((links) => links.length > 0) ?? []
 
+  // The concepts a CPV code's English label names (groups and finer: a division's label lists several fields), by the
+  // code's significant prefix: a tender filed under the code has them too, as low as its codes count, so a query for
+  // the concept in any language finds a notice that names only its product ("Pharmaceutical products": medicines).
+  const codeConcepts = new Map<string, ReadonlyArray<string>>()
+  for (const { code, label } of lexicon.cpvEnglish) {
+    const prefix = cpvSignificant(code)
+    if (prefix.length < 3) continue
+    const words = wordsOf(label).filter((word) => !stopWords.has(word.text))
+    const found = findPhrases(
+      lexicon.englishConcepts,
+      words.map((word) => new Set(formsOf(word, ["en"])))
+    )
+    const concepts = [...new Set(found.map(({ concept }) => concept).filter((c) => !lexicon.generic.has(c)))]
+    if (concepts.length > 0) codeConcepts.set(prefix, concepts)
+  }
+
+  // The CPV prefixes (of three digits and more) of the codes whose label, in any language the labels speak (the EU
+  // languages, Armenian, and the packs' Russian), has every content stem among a subject's word forms: a notice filed
+  // under no code (gnumner list entries) names those its words name.
+  const labelNamedPrefixes = (forms: ReadonlySet<string>): ReadonlySet<string> => {
+    const prefixes = new Set<string>()
+    for (const form of forms)
+      for (const label of lexicon.labels.get(form) ?? [])
+        if (label.scheme === undefined && label.stems.every((stem) => forms.has(stem)))
+          for (const prefix of cpvPrefixesOf(cpvSignificant(label.code))) if (prefix.length >= 3) prefixes.add(prefix)
+    return prefixes
+  }
+
   // A tender's codes as terms: its CPV prefixes and OKPD2 levels, and the CPV prefixes its OKPD2 levels are linked to
   // by the crosswalk. The other way, CPV to OKPD2, is taken by the query (cpvOfOkpd2), not stored: every OKPD2 level
   // of every code linked to every CPV prefix was two thirds of a TED tender's terms and of the ingest's index writes.
@@ -191,6 +220,7 @@ export const makeAnalyzer = (lexicon: Lexicon, stopWords: ReadonlySet<string>) =
     const languages = latin.join(" ")
     const fields = fieldWords(record)
     const subject = new Set<string>()
+    const subjectForms = new Set<string>()
     for (const field of rankedFields) {
       if (field === "codes") continue
       const words = fields[field]
@@ -198,10 +228,17 @@ export const makeAnalyzer = (lexicon: Lexicon, stopWords: ReadonlySet<string>) =
       const positions = analysed.map((word) => word.forms)
       for (const forms of positions) for (const form of forms) add(form, field)
       for (const word of analysed) for (const t of word.translit) add(t, field)
-      for (const { concept } of findPhrases(lexicon.concepts, positions)) {
+      // The words of a generic concept name no code ("поставка", supply, is the Bulgarian for a stand).
+      const generic = new Set<number>()
+      for (const { concept, from, to } of findPhrases(lexicon.concepts, positions)) {
         add(concept, field)
         if (field !== "parties") subject.add(concept)
+        if (lexicon.generic.has(concept)) for (let i = from; i <= to; i++) generic.add(i)
       }
+      if (field !== "parties")
+        positions.forEach((forms, i) => {
+          if (!generic.has(i)) for (const form of forms) subjectForms.add(form)
+        })
       for (const { concept } of findPhrases(lexicon.places, positions)) add(concept, field)
     }
     // TED's region is a NUTS code: the places whose territory holds it.
@@ -211,8 +248,12 @@ export const makeAnalyzer = (lexicon: Lexicon, stopWords: ReadonlySet<string>) =
         for (const place of lexicon.nuts.get(region.slice(0, n)) ?? []) add(place, "parties")
     }
     add(normalizeText(record.nativeId), "codes")
-    for (const term of codeTerms(tenderCpvPrefixes(record), record.okpd2Codes)) add(term, "codes")
-    for (const prefix of namedPrefixes(subject)) {
+    for (const term of codeTerms(tenderCpvPrefixes(record), record.okpd2Codes)) {
+      add(term, "codes")
+      if (term.startsWith(cpvTermPrefix))
+        for (const concept of codeConcepts.get(term.slice(cpvTermPrefix.length)) ?? []) add(concept, "codes")
+    }
+    for (const prefix of [...namedPrefixes(subject), ...labelNamedPrefixes(subjectForms)]) {
       const term = cpvTerm(prefix)
       if (!terms.has(term)) add(namedCodeTerm(term), "codes")
     }
@@ -321,7 +362,11 @@ export const makeAnalyzer = (lexicon: Lexicon, stopWords: ReadonlySet<string>) =
     for (const [, { stems, terms }] of codes) {
       positions.forEach((forms, i) => {
         if (stems.some((stem) => forms.has(stem)))
-          for (const term of terms) wordClauses[i]?.alternatives.set(term, "code")
+          for (const term of terms) {
+            wordClauses[i]?.alternatives.set(term, "code")
+            // A notice filed under no code but naming this one (labelNamedPrefixes) is found too.
+            if (term.startsWith(cpvTermPrefix)) wordClauses[i]?.alternatives.set(namedCodeTerm(term), "named")
+          }
       })
     }
     for (const [shown] of codes.slice(0, 3)) also.push(shown)

@@ -14,7 +14,7 @@ import {
 } from "./Lexicon.ts"
 
 /** Version of the analysis code: bump when what it makes of the same data changes. */
-const analysisVersion = 7
+const analysisVersion = 8
 
 /** The stop words of every language (a query's language is not known, so all lists apply). */
 export const readStopWords = (directory: string = dataDirectory): ReadonlySet<string> => {

@@ -1,0 +1,56 @@
+import { assert, describe, it } from "@effect/vitest"
+import { isoFromNow, makeRecord } from "@tenders/core/testing"
+import { searchTextFromFiles } from "../src/index.ts"
+
+// What a notice's codes say, and the codes its words name, in every language the shipped labels speak.
+const text = searchTextFromFiles()
+const termsOf = (overrides: Parameters<typeof makeRecord>[0]) => text.documentTerms(makeRecord(overrides))
+const alternatives = (q: string) => text.queryPlan(q).clauses.flatMap((c) => c.alternatives.map((a) => a.term))
+
+describe("codes that speak every language", () => {
+  it("gives a notice the concepts of its codes' labels, as low as its codes count", () => {
+    // A Russian notice naming only the drug: its OKPD2 code reaches CPV 33661200 (Analgesics) by the crosswalk.
+    const drug = termsOf({
+      id: "eaeu-0300000000026000001",
+      source: "eaeu",
+      title: "Поставка Кеторолака",
+      country: "RU",
+      deadline: isoFromNow(20),
+      cpvCodes: [],
+      okpd2Codes: ["21.20.10.232"]
+    })
+    assert.strictEqual(drug.get("c:analgesics"), "codes")
+    assert.strictEqual(drug.get("c:medicines"), "codes")
+    // A concept the title has keeps the title's place.
+    const titled = termsOf({ id: "ted-1-2026", title: "Supply of medicines", cpvCodes: ["33600000"] })
+    assert.strictEqual(titled.get("c:medicines"), "title")
+    // A division's label names many fields: it gives none (33000000 would make every drug "medical equipment").
+    const division = termsOf({ id: "ted-2-2026", title: "Lot 1", cpvCodes: ["33000000"] })
+    assert.isUndefined(division.get("c:medical_devices"))
+  })
+
+  it("names the codes whose label a notice's words have, in Armenian too, and not by generic words", () => {
+    const armenian = termsOf({
+      id: "gnumner-1",
+      source: "gnumner",
+      title: "Դեղորայքի ձեռքբերում",
+      country: "AM",
+      deadline: isoFromNow(20),
+      cpvCodes: []
+    })
+    assert.strictEqual(armenian.get("named:cpv:336"), "codes")
+    // "Поставка" is the generic "supply" in Russian and the Bulgarian for a stand: it names no code alone.
+    const generic = termsOf({ id: "eaeu-2", source: "eaeu", title: "Поставка Кеторолака", country: "RU", cpvCodes: [] })
+    assert.deepStrictEqual(
+      [...generic.keys()].filter((term) => term.startsWith("named:")),
+      []
+    )
+  })
+
+  it("asks, for a label a query names, the notices filed under its code and those that name it", () => {
+    const asked = alternatives("pharmaceutical products")
+    assert.include(asked, "cpv:336")
+    assert.include(asked, "named:cpv:336")
+    assert.include(alternatives("դեղորայք"), "cpv:336")
+  })
+})
