@@ -22,6 +22,8 @@ export interface Clause {
   readonly text: string
   /** How much the clause counts in the score (low for words found in almost every notice). */
   readonly weight: number
+  /** A generic procurement word ("supply", "поставка", "ձեռքբերում"): it counts little and a tender may lack it. */
+  readonly generic?: boolean
   readonly alternatives: ReadonlyArray<Alternative>
 }
 
@@ -103,6 +105,58 @@ export const bestAlternatives = (clause: Clause): ReadonlyArray<Alternative> => 
  */
 export const relevance = (plan: QueryPlan, terms: DocumentTerms): number =>
   plan.clauses.reduce((sum, clause) => sum + clause.weight * clauseScore(clause, terms), 0)
+
+/**
+ * How rare a clause is, as BM25 weighs a term (its inverse document frequency): `ln(1 + (N - n + 0.5) / (n + 0.5))`
+ * for a clause `n` of `N` tenders have. A clause every tender has weighs almost nothing.
+ */
+export const clauseRarity = (matches: number, tenders: number): number =>
+  Math.log(1 + (Math.max(tenders - matches, 0) + 0.5) / (Math.max(matches, 0) + 0.5))
+
+/**
+ * The plan with each clause's weight times its rarity (`clauseRarity` of the tenders having any of its terms, from
+ * the statistics the store keeps), scaled so that the weights keep their sum: of two tenders matching as well, the
+ * one with the rarer word ranks first ("Macroom road" puts Macroom's tender above every road). A one-clause plan, or
+ * one whose counts the store does not know, is left as it is.
+ */
+export const weighClauses = (plan: QueryPlan, matchesOf: (clause: Clause) => number, tenders: number): QueryPlan => {
+  if (plan.clauses.length < 2 || !(tenders > 0)) return plan
+  const counts = plan.clauses.map(matchesOf)
+  if (!counts.every(Number.isFinite)) return plan
+  const rarities = counts.map((count) => clauseRarity(Math.min(count, tenders), tenders))
+  const weighted = plan.clauses.map((clause, i) => clause.weight * (rarities[i] ?? 0))
+  const total = weighted.reduce((sum, w) => sum + w, 0)
+  const before = plan.clauses.reduce((sum, clause) => sum + clause.weight, 0)
+  if (!(total > 0)) return plan
+  return {
+    ...plan,
+    clauses: plan.clauses.map((clause, i) => ({ ...clause, weight: ((weighted[i] ?? 0) * before) / total }))
+  }
+}
+
+/**
+ * The terms by which a tender has a clause for certain: all but the codes a text was found to name (`named`, a guess
+ * from words). A generic clause has none: a tender need not have it.
+ */
+export const wholeTerms = (clause: Clause): ReadonlyArray<string> =>
+  clause.generic === true ? [] : clause.alternatives.filter((a) => a.kind !== "named").map((a) => a.term)
+
+/**
+ * Whether a tender has everything the query is about: every clause but the generic ones, by its `wholeTerms`. Those
+ * tenders rank first (`rankOrder`).
+ */
+export const matchesWhole = (clauses: ReadonlyArray<Clause>, terms: ReadonlySet<string> | DocumentTerms) =>
+  clauses.every((clause) => clause.generic === true || wholeTerms(clause).some((term) => terms.has(term)))
+
+/**
+ * The order of ranked tenders: those matching the whole query first (`matchesWhole`), then by relevance
+ * (`relevance` of the weighed plan), then the nearest deadline, then the id (the store's SQL orders the same way:
+ * RankedSearch.ts).
+ */
+export const rankOrder =
+  <T extends { readonly whole: boolean; readonly score: number }>(byDeadline: (a: T, b: T) => number) =>
+  (a: T, b: T): number =>
+    Number(b.whole) - Number(a.whole) || b.score - a.score || byDeadline(a, b)
 
 /** Whether a tender has every clause of the query (what a watchlist alerts on and `estimatedMatches` counts). */
 export const hasEveryClause = (clauses: ReadonlyArray<Clause>, terms: ReadonlySet<string> | DocumentTerms) =>

@@ -1,11 +1,25 @@
-// Regenerates data/classifications/cpv-label-index.jsonl from cpv.jsonl and cpv-hy.jsonl with the analysis' own stemming (run after
+// Regenerates data/classifications/cpv-label-index.jsonl (from cpv.jsonl and cpv-hy.jsonl) and compound-parts.json
+// (from cpv.jsonl) with the analysis' own stemming (run after
 // changing cpv.jsonl or the stemming; a test checks the file is what this makes):
 //   sh scripts/with-node.sh node scripts/run-ts.mjs packages/search-text/scripts/label-index.ts
 import { writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { dataDirectory, labelIndexLines, shippedLabels } from "../src/Lexicon.ts"
+import {
+  compoundPartsOf,
+  compoundPartsText,
+  dataDirectory,
+  labelIndexLines,
+  readCpv,
+  shippedLabels
+} from "../src/Lexicon.ts"
+import { readStopWords } from "../src/Layer.ts"
 
 const file = join(dataDirectory, "classifications", "cpv-label-index.jsonl")
 const labels = shippedLabels()
 writeFileSync(file, labelIndexLines(labels))
 process.stdout.write(`${file}: ${labels.length} label matches\n`)
+
+const partsFile = join(dataDirectory, "classifications", "compound-parts.json")
+const parts = compoundPartsOf(readCpv(), readStopWords())
+writeFileSync(partsFile, compoundPartsText(parts))
+process.stdout.write(`${partsFile}: ${Object.values(parts).flat().length} compound parts\n`)

@@ -18,9 +18,16 @@ import {
   type TenderRecord,
   tenderText
 } from "@tenders/core"
-import { cpvSignificant, type Lexicon, type PhraseIndex } from "./Lexicon.ts"
-import { foldLatin, normalizeText, scriptOf, wordsOf, type Word } from "./Normalize.ts"
-import { countryLanguages, formsOf, latinLanguages, type StemmedLanguage, stemmerOf } from "./Stemming.ts"
+import { compoundingLanguages, cpvSignificant, type Lexicon, minCompoundPart, type PhraseIndex } from "./Lexicon.ts"
+import { foldLatin, normalizeText, type Script, scriptOf, wordsOf, type Word } from "./Normalize.ts"
+import {
+  countryLanguages,
+  formsOf,
+  latinLanguages,
+  noticeLanguages,
+  type StemmedLanguage,
+  stemmerOf
+} from "./Stemming.ts"
 import { phonetic, transliterate } from "./Translit.ts"
 
 /** The term of an OKPD2 code or level (dotted, as OKPD2 writes it). */
@@ -70,16 +77,23 @@ const codePattern = /(?<![\p{L}\p{N}.])(\d{2}(?:\.\d{1,3}){1,3}|\d{2,8}(?:-\d)?)
 
 /** The analysis: a tender's terms and a query's plan, from one lexicon. */
 export const makeAnalyzer = (lexicon: Lexicon, stopWords: ReadonlySet<string>) => {
-  // Compounds (German, Dutch, the Nordic languages): a long word ending in a glossary word, with or without a
-  // glossary word before it (Straßensanierung: Straßen + Sanierung), also has the forms of those parts, so the
-  // concepts of its parts are found ("road", "repair"). Only glossary words are taken as parts: a split is never
-  // guessed from letters alone.
-  const singleWord = (form: string) => (lexicon.concepts.get(form) ?? []).some((phrase) => phrase.stems.length === 1)
-  const compoundParts = (word: Word, latin: ReadonlyArray<StemmedLanguage>): ReadonlyArray<string> => {
+  // Compounds (German, Dutch, the Nordic languages): a long word ending in a known word, with or without a known word
+  // before it (Straßensanierung: Straßen + Sanierung; Abwasserentsorgung: Abwasser + Entsorgung), also has the forms
+  // of those parts, so the concepts and the split forms of its parts are found ("road", "repair"; "Entsorgung von
+  // Abwasser"). Known words are the glossary's and the CPV labels' of these languages: a split is never guessed from
+  // letters alone.
+  const singleWord = (form: string, language: StemmedLanguage) =>
+    lexicon.compoundParts.get(language)?.has(form) === true ||
+    (lexicon.concepts.get(form) ?? []).some((phrase) => phrase.stems.length === 1)
+  const compoundParts = (word: Word, latin: ReadonlyArray<StemmedLanguage>, depth = 0): ReadonlyArray<string> => {
     const languages = latin.filter((language) => compounding.has(language))
     if (word.script !== "latin" || languages.length === 0 || [...word.text].length < minCompound) return []
     const partForms = (text: string) =>
-      formsOf({ text, script: "latin" }, languages).filter((form) => form.length >= minPart && singleWord(form))
+      languages.flatMap((language) =>
+        formsOf({ text, script: "latin" }, [language]).filter(
+          (form) => form.length >= minPart && singleWord(form, language)
+        )
+      )
     const parts = new Set<string>()
     for (let k = minPart; k <= word.text.length - minPart; k++) {
       const tail = partForms(word.text.slice(k))
@@ -87,7 +101,12 @@ export const makeAnalyzer = (lexicon: Lexicon, stopWords: ReadonlySet<string>) =
       for (const form of tail) parts.add(form)
       const head = word.text.slice(0, k)
       for (const form of [...partForms(head), ...partForms(head.replace(/(?:en|es|s|n|e)$/u, ""))]) parts.add(form)
-      break // the longest glossary word at the end
+      // The longest known word at the end and what is before it may be compounds themselves (Abwasserentsorgungs-
+      // anlage: Abwasserentsorgung + Anlage, then Abwasser + Entsorgung).
+      if (depth < 2)
+        for (const part of [word.text.slice(k), head, head.replace(/(?:en|es|s|n|e)$/u, "")])
+          for (const form of compoundParts({ text: part, script: "latin" }, latin, depth + 1)) parts.add(form)
+      break
     }
     return [...parts]
   }
@@ -159,14 +178,15 @@ export const makeAnalyzer = (lexicon: Lexicon, stopWords: ReadonlySet<string>) =
     if (concepts.length > 0) codeConcepts.set(prefix, concepts)
   }
 
-  // The CPV prefixes (of three digits and more) of the codes whose label, in any language the labels speak (the EU
-  // languages, Armenian, and the packs' Russian), has every content stem among a subject's word forms: a notice filed
-  // under no code (gnumner list entries) names those its words name.
-  const labelNamedPrefixes = (forms: ReadonlySet<string>): ReadonlySet<string> => {
+  // The CPV prefixes (of three digits and more) of the codes whose label, in one of the notice's languages (of the
+  // EU languages, Armenian, and the packs' Russian), has every content stem among a subject's word forms: a notice
+  // filed under no code (gnumner list entries) names those its words name. Another language's label would read a
+  // notice's word as its homonym (the English "racks" as the Swedish "räcke", a road barrier).
+  const labelNamedPrefixes = (forms: ReadonlySet<string>, languages: ReadonlySet<string>): ReadonlySet<string> => {
     const prefixes = new Set<string>()
     for (const form of forms)
       for (const label of lexicon.labels.get(form) ?? [])
-        if (label.scheme === undefined && label.stems.every((stem) => forms.has(stem)))
+        if (label.scheme === undefined && languages.has(label.language) && label.stems.every((stem) => forms.has(stem)))
           for (const prefix of cpvPrefixesOf(cpvSignificant(label.code))) if (prefix.length >= 3) prefixes.add(prefix)
     return prefixes
   }
@@ -221,6 +241,9 @@ export const makeAnalyzer = (lexicon: Lexicon, stopWords: ReadonlySet<string>) =
     const fields = fieldWords(record)
     const subject = new Set<string>()
     const subjectForms = new Set<string>()
+    // The languages of its labels that name a notice's codes: English (TED titles carry the English CPV label), its
+    // country's, and those its script says (Armenian; Russian and Greek for a notice of no country of that script).
+    const labelLanguages = new Set<string>(["en", ...(noticeLanguages[record.country ?? ""] ?? [])])
     for (const field of rankedFields) {
       if (field === "codes") continue
       const words = fields[field]
@@ -237,7 +260,11 @@ export const makeAnalyzer = (lexicon: Lexicon, stopWords: ReadonlySet<string>) =
       }
       if (field !== "parties")
         positions.forEach((forms, i) => {
-          if (!generic.has(i)) for (const form of forms) subjectForms.add(form)
+          if (generic.has(i)) return
+          for (const form of forms) subjectForms.add(form)
+          const [first, ...others] = scriptLanguages[words[i]?.script ?? "other"] ?? []
+          if (first !== undefined && !labelLanguages.has(first) && !others.some((other) => labelLanguages.has(other)))
+            labelLanguages.add(first)
         })
       for (const { concept } of findPhrases(lexicon.places, positions)) add(concept, field)
     }
@@ -253,7 +280,7 @@ export const makeAnalyzer = (lexicon: Lexicon, stopWords: ReadonlySet<string>) =
       if (term.startsWith(cpvTermPrefix))
         for (const concept of codeConcepts.get(term.slice(cpvTermPrefix.length)) ?? []) add(concept, "codes")
     }
-    for (const prefix of [...namedPrefixes(subject), ...labelNamedPrefixes(subjectForms)]) {
+    for (const prefix of [...namedPrefixes(subject), ...labelNamedPrefixes(subjectForms, labelLanguages)]) {
       const term = cpvTerm(prefix)
       if (!terms.has(term)) add(namedCodeTerm(term), "codes")
     }
@@ -262,7 +289,7 @@ export const makeAnalyzer = (lexicon: Lexicon, stopWords: ReadonlySet<string>) =
 
   const queryPlan = (q: string): QueryPlan => {
     const normalized = normalizeText(q)
-    const clauses: Array<{ text: string; weight: number; alternatives: Map<string, MatchKind> }> = []
+    const clauses: Array<{ text: string; weight: number; generic: boolean; alternatives: Map<string, MatchKind> }> = []
     const also: Array<string> = []
     // Codes first: an OKPD2 code with dots, or a CPV code or prefix (with or without its check digit).
     for (const match of normalized.matchAll(codePattern)) {
@@ -285,7 +312,7 @@ export const makeAnalyzer = (lexicon: Lexicon, stopWords: ReadonlySet<string>) =
         alternatives.set(cpvTerm(prefix), "code")
         named([prefix])
       }
-      clauses.push({ text: code, weight: 1, alternatives })
+      clauses.push({ text: code, weight: 1, generic: false, alternatives })
     }
     const rest = normalized.replace(codePattern, " ")
     const words = wordsOf(rest)
@@ -305,7 +332,7 @@ export const makeAnalyzer = (lexicon: Lexicon, stopWords: ReadonlySet<string>) =
       const alternatives = new Map<string, MatchKind>()
       for (const form of positions[i] ?? []) alternatives.set(form, "word")
       for (const t of translitTerms(word)) if (!alternatives.has(t)) alternatives.set(t, "concept")
-      return { text: word.text, weight: 1, alternatives }
+      return { text: word.text, weight: 1, generic: false, alternatives }
     })
     const widen = (found: ReadonlyArray<{ concept: string; from: number; to: number }>) => {
       for (const { concept, from, to } of found) {
@@ -313,7 +340,10 @@ export const makeAnalyzer = (lexicon: Lexicon, stopWords: ReadonlySet<string>) =
           const clause = wordClauses[i]
           if (clause === undefined) continue
           if (!clause.alternatives.has(concept)) clause.alternatives.set(concept, "concept")
-          if (lexicon.generic.has(concept)) clause.weight = Math.min(clause.weight, 0.3)
+          if (lexicon.generic.has(concept)) {
+            clause.weight = Math.min(clause.weight, genericWeight)
+            clause.generic = true
+          }
         }
         const names = lexicon.names.get(concept)
         const typed = new Set(words.slice(from, to + 1).map((w) => w.text))
@@ -375,6 +405,7 @@ export const makeAnalyzer = (lexicon: Lexicon, stopWords: ReadonlySet<string>) =
     const plan: ReadonlyArray<Clause> = all.map((clause) => ({
       text: clause.text,
       weight: clause.weight,
+      ...(clause.generic ? { generic: true } : {}),
       alternatives: [...clause.alternatives]
         .map(([term, kind]): Alternative => ({ term, kind }))
         .toSorted((a, b) => kindWeight[b.kind] - kindWeight[a.kind])
@@ -430,6 +461,7 @@ export const makeAnalyzer = (lexicon: Lexicon, stopWords: ReadonlySet<string>) =
         ? {
             text: typed,
             weight: clause.weight,
+            ...(clause.generic === true ? { generic: true } : {}),
             alternatives: clause.alternatives.map((a) => ({ term: a.term, kind: "correction" as const }))
           }
         : { ...clause, text: typed }
@@ -440,13 +472,23 @@ export const makeAnalyzer = (lexicon: Lexicon, stopWords: ReadonlySet<string>) =
   return { documentTerms, queryPlan, documentWords, correctable, corrected }
 }
 
+/** How much a generic procurement word ("supply", "поставка") counts, against 1 for any other. */
+const genericWeight = 0.3
+
 /** The digits of a CPV category (45261000: "Erection and related works of roof frames and coverings"). */
 const categoryDigits = 5
 
+/** The languages the labels speak in a script other than Latin, the one a notice of no such country is read in first. */
+const scriptLanguages: Partial<Record<Script, ReadonlyArray<string>>> = {
+  armenian: ["hy"],
+  cyrillic: ["ru", "bg"],
+  greek: ["el"]
+}
+
 /** The languages that write compounds as one word, and the shortest compound and part looked at. */
-const compounding: ReadonlySet<StemmedLanguage> = new Set(["de", "nl", "sv", "da", "fi"])
+const compounding: ReadonlySet<StemmedLanguage> = new Set(compoundingLanguages)
 const minCompound = 9
-const minPart = 4
+const minPart = minCompoundPart
 
 /** How many words' analyses are kept (then the cache starts again). */
 const wordCacheLimit = 100_000

@@ -10,11 +10,13 @@ import {
   type LexiconData,
   packLabels,
   parseLexiconData,
-  readLexiconFiles
+  readLexiconFiles,
+  russianCpvLabels
 } from "./Lexicon.ts"
+import { labelLinks } from "./Crosswalk.ts"
 
 /** Version of the analysis code: bump when what it makes of the same data changes. */
-const analysisVersion = 8
+const analysisVersion = 9
 
 /** The stop words of every language (a query's language is not known, so all lists apply). */
 export const readStopWords = (directory: string = dataDirectory): ReadonlySet<string> => {
@@ -44,10 +46,15 @@ export const searchTextFromFiles = (directory: string = dataDirectory) => {
   let analyzer: ReturnType<typeof makeAnalyzer> | undefined
   const analysis = () => {
     data ??= parseLexiconData(files)
-    analyzer ??= makeAnalyzer(
-      buildLexicon({ ...data, labels: [...data.labels, ...packLabels(packs)] }, stopWords),
-      stopWords
-    )
+    if (analyzer === undefined) {
+      const okpd2 = packs.packs.get("okpd2") ?? []
+      const crosswalk =
+        okpd2.length === 0
+          ? data.crosswalk
+          : [...data.crosswalk, ...labelLinks(okpd2, russianCpvLabels(packs, data.cpvRussian), data.manualCrosswalk)]
+      const labels = [...data.labels, ...packLabels(packs, data.cpvRussian)]
+      analyzer = makeAnalyzer(buildLexicon({ ...data, labels, crosswalk }, stopWords), stopWords)
+    }
     return analyzer
   }
   return SearchText.of({

@@ -1,6 +1,7 @@
-import type { ClassificationPack, PackData } from "@tenders/core"
+import type { PackData } from "@tenders/core"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
+import type { CrosswalkLink, ManualCrosswalk, ManualLink } from "./Crosswalk.ts"
 import { stemIn } from "./Stemming.ts"
 import { foldLatin, type Word, wordsOf } from "./Normalize.ts"
 
@@ -24,12 +25,6 @@ export interface CpvEntry {
   readonly labels: Readonly<Record<string, string>>
 }
 
-/** A link between an OKPD2 code (any level, dotted) and a CPV code or prefix. */
-export interface CrosswalkLink {
-  readonly okpd2: string
-  readonly cpv: string
-}
-
 /**
  * The data the analysis reads; CPV labels as `indexLabels` makes them (shipped precomputed: stemming them takes
  * seconds).
@@ -38,9 +33,23 @@ export interface LexiconData {
   readonly glossary: ReadonlyArray<GlossaryEntry>
   readonly places: ReadonlyArray<PlaceEntry>
   readonly labels: ReadonlyArray<LabelMatch>
+  /** The CPV ↔ OKPD2 links: the hand-made ones, and those the packs' labels make (`labelLinks`). */
   readonly crosswalk: ReadonlyArray<CrosswalkLink>
+  /** The hand-made crosswalk (`cpv-okpd2.jsonl`, `cpv-okpd2-related.json`). */
+  readonly manualCrosswalk: ManualCrosswalk
+  /** Our Russian labels of CPV codes: where the Russian CPV has none, and where its label says something else. */
+  readonly cpvRussian: ReadonlyArray<OwnRussianLabel>
   /** The English label of each CPV code (which codes a tender's subject names, Analyzer.ts). */
   readonly cpvEnglish: ReadonlyArray<EnglishLabel>
+  /** The stems of the CPV labels' words in each language that writes compounds as one word (`compoundPartsOf`). */
+  readonly compoundParts: ReadonlyMap<string, ReadonlySet<string>>
+}
+
+/** Our Russian label of a CPV code: a translation where the Russian CPV has none, or a correction of its label. */
+export interface OwnRussianLabel {
+  readonly code: string
+  readonly ru: string
+  readonly source: "translation" | "correction"
 }
 
 /** A CPV code (8 digits, no check digit) and its English label. */
@@ -144,6 +153,8 @@ const glossaryStems = (glossary: ReadonlyArray<GlossaryEntry>, stopWords: Readon
  */
 export interface LabelMatch {
   readonly code: string
+  /** The language of the label (ISO 639-1): a notice's words name codes by the labels of its own languages only. */
+  readonly language: string
   readonly stems: ReadonlyArray<string>
   readonly scheme?: "okpd2"
 }
@@ -167,6 +178,8 @@ export interface Lexicon {
   readonly okpd2ToCpv: ReadonlyMap<string, ReadonlyArray<string>>
   readonly cpvToOkpd2: ReadonlyMap<string, ReadonlyArray<string>>
   readonly cpvEnglish: ReadonlyArray<EnglishLabel>
+  /** Per language, the stems a compound of German, Dutch or a Nordic language may be split into (and the glossary's). */
+  readonly compoundParts: ReadonlyMap<string, ReadonlySet<string>>
 }
 
 const push = <K, V>(map: Map<K, Array<V>>, key: K, value: V) => {
@@ -195,8 +208,8 @@ const genericFloor = 5
 
 /**
  * The CPV labels as the query side matches them: per label, its stems that are not generic in its language (a stem
- * found in more than `genericShare` of a language's labels, such as "works", "and", "services"), once per code and
- * stem set; labels of generic stems only are left out.
+ * found in more than `genericShare` of a language's labels, such as "works", "and", "services"), once per code,
+ * language and stem set; labels of generic stems only are left out.
  */
 export const indexLabels = (cpv: ReadonlyArray<CpvEntry>): ReadonlyArray<LabelMatch> => {
   const stemmed = cpv.flatMap((entry) =>
@@ -219,24 +232,33 @@ export const indexLabels = (cpv: ReadonlyArray<CpvEntry>): ReadonlyArray<LabelMa
   for (const label of stemmed) {
     const limit = Math.max(genericFloor, genericShare * (perLanguage.get(label.language) ?? 1))
     const content = label.stems.filter((s) => (frequency.get(`${label.language}|${s}`) ?? 0) <= limit).toSorted()
-    const key = `${label.code}|${content.join(" ")}`
+    const key = `${label.code}|${label.language}|${content.join(" ")}`
     if (content.length === 0 || seen.has(key)) continue
     seen.add(key)
-    matches.push({ code: label.code, stems: content })
+    matches.push({ code: label.code, language: label.language, stems: content })
   }
   return matches
 }
 
 /**
- * The labels of the classification packs as the query side matches them (`indexLabels`, each pack's stems counted
- * apart): the CPV codes' Russian labels, and the OKPD2 codes' (their own scheme).
+ * The Russian labels of the CPV codes: the `cpv-ru` pack's, with ours where it has none and where its label says
+ * something else (`cpv-ru-own.jsonl`); ours alone without the pack.
  */
-export const packLabels = (packs: PackData): ReadonlyArray<LabelMatch> => {
-  const entries = (pack: ClassificationPack): ReadonlyArray<CpvEntry> =>
-    (packs.packs.get(pack) ?? []).map(({ code, label }) => ({ code, labels: { ru: label } }))
+export const russianCpvLabels = (packs: PackData, own: ReadonlyArray<OwnRussianLabel>): ReadonlyMap<string, string> => {
+  const labels = new Map((packs.packs.get("cpv-ru") ?? []).map(({ code, label }) => [code, label]))
+  for (const { code, ru } of own) labels.set(code, ru)
+  return labels
+}
+
+/**
+ * The labels of the classification packs as the query side matches them (`indexLabels`, each pack's stems counted
+ * apart): the CPV codes' Russian labels (`russianCpvLabels`), and the OKPD2 codes' (their own scheme).
+ */
+export const packLabels = (packs: PackData, ownRussian: ReadonlyArray<OwnRussianLabel>): ReadonlyArray<LabelMatch> => {
+  const okpd2 = (packs.packs.get("okpd2") ?? []).map(({ code, label }) => ({ code, labels: { ru: label } }))
   return [
-    ...indexLabels(entries("cpv-ru")),
-    ...indexLabels(entries("okpd2")).map((match): LabelMatch => ({ ...match, scheme: "okpd2" }))
+    ...indexLabels([...russianCpvLabels(packs, ownRussian)].map(([code, label]) => ({ code, labels: { ru: label } }))),
+    ...indexLabels(okpd2).map((match): LabelMatch => ({ ...match, scheme: "okpd2" }))
   ]
 }
 
@@ -291,7 +313,8 @@ export const buildLexicon = (data: LexiconData, stopWords: ReadonlySet<string> =
     labels,
     okpd2ToCpv,
     cpvToOkpd2,
-    cpvEnglish: data.cpvEnglish
+    cpvEnglish: data.cpvEnglish,
+    compoundParts: data.compoundParts
   }
 }
 
@@ -312,7 +335,10 @@ const lexiconFiles = {
   places: "places.jsonl",
   labels: join("classifications", "cpv-label-index.jsonl"),
   crosswalk: join("classifications", "cpv-okpd2.jsonl"),
-  cpv: join("classifications", "cpv.jsonl")
+  crosswalkRelated: join("classifications", "cpv-okpd2-related.json"),
+  cpvRussian: join("classifications", "cpv-ru-own.jsonl"),
+  cpv: join("classifications", "cpv.jsonl"),
+  compoundParts: join("classifications", "compound-parts.json")
 } as const
 
 /** Reads the CPV codes with their labels in the 24 EU languages. */
@@ -351,20 +377,69 @@ export const readLexiconFiles = (directory: string = dataDirectory): Record<keyo
     places: read("places"),
     labels: read("labels"),
     crosswalk: read("crosswalk"),
-    cpv: read("cpv")
+    crosswalkRelated: read("crosswalkRelated"),
+    cpvRussian: read("cpvRussian"),
+    cpv: read("cpv"),
+    compoundParts: read("compoundParts")
   }
 }
 
 /** Parses the lexicon's files. */
-export const parseLexiconData = (files: Record<keyof typeof lexiconFiles, string>): LexiconData => ({
-  glossary: parseJsonLines<GlossaryEntry>(files.glossary),
-  places: parseJsonLines<PlaceEntry>(files.places),
-  labels: parseJsonLines<LabelMatch>(files.labels),
-  crosswalk: parseJsonLines<CrosswalkLink>(files.crosswalk),
-  cpvEnglish: parseJsonLines<CpvEntry>(files.cpv).flatMap((entry) =>
-    entry.labels.en === undefined ? [] : [{ code: entry.code, label: entry.labels.en }]
+export const parseLexiconData = (files: Record<keyof typeof lexiconFiles, string>): LexiconData => {
+  const manual: ManualCrosswalk = {
+    links: parseJsonLines<ManualLink>(files.crosswalk),
+    related: JSON.parse(files.crosswalkRelated) as ManualCrosswalk["related"]
+  }
+  return {
+    glossary: parseJsonLines<GlossaryEntry>(files.glossary),
+    places: parseJsonLines<PlaceEntry>(files.places),
+    labels: parseJsonLines<LabelMatch>(files.labels),
+    crosswalk: manual.links,
+    manualCrosswalk: manual,
+    cpvRussian: parseJsonLines<OwnRussianLabel>(files.cpvRussian),
+    cpvEnglish: parseJsonLines<CpvEntry>(files.cpv).flatMap((entry) =>
+      entry.labels.en === undefined ? [] : [{ code: entry.code, label: entry.labels.en }]
+    ),
+    compoundParts: new Map(
+      Object.entries(JSON.parse(files.compoundParts) as Record<string, Array<string>>).map(([language, stems]) => [
+        language,
+        new Set(stems)
+      ])
+    )
+  }
+}
+
+/** The content of `compound-parts.json`: one line a language. */
+export const compoundPartsText = (parts: Record<string, ReadonlyArray<string>>): string =>
+  `{\n${Object.entries(parts)
+    .map(([language, stems]) => `  ${JSON.stringify(language)}: ${JSON.stringify(stems)}`)
+    .join(",\n")}\n}\n`
+
+/** The languages that write compounds as one word, and the shortest part a compound is split into. */
+export const compoundingLanguages = ["de", "nl", "sv", "da", "fi"] as const
+export const minCompoundPart = 4
+
+/**
+ * The stems of the CPV labels' words (of `minCompoundPart` letters and more, no stop word) in each compounding
+ * language: the content of `compound-parts.json`, the parts a compound may be split into (`Abwasserentsorgung` into
+ * the stems of `Abwasser` and `Entsorgung`, words of other labels).
+ */
+export const compoundPartsOf = (
+  cpv: ReadonlyArray<CpvEntry>,
+  stopWords: ReadonlySet<string>
+): Record<string, ReadonlyArray<string>> =>
+  Object.fromEntries(
+    compoundingLanguages.map((language) => {
+      const stems = new Set<string>()
+      for (const entry of cpv)
+        for (const word of wordsOf(entry.labels[language] ?? ""))
+          if (word.script === "latin" && !stopWords.has(word.text)) {
+            const stem = stemIn(language, word)
+            if (stem.length >= minCompoundPart && !stopWords.has(stem)) stems.add(stem)
+          }
+      return [language, [...stems].toSorted()]
+    })
   )
-})
 
 /** Reads the shipped lexicon data. */
 export const readLexiconData = (directory: string = dataDirectory): LexiconData =>

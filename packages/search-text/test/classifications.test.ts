@@ -3,9 +3,9 @@ import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 
 // The classification data in packages/search-text/data/classifications (see docs/search-data.md, "Classifications").
-// The OKPD2 table and Russian CPV labels are not shipped (made from copies of public repositories, which may reach
-// the project only through the steering side's shared data; see the doc): crosswalk links are checked for OKPD2's
-// code shape.
+// The OKPD2 table and Russian CPV labels are not shipped, nor anything made from them (the operator imports them; see
+// the doc): the hand-made crosswalk links are checked for OKPD2's code shape here, and the links the labels make, at
+// run time, in crosswalk.test.ts.
 const dir = join(import.meta.dirname, "../data/classifications")
 const file = (name: string) => join(dir, name)
 const readJsonl = (name: string): Array<Record<string, unknown>> =>
@@ -26,7 +26,6 @@ interface CpvRow {
 interface Link {
   okpd2: string
   cpv: string
-  method: string
   precision: string
 }
 
@@ -71,14 +70,13 @@ describe("cpv.jsonl", () => {
 })
 
 describe("cpv-okpd2.jsonl", () => {
-  it("has well-formed, unique links with a known method and precision", () => {
-    expect(links.length).toBeGreaterThan(1000)
+  it("has well-formed, unique hand-made links with a known precision", () => {
+    expect(links.length).toBeGreaterThan(300)
     const keys = new Set<string>()
     for (const link of links) {
-      expect(Object.keys(link).toSorted()).toEqual(["cpv", "method", "okpd2", "precision"])
+      expect(Object.keys(link).toSorted()).toEqual(["cpv", "okpd2", "precision"])
       expect(link.okpd2).toMatch(okpd2Pattern)
       expect(link.cpv).toMatch(cpvPrefixPattern)
-      expect(["manual", "label-ru-exact", "label-ru-contained"]).toContain(link.method)
       expect(["exact", "okpd2-narrower", "cpv-narrower", "partial"]).toContain(link.precision)
       keys.add(`${link.okpd2} ${link.cpv}`)
     }
@@ -110,19 +108,28 @@ describe("cpv-okpd2.jsonl", () => {
         code
       ).toBe(true)
   })
+})
 
-  it("keeps every label match inside the CPV branch of the nearest strict manual link", () => {
-    const manual = links.filter((link) => link.method === "manual" && link.precision !== "partial")
-    const labelled = links.filter((link) => link.method !== "manual")
-    for (const link of labelled) {
-      const strict = okpd2Ancestors(link.okpd2)
-        .map((code) => manual.filter((m) => m.okpd2 === code))
-        .find((found) => found.length > 0)
-      if (strict)
-        expect(
-          strict.some((m) => link.cpv.startsWith(m.cpv)),
-          `${link.okpd2} ${link.cpv}`
-        ).toBe(true)
+describe("cpv-okpd2-related.json", () => {
+  it("joins pairs of divisions, OKPD2 then CPV", () => {
+    const pairs = JSON.parse(readFileSync(file("cpv-okpd2-related.json"), "utf8")) as Array<[string, string]>
+    expect(pairs.length).toBeGreaterThan(50)
+    for (const [okpd2, division] of pairs) {
+      expect(okpd2).toMatch(/^\d\d$/)
+      expect(cpvCodes.some((code) => code.startsWith(division))).toBe(true)
+    }
+  })
+})
+
+describe("cpv-ru-own.jsonl", () => {
+  it("holds our Russian labels of existing CPV codes, translations and corrections", () => {
+    const own = readJsonl("cpv-ru-own.jsonl") as unknown as Array<{ code: string; ru: string; source: string }>
+    expect(own.length).toBeGreaterThan(60)
+    expect(isSorted(own.map((row) => row.code))).toBe(true)
+    for (const row of own) {
+      expect(cpvCodes).toContain(row.code)
+      expect(row.ru).toMatch(/^[А-ЯЁ][^\n]*[а-яёA-Z)]$/u)
+      expect(["translation", "correction"]).toContain(row.source)
     }
   })
 })

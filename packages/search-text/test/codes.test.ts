@@ -9,8 +9,9 @@ const alternatives = (q: string) => text.queryPlan(q).clauses.flatMap((c) => c.a
 
 describe("codes that speak every language", () => {
   it("gives a notice the concepts of its codes' labels, as low as its codes count", () => {
-    // A Russian notice naming only the drug: its OKPD2 code reaches CPV 33661200 (Analgesics) by the crosswalk.
-    const drug = termsOf({
+    // A Russian notice naming only the drug: its OKPD2 code reaches CPV 336 (pharmaceutical products) by the hand-made
+    // crosswalk, and with the packs CPV 33661200 (analgesics) by the links their labels make.
+    const drugNotice = makeRecord({
       id: "eaeu-0300000000026000001",
       source: "eaeu",
       title: "Поставка Кеторолака",
@@ -19,8 +20,18 @@ describe("codes that speak every language", () => {
       cpvCodes: [],
       okpd2Codes: ["21.20.10.232"]
     })
-    assert.strictEqual(drug.get("c:analgesics"), "codes")
+    const drug = text.documentTerms(drugNotice)
     assert.strictEqual(drug.get("c:medicines"), "codes")
+    assert.isUndefined(drug.get("c:analgesics"))
+    const withPacks = searchTextFromFiles()
+    withPacks.usePacks({
+      digest: "excerpt",
+      packs: new Map([
+        ["okpd2", [{ code: "21.20.10.232", label: "Анальгетики", withdrawn: false }]],
+        ["cpv-ru", [{ code: "33661200", label: "Анальгетики", withdrawn: false }]]
+      ])
+    })
+    assert.strictEqual(withPacks.documentTerms(drugNotice).get("c:analgesics"), "codes")
     // A concept the title has keeps the title's place.
     const titled = termsOf({ id: "ted-1-2026", title: "Supply of medicines", cpvCodes: ["33600000"] })
     assert.strictEqual(titled.get("c:medicines"), "title")

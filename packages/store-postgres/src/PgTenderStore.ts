@@ -1,5 +1,7 @@
 import {
-  minSimilarity,
+  bestCorrection,
+  spellingCandidates,
+  type SpellingCandidate,
   type SearchQuery,
   SearchText,
   type SpellingQuestion,
@@ -66,7 +68,8 @@ export const PgTenderStore = Layer.effect(
     const search = Effect.fn("PgTenderStore.search")((query: SearchQuery) => ranked.search(query), Effect.orDie)
 
     // A word is known when the vocabulary has it as written, or an open tender has one of its forms; an unknown word
-    // is read as the vocabulary word most like it (the trigram index finds candidates above pg_trgm's 0.3). The
+    // is read as the vocabulary word core's `bestCorrection` picks (fewest edits within the word's typo budget, then
+    // the most frequent) of the `spellingCandidates` most alike by trigrams (the trigram index finds them). The
     // vocabulary's key is asked first, in one statement for all the words (a common word's forms would have the GIN
     // index read every entry of them: 6-14 ms at 1M); most queries end there. Then the sample of open tenders'
     // lexemes (LexemeSample.ts): a misspelt inflection of a common word ("лекарственых") has a common stem. The words
@@ -88,17 +91,42 @@ export const PgTenderStore = Layer.effect(
       const asked = sql.join(", ", false)(unknown.map((q) => sql`(${q.text}, ${q.lookup}, ${forms(q)})`))
       const rows = yield* sql.withTransaction(
         Effect.andThen(
-          makeScanSettings(sql).free(false),
-          sql<{ text: string; word: string }>`WITH unknown AS MATERIALIZED (
+          Effect.andThen(
+            makeScanSettings(sql).free(false),
+            sql`SELECT set_config('pg_trgm.similarity_threshold', ${String(spellingCandidates.minSimilarity)}, true)`
+          ),
+          sql<{ text: string; lookup: string; word: string; similarity: number }>`WITH unknown AS MATERIALIZED (
                 SELECT q.text, q.lookup FROM (VALUES ${asked}) AS q(text, lookup, forms)
                 WHERE NOT EXISTS (SELECT 1 FROM tenders t WHERE ${openTender(sql, now)} AND t.search_vec @@ q.forms))
-              SELECT u.text, c.word FROM unknown u
-              CROSS JOIN LATERAL (SELECT v.word FROM search_vocabulary v
-                WHERE v.word % u.lookup AND similarity(v.word, u.lookup) >= ${minSimilarity}
-                ORDER BY similarity(v.word, u.lookup) DESC, v.word LIMIT 1) c`
+              SELECT u.text, u.lookup, c.word, c.similarity FROM unknown u
+              CROSS JOIN LATERAL (SELECT v.word, similarity(v.word, u.lookup)::float8 AS similarity
+                FROM search_vocabulary v WHERE v.word % u.lookup
+                ORDER BY similarity(v.word, u.lookup) DESC, v.word LIMIT ${spellingCandidates.count}) c`
         )
       )
-      return new Map(rows.map((row) => [row.text, row.word]))
+      // How many tenders have a candidate: the statistics' share of its lexemes (a word they do not list is rare).
+      const stats = yield* ranked.statistics
+      const frequencyOf = (word: string) => {
+        const matches = stats.matchesOfAny(lexemesOf([word]))
+        return Number.isFinite(matches) ? matches : undefined
+      }
+      const candidates = new Map<string, { lookup: string; list: Array<SpellingCandidate> }>()
+      for (const row of rows) {
+        const entry = candidates.get(row.text) ?? { lookup: row.lookup, list: [] }
+        const frequency = frequencyOf(row.word)
+        entry.list.push({
+          word: row.word,
+          similarity: row.similarity,
+          ...(frequency === undefined ? {} : { frequency })
+        })
+        candidates.set(row.text, entry)
+      }
+      return new Map(
+        [...candidates].flatMap(([text, { lookup, list }]) => {
+          const best = bestCorrection(lookup, list)
+          return best === undefined ? [] : [[text, best] as const]
+        })
+      )
     }, Effect.orDie)
 
     const count = Effect.fn("PgTenderStore.count")(function* (query: SearchQuery) {

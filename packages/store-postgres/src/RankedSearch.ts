@@ -6,10 +6,12 @@
  * 2. for a one-clause query, the next levels of relevance in turn, each by deadline, until the page is full;
  * 3. else every tender with any clause, ranked, when fewer than `candidateWindow` have one;
  * 4. else, in each tier (every clause in the title, every clause anywhere, every clause but one when there are
- *    three to `dropOneClauses`, any clause), the `candidateWindow` open tenders with the nearest deadlines, ranked
- *    together: a tender that lacks one word of a long query is among the candidates however many tenders have
- *    only one word.
- * Ties: nearest deadline, then id.
+ *    three to `dropOneClauses`, any clause, the rarest clause by the statistics), the `candidateWindow` open tenders
+ *    with the nearest deadlines, ranked together: a tender that lacks one word of a long query, or has only its
+ *    rarest, is among the candidates however many tenders have only one common word.
+ * The candidates are ranked as core's `rankOrder` says: those matching the whole query first, then by relevance, each
+ * clause weighed by its rarity among the tenders (core `weighClauses`, from the statistics below). Ties: nearest
+ * deadline, then id.
  *
  * Each step needs the open tenders of a text condition with the nearest deadlines (`nearest`). The GIN index finds
  * them at a cost that grows with the matches; the deadline order, at a cost that grows with the tenders read past
@@ -21,7 +23,7 @@
  * of tenders; the planner chooses alone only when the bounded ways are expected to fall short (they would read their
  * bound, then every match anyway) or fell short.
  */
-import type { SearchQuery } from "@tenders/core"
+import { type SearchQuery, weighClauses } from "@tenders/core"
 import { PgClient } from "@effect/sql-pg"
 import { DateTime, Effect, Schema } from "effect"
 import type { Statement } from "effect/sql"
@@ -33,9 +35,11 @@ import {
   clauseLexemes,
   dayMillis,
   levelLexemes,
+  lexemesOf,
   relevanceSql,
   searchConditions,
-  spanLexemes
+  spanLexemes,
+  wholeCondition
 } from "./SearchSql.ts"
 import { type LexemeSample, loadLexemeSample } from "./LexemeSample.ts"
 import { loadSearchStatistics, type SearchStatistics } from "./SearchStatistics.ts"
@@ -329,11 +333,19 @@ export const makeRankedSearch = Effect.gen(function* () {
     return result
   })
 
-  const ranked = (query: SearchQuery, ids: ReadonlyArray<string>) =>
-    sql`SELECT ${sql.literal(tenderColumns)}, t.search_vec @@ ${allOf(sql, clauseLexemes(query.text))} AS complete
+  // Core's `rankOrder`: the tenders matching the whole query first, then by relevance, each clause weighed by its
+  // rarity (core `weighClauses`, from the statistics), then by deadline.
+  const ranked = (query: SearchQuery, stats: SearchStatistics, ids: ReadonlyArray<string>) => {
+    const weighed = weighClauses(
+      query.text,
+      (clause) => stats.matchesOfAny(lexemesOf(clause.alternatives.map((a) => a.term))),
+      stats.tenders
+    )
+    return sql`SELECT ${sql.literal(tenderColumns)}, t.search_vec @@ ${allOf(sql, clauseLexemes(query.text))} AS complete
       FROM tenders t WHERE t.id IN ${sql.in(ids)}
-      ORDER BY ${relevanceSql(sql, query.text)} DESC, t.deadline_sort, t.id
+      ORDER BY ${wholeCondition(sql, query.text)} DESC, ${relevanceSql(sql, weighed)} DESC, t.deadline_sort, t.id
       LIMIT ${query.limit}`.unprepared.pipe(Effect.flatMap(decodeRanked))
+  }
 
   const rankedSearch = Effect.fnUntraced(function* (query: SearchQuery) {
     const planner = makeScanSettings(sql)
@@ -353,6 +365,8 @@ export const makeRankedSearch = Effect.gen(function* () {
       return { tenders, approximate: false }
     }
     const any = [clauses.flat()]
+    const rarest =
+      clauses.length < 2 ? undefined : clauses.toSorted((a, b) => stats.matchesOfAny(a) - stats.matchesOfAny(b))[0]
     const complete =
       stats.matchesOfAny(any[0] ?? []) * share <= candidateWindow
         ? (yield* probe(planner, [whereAll(any)], candidateWindow, candidateWindow))[0]
@@ -384,11 +398,16 @@ export const makeRankedSearch = Effect.gen(function* () {
             candidateWindow
           )
         : []),
-      ...(yield* nearest(planner, query, whereAll(any), estimateAll(any), share, candidateWindow))
+      ...(yield* nearest(planner, query, whereAll(any), estimateAll(any), share, candidateWindow)),
+      // The rarest clause's own: a tender having only the query's most telling word is a candidate however many have
+      // only its common ones.
+      ...(rarest === undefined
+        ? []
+        : yield* nearest(planner, query, whereAll([rarest]), estimateAll([rarest]), share, candidateWindow))
     ]
     if (candidates.length === 0) return { tenders: [], approximate: false }
     yield* planner.free(true)
-    const rows = yield* ranked(query, [...new Set(candidates.map((tender) => tender.id))])
+    const rows = yield* ranked(query, stats, [...new Set(candidates.map((tender) => tender.id))])
     return {
       tenders: rows.map(({ complete: _complete, ...tender }) => tender),
       approximate: rows.some((row) => !row.complete)
@@ -401,5 +420,5 @@ export const makeRankedSearch = Effect.gen(function* () {
       ? sql.withTransaction(rankedSearch(query))
       : Effect.map(page(searchConditions(sql, query, []), query.limit), (tenders) => ({ tenders, approximate: false }))
 
-  return { search, statisticsChanged, sample }
+  return { search, statisticsChanged, sample, statistics }
 })

@@ -11,7 +11,8 @@ import {
   kindWeight,
   type MatchKind,
   rankedFields,
-  type SearchQuery
+  type SearchQuery,
+  wholeTerms
 } from "@tenders/core"
 import type { Statement } from "effect/sql"
 import { at, openTender } from "./Sql.ts"
@@ -115,6 +116,16 @@ export const clauseLexemes = (text: FilterQuery["text"], fields?: ReadonlyArray<
       fields
     )
   )
+
+/**
+ * The condition of a tender matching the whole query (core `matchesWhole`): every clause but the generic ones by its
+ * `wholeTerms`.
+ */
+export const wholeCondition = (sql: Sql, text: FilterQuery["text"]): Statement.Fragment => {
+  const sets = text.clauses.filter((clause) => clause.generic !== true).map((clause) => lexemesOf(wholeTerms(clause)))
+  if (sets.some((set) => set.length === 0)) return sql`false`
+  return sets.length === 0 ? sql`true` : sql`t.search_vec @@ ${allOf(sql, sets)}`
+}
 
 /** The tsquery of tenders having every clause (what alerts and `count` match), or undefined without text. */
 export const everyClause = (sql: Sql, text: FilterQuery["text"]): Statement.Fragment | undefined =>

@@ -19,14 +19,15 @@ const okpd2: ReadonlyArray<PackCode> = [
   { code: "21", label: "Средства лекарственные и материалы, применяемые в медицинских целях", withdrawn: false },
   { code: "21.20", label: "Препараты лекарственные и материалы, применяемые в медицинских целях", withdrawn: false },
   { code: "21.20.10", label: "Препараты лекарственные", withdrawn: false },
-  { code: "21.20.10.000", label: "Препараты лекарственные прочие", withdrawn: true }
+  { code: "21.20.10.000", label: "Препараты лекарственные прочие", withdrawn: true },
+  { code: "21.20.10.232", label: "Анальгетики", withdrawn: false }
 ]
 
-// A notice that names only the drug: its code says what it is.
+// A notice that names only the drug: its code says what it is (an analgesic).
 const drug = makeRecord({
   id: "eaeu-0300000000026000001",
   source: "eaeu",
-  title: "Поставка Апиксабана",
+  title: "Поставка Парацетамола",
   buyer: "ГБУЗ Городская больница",
   country: "RU",
   currency: "RUB",
@@ -44,7 +45,7 @@ for (const [name, makeLayer] of backends()) {
           assert.deepStrictEqual(yield* store.status, [])
           const first = yield* importPack("okpd2", okpd2)
           assert.isTrue(first.changed)
-          assert.deepInclude(first.info, { pack: "okpd2", version: 1, inForce: 3, withdrawn: 1 })
+          assert.deepInclude(first.info, { pack: "okpd2", version: 1, inForce: 4, withdrawn: 1 })
           assert.deepStrictEqual(yield* store.codes("okpd2"), okpd2)
           const again = yield* importPack("okpd2", okpd2.toReversed())
           assert.isFalse(again.changed)
@@ -63,7 +64,7 @@ for (const [name, makeLayer] of backends()) {
           const sql = yield* PgClient.PgClient
           yield* tenders.upsert([drug])
           const found = () =>
-            Effect.flatMap(toSearchQuery({ q: "лекарственные препараты" }, 10), (query) => tenders.search(query)).pipe(
+            Effect.flatMap(toSearchQuery({ q: "анальгетики" }, 10), (query) => tenders.search(query)).pipe(
               Effect.map((result) => result.tenders.map((t) => t.id))
             )
           // The store already has a pack (the test above), and this process's analysis does not yet.

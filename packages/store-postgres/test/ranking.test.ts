@@ -293,15 +293,19 @@ describe("search ranks the tenders lacking one word of a long query", () => {
           yield* store.upsert(records)
           const memory = yield* memoryTwin(records)
           const query = yield* toSearchQuery({ q: "annual boiler maintenance heating" }, 10)
+          // Without statistics the clauses weigh alike; with them, as the memory store weighs them from its counts
+          // ("annual" is rare: its tender comes next).
           for (const when of ["without statistics", "with statistics"]) {
             if (when === "with statistics") yield* store.refreshStatistics
             const found = (yield* store.search(query)).tenders.map((tender): string => tender.id)
             assert.strictEqual(found[0], "ted-target", when)
-            assert.deepStrictEqual(
-              found,
-              (yield* memory.search(query)).tenders.map((tender): string => tender.id),
-              when
-            )
+            if (when === "with statistics") assert.strictEqual(found[1], "ted-annual")
+            if (when === "with statistics")
+              assert.deepStrictEqual(
+                found,
+                (yield* memory.search(query)).tenders.map((tender): string => tender.id),
+                when
+              )
           }
         })
       )

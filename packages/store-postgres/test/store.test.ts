@@ -199,6 +199,10 @@ for (const [name, makeLayer] of backends()) {
           )
           const russian = yield* plan("выполнние работ")
           assert.deepStrictEqual(russian.text.corrections, [["выполнние", "выполнение"]])
+          // Two letters swapped are one edit (Damerau–Levenshtein); a long word may have two, and no more.
+          const swapped = yield* plan("выполенние работ")
+          assert.deepStrictEqual(swapped.text.corrections, [["выполенние", "выполнение"]])
+          assert.deepStrictEqual((yield* plan("выпалнниея работ")).text.corrections, []) // three edits
           // Known words, accents aside, are not corrected; nothing similar is left alone.
           assert.deepStrictEqual((yield* plan("Universitatsklinikum")).text.corrections, [])
           const nothing = yield* store.search(yield* plan("zzzzqqqq"))
@@ -477,7 +481,13 @@ for (const [name, makeLayer] of backends()) {
             procedureKey: key,
             version: null,
             reason: null,
-            record: makeRecord({ id, title: "Snow clearing of municipal squares", country: "DE", ...extra })
+            record: makeRecord({
+              id,
+              title: "Snow clearing of municipal squares",
+              country: "DE",
+              cpvCodes: ["90620000"],
+              ...extra
+            })
           })
           const apply = (notice: ParsedNotice) =>
             Effect.flatMap(DateTime.now, (now) => notices.applyNotices([notice], lifecycleResolverAt(now)))
@@ -549,6 +559,7 @@ for (const [name, makeLayer] of backends()) {
                       record: makeRecord({
                         id,
                         title: "Viaduct inspection",
+                        cpvCodes: ["71631000"],
                         deadline: isoFromNow(9),
                         publishedAt: isoFromNow(-1)
                       })
@@ -635,13 +646,23 @@ for (const [name, makeLayer] of backends()) {
           yield* (yield* DeliveryStore).markFailed(0, "none", watchlistId)
           assert.strictEqual(yield* alerts.watchlistsVersion, v1)
           yield* (yield* TenderStore).upsert([
-            makeRecord({ id: "ted-550001-2026", title: "Kayak rental for schools", deadline: isoFromNow(20) })
+            makeRecord({
+              id: "ted-550001-2026",
+              title: "Kayak rental for schools",
+              cpvCodes: ["37400000"],
+              deadline: isoFromNow(20)
+            })
           ])
           assert.strictEqual(yield* evaluate, 1)
           assert.isTrue(yield* watchlists.remove(owner.id, watchlistId))
           assert.notStrictEqual(yield* alerts.watchlistsVersion, v1)
           yield* (yield* TenderStore).upsert([
-            makeRecord({ id: "ted-550002-2026", title: "Kayak storage racks", deadline: isoFromNow(20) })
+            makeRecord({
+              id: "ted-550002-2026",
+              title: "Kayak storage racks",
+              cpvCodes: ["37400000"],
+              deadline: isoFromNow(20)
+            })
           ])
           assert.strictEqual(yield* evaluate, 0)
         })

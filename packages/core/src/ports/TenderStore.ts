@@ -16,8 +16,11 @@ export interface SearchResult {
   readonly approximate: boolean
 }
 
-/** How alike a word and its correction must be (pg_trgm `similarity`, 0..1). */
-export const minSimilarity = 0.45
+/**
+ * How alike (pg_trgm `similarity`, 0..1) a vocabulary word must be to be a candidate correction, and how many of the
+ * most alike are looked at: the typo budget then decides (core `bestCorrection`).
+ */
+export const spellingCandidates = { minSimilarity: 0.2, count: 20 } as const
 
 /** Tender storage and search. */
 export class TenderStore extends Context.Service<

@@ -2,13 +2,14 @@ import { DateTime, Effect, Layer, Option } from "effect"
 import { matchesFilters } from "../FilterMatch.ts"
 import { sameRecord } from "../Lifecycle.ts"
 import { effectiveStatus, isOpen } from "../Open.ts"
-import { minSimilarity, TenderStore } from "../ports/TenderStore.ts"
+import { spellingCandidates, TenderStore } from "../ports/TenderStore.ts"
+import { bestCorrection } from "../Spelling.ts"
 import type { SearchQuery } from "../Search.ts"
 import type { TenderRecord } from "../Tender.ts"
 import { formatUtc } from "../Time.ts"
 import { MemoryDb, type MemoryState, nextSeq } from "./MemoryDb.ts"
 import { SearchTextSimple, trigramSimilarity } from "./memoryText.ts"
-import { hasEveryClause, relevance, SearchText } from "../TextQuery.ts"
+import { hasEveryClause, matchesWhole, rankOrder, relevance, SearchText, weighClauses } from "../TextQuery.ts"
 
 const deadlineOrder = (a: TenderRecord, b: TenderRecord) => {
   const da = a.deadline ?? "9999"
@@ -24,16 +25,22 @@ const deadlineOrder = (a: TenderRecord, b: TenderRecord) => {
 const ranked = (db: MemoryState, text: SearchText["Service"], query: SearchQuery, every: boolean) => {
   const prepared = { id: "search", query: { ...query, text: { ...query.text, clauses: [] } } }
   const clauses = query.text.clauses
-  return [...db.tenders.values()]
-    .flatMap((record) => {
-      const terms = text.documentTerms(record)
+  const analysed = [...db.tenders.values()].map((record) => ({ record, terms: text.documentTerms(record) }))
+  // Each clause weighed by how many tenders have it, as the SQL store weighs it from its statistics.
+  const weighed = weighClauses(
+    query.text,
+    (clause) => analysed.filter(({ terms }) => hasEveryClause([clause], terms)).length,
+    analysed.length
+  )
+  return analysed
+    .flatMap(({ record, terms }) => {
       if (!matchesFilters(prepared, { record, lexemes: new Set(terms.keys()) }, query.now)) return []
       const complete = hasEveryClause(clauses, terms)
-      const score = relevance(query.text, terms)
+      const score = relevance(weighed, terms)
       if (clauses.length > 0 && !complete && (every || score === 0)) return []
-      return [{ record, score, complete }]
+      return [{ record, score, complete, whole: matchesWhole(clauses, terms) }]
     })
-    .toSorted((a, b) => b.score - a.score || deadlineOrder(a.record, b.record))
+    .toSorted(rankOrder((a, b) => deadlineOrder(a.record, b.record)))
 }
 
 /** Writes records as the store does: changed ones get `updatedAt` and a `new` or `updated` event. */
@@ -74,15 +81,23 @@ export const TenderStoreOnMemory = Layer.effect(
         Effect.map(DateTime.now, (now) => {
           const open = [...db.tenders.values()].filter((record) => isOpen(record, now))
           const known = new Set(open.flatMap((record) => [...text.documentTerms(record).keys()]))
-          const vocabulary = [...new Set([...db.tenders.values()].flatMap((record) => text.documentWords(record)))]
+          const frequency = new Map<string, number>()
+          for (const record of db.tenders.values())
+            for (const word of text.documentWords(record)) frequency.set(word, (frequency.get(word) ?? 0) + 1)
           const found = new Map<string, string>()
           for (const question of questions) {
             if (question.forms.some((form) => known.has(form))) continue
-            const best = vocabulary
-              .map((word) => [word, trigramSimilarity(word, question.lookup)] as const)
-              .filter(([, similarity]) => similarity >= minSimilarity)
-              .toSorted((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]
-            if (best !== undefined) found.set(question.text, best[0])
+            const candidates = [...frequency]
+              .map(([word, tenders]) => ({
+                word,
+                similarity: trigramSimilarity(word, question.lookup),
+                frequency: tenders
+              }))
+              .filter((candidate) => candidate.similarity >= spellingCandidates.minSimilarity)
+              .toSorted((a, b) => b.similarity - a.similarity || (a.word < b.word ? -1 : 1))
+              .slice(0, spellingCandidates.count)
+            const best = bestCorrection(question.lookup, candidates)
+            if (best !== undefined) found.set(question.text, best)
           }
           return found
         }),

@@ -1,0 +1,180 @@
+import type { PackCode } from "@tenders/core"
+import { stemmerOf } from "./Stemming.ts"
+
+/** A link of the CPV ↔ OKPD2 crosswalk: the CPV branch (a code without its trailing zeros) an OKPD2 branch lies in. */
+export interface CrosswalkLink {
+  readonly okpd2: string
+  readonly cpv: string
+}
+
+/**
+ * How a hand-made link's two branches relate: about the same products (`exact`), the OKPD2 branch inside the CPV one
+ * (`okpd2-narrower`), the reverse (`cpv-narrower`), or most of the OKPD2 branch inside the CPV one (`partial`).
+ */
+export type LinkPrecision = "exact" | "okpd2-narrower" | "cpv-narrower" | "partial"
+
+/** A link of the hand-made crosswalk (`cpv-okpd2.jsonl`, written from the titles and notes of both classifications). */
+export interface ManualLink extends CrosswalkLink {
+  readonly precision: LinkPrecision
+}
+
+/** The hand-made crosswalk: its links, and the pairs of divisions (OKPD2, CPV) a label match may also join. */
+export interface ManualCrosswalk {
+  readonly links: ReadonlyArray<ManualLink>
+  readonly related: ReadonlyArray<readonly [okpd2: string, cpv: string]>
+}
+
+/** A link the labels make, and how: the same words on both sides, or the CPV label's words all in the OKPD2 one. */
+export interface LabelLink extends CrosswalkLink {
+  readonly method: "label-ru-exact" | "label-ru-contained"
+}
+
+/** A CPV prefix as the crosswalk writes it: the code without its trailing zeros, at least 2 digits. */
+export const cpvPrefix = (code: string): string => code.replace(/0+$/u, "").padEnd(2, "0")
+
+/** The levels above an OKPD2 code, nearest first: `42.11.20.100` -> 42.11.20, 42.11.2, 42.11, 42.1, 42. */
+const ancestorsOf = (code: string): ReadonlyArray<string> => {
+  const out: Array<string> = []
+  for (let c = code; c.length > 2;) {
+    c = c.length === 12 ? c.slice(0, 8) : c.slice(0, c.length - 1).replace(/\.$/u, "")
+    out.push(c)
+  }
+  return out
+}
+
+const stopWords = new Set(
+  (
+    "и или а в во на с со по для из от до к ко о об у без при под над за их его ее этих том числе т п др " +
+    "не прочие прочий прочая прочее прочих включенные включенных другие других группировки группировках"
+  ).split(" ")
+)
+/** Stems that say little on their own: a CPV label needs at least one other word to match. */
+const weakStems = new Set(
+  (
+    "услуг работ оборудован издел продукц продукт материал част запасн принадлежн средств товар прибор аппарат " +
+    "устройств систем машин инструмент комплект набор разн различн сопутств связа аналогичн специальн общ вид " +
+    "обслуживан техническ ремонт поставк предоставлен"
+  ).split(" ")
+)
+/** Stems that make a label one of parts: parts are only matched to parts. */
+const partStems = new Set(["част", "комплект", "комплектующ", "принадлежн", "запасн", "детал", "узл"])
+
+/** The Russian stems of a label in their order (a label names its main product first); "except ..." is dropped. */
+const stemList = (label: string): ReadonlyArray<string> => {
+  const stem = stemmerOf("ru")
+  const text = label
+    .toLowerCase()
+    .replace(/ё/gu, "е")
+    .replace(/(^|[^а-я])(кроме|за исключением)[^;)]*/gu, " ")
+    .replace(/не включенн[а-я]* в другие группировки/gu, " ")
+  return text
+    .split(/[^a-zа-я0-9]+/u)
+    .filter((word) => word.length >= 2 && !stopWords.has(word))
+    .map((word) => stem(word))
+}
+
+const isService = (label: string) => /^(услуги|работы)(?![а-я])/iu.test(label.trim())
+const goodsDivision = (cpvCode: string) => cpvCode < "45" || cpvCode.startsWith("48")
+const normal = (label: string) =>
+  label
+    .toLowerCase()
+    .replace(/ё/gu, "е")
+    .replace(/[^a-zа-я0-9]+/gu, " ")
+    .trim()
+
+/**
+ * The crosswalk links the Russian labels make, from the OKPD2 pack and the CPV codes' Russian labels (neither shipped:
+ * the operator imports them, so these links are made at run time): an OKPD2 code of 5 characters and more is linked to
+ * the most specific CPV codes whose Russian label has no significant word (stem) that the OKPD2 label lacks, and holds
+ * its main word. Parts are only matched to parts, services not to goods; words after "кроме"/"за исключением" and in
+ * parentheses are not matched; of equally good codes the widest of each branch is kept, and more than three branches
+ * mean the words are too vague. A match must lie inside the CPV branch of the nearest hand-made link that is not
+ * `partial`, or else in a pair of divisions that the hand-made table joins. A link a level above already gives, or
+ * a hand-made one, is not repeated.
+ */
+export const labelLinks = (
+  okpd2: ReadonlyArray<PackCode>,
+  cpvRussian: ReadonlyMap<string, string>,
+  manual: ManualCrosswalk
+): ReadonlyArray<LabelLink> => {
+  const strictByOkpd2 = new Map<string, Array<string>>()
+  const related = new Set<string>()
+  for (const link of manual.links) {
+    related.add(`${link.okpd2.slice(0, 2)} ${link.cpv.slice(0, 2)}`)
+    if (link.precision === "partial") continue
+    const list = strictByOkpd2.get(link.okpd2)
+    if (list === undefined) strictByOkpd2.set(link.okpd2, [link.cpv])
+    else list.push(link.cpv)
+  }
+  for (const [a, b] of manual.related) related.add(`${a} ${b}`)
+  const allowedFor = (code: string): ((cpvCode: string) => boolean) => {
+    for (const level of [code, ...ancestorsOf(code)]) {
+      const strict = strictByOkpd2.get(level)
+      if (strict !== undefined) return (cpvCode) => strict.some((prefix) => cpvCode.startsWith(prefix))
+    }
+    return (cpvCode) => related.has(`${code.slice(0, 2)} ${cpvCode.slice(0, 2)}`)
+  }
+
+  // The CPV labels of a non-weak word, by each of their stems.
+  interface Candidate {
+    readonly code: string
+    readonly stems: ReadonlySet<string>
+    readonly label: string
+  }
+  const byStem = new Map<string, Array<Candidate>>()
+  for (const [code, label] of [...cpvRussian].toSorted(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const stems = new Set(stemList(label))
+    if (![...stems].some((stem) => !weakStems.has(stem))) continue
+    const candidate = { code, stems, label }
+    for (const stem of stems) {
+      const list = byStem.get(stem)
+      if (list === undefined) byStem.set(stem, [candidate])
+      else list.push(candidate)
+    }
+  }
+
+  const links: Array<LabelLink> = []
+  const linked = new Map<string, ReadonlySet<string>>()
+  for (const row of okpd2.toSorted((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0))) {
+    if (row.code.length < 5) continue
+    // Words in parentheses only qualify the code ("Масла моторные (универсальные, ..., дизельные)"): not matched.
+    const ownList = stemList(row.label.replace(/\([^)]*\)/gu, " "))
+    const own = new Set(ownList)
+    const head = ownList.find((stem) => !weakStems.has(stem))
+    if (head === undefined) continue
+    const hasParts = ownList.some((stem) => partStems.has(stem))
+    const service = isService(row.label)
+    const allowed = allowedFor(row.code)
+    let best: Array<Candidate> = []
+    for (const candidate of byStem.get(head) ?? []) {
+      const size = candidate.stems.size
+      if (size < (best[0]?.stems.size ?? 0) || !allowed(candidate.code)) continue
+      if (hasParts && ![...candidate.stems].some((stem) => partStems.has(stem))) continue
+      if (service && goodsDivision(candidate.code) && !candidate.stems.has("услуг") && !candidate.stems.has("работ"))
+        continue
+      if (![...candidate.stems].every((stem) => own.has(stem))) continue
+      if (size > (best[0]?.stems.size ?? 0)) best = [candidate]
+      else best.push(candidate)
+    }
+    if (best.length === 0) continue
+    best = best.filter((c) => !best.some((o) => o !== c && c.code.startsWith(cpvPrefix(o.code))))
+    if (best.length > 3) continue
+    const inherited = new Set(ancestorsOf(row.code).flatMap((level) => [...(linked.get(level) ?? [])]))
+    const mine = new Set<string>()
+    for (const candidate of best) {
+      const prefix = cpvPrefix(candidate.code)
+      mine.add(prefix)
+      if (inherited.has(prefix)) continue
+      const exact = normal(candidate.label) === normal(row.label)
+      links.push({ okpd2: row.code, cpv: prefix, method: exact ? "label-ru-exact" : "label-ru-contained" })
+    }
+    linked.set(row.code, new Set([...mine, ...inherited]))
+  }
+  const seen = new Set(manual.links.map((link) => `${link.okpd2} ${link.cpv}`))
+  return links.filter((link) => {
+    const key = `${link.okpd2} ${link.cpv}`
+    if (seen.has(key)) return false
+    seen.add(key)
+    return true
+  })
+}
