@@ -1,16 +1,19 @@
 // npm run bench:search -- [--n 100000] [--queries 200] [--database-url URL] [--reuse] [--only CLASS] [--naive 20]
+//   [--classifications DIR]
 // Generates N synthetic tenders into PostgreSQL (DATABASE_URL / --database-url) or a fresh embedded store,
 // then prints the ingest rate and p50/p95/p99 search latency per query class. `--reuse` searches the tenders
 // a previous run left in the database (same N) instead of ingesting; `--only` runs the classes whose name
-// contains CLASS; `--naive` is how many queries of each class the naive baseline runs (0: none).
+// contains CLASS; `--naive` is how many queries of each class the naive baseline runs (0: none);
+// `--classifications` (default: TENDERS_CLASSIFICATIONS_DIR) imports the classification packs of that folder first.
 import { type SearchRequest, SearchText, searchTenders, type TenderRecord, TenderId, TenderStore } from "@tenders/core"
 import { PgClient } from "@effect/sql-pg"
-import { anyOf } from "@tenders/store-postgres"
+import { anyOf, usePacksOfStore } from "@tenders/store-postgres"
 import { Effect } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { parseArgs } from "node:util"
+import { importPackFiles, packFilesIn } from "../src/Packs.ts"
 import { appLayer } from "../src/Runtime.ts"
 import { seededRandom } from "./random.ts"
 
@@ -21,9 +24,11 @@ const { values } = parseArgs({
     "database-url": { type: "string" },
     reuse: { type: "boolean", default: false },
     only: { type: "string", default: "" },
-    naive: { type: "string", default: "20" }
+    naive: { type: "string", default: "20" },
+    classifications: { type: "string" }
   }
 })
+const packsFolder = values.classifications ?? process.env["TENDERS_CLASSIFICATIONS_DIR"]
 const total = Number(values.n)
 const perClass = Number(values.queries)
 const naiveSample = Number(values.naive)
@@ -229,6 +234,16 @@ const program = Effect.gen(function* () {
   const lexiconStarted = performance.now()
   ;(yield* SearchText).queryPlan("warm up")
   process.stdout.write(`text analysis lexicon built in ${((performance.now() - lexiconStarted) / 1000).toFixed(1)} s\n`)
+  if (packsFolder !== undefined) {
+    for (const [pack, files] of packFilesIn(packsFolder)) {
+      const { info } = yield* importPackFiles(pack, files, () => Effect.void)
+      process.stdout.write(`${pack}: ${info.inForce} in force, ${info.withdrawn} withdrawn (version ${info.version})\n`)
+    }
+    yield* usePacksOfStore
+    const packsStarted = performance.now()
+    ;(yield* SearchText).queryPlan("warm up")
+    process.stdout.write(`with the packs, built in ${((performance.now() - packsStarted) / 1000).toFixed(1)} s\n`)
+  }
   if (values.reuse) {
     const size = yield* store.size
     if (size !== total) return yield* Effect.die(new Error(`--reuse: the store holds ${size} tenders, not ${total}`))

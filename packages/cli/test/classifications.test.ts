@@ -34,11 +34,11 @@ for (const backend of e2eBackends) {
     )
     const tenders = (...args: ReadonlyArray<string>) => tendersAsync(args, suite.env())
     let key = ""
-    const search = (q: string) =>
+    const search = (q: string, filters: { readonly cpv?: ReadonlyArray<string> } = {}) =>
       fetch(`${suite.base()}/v1/tenders/search`, {
         method: "POST",
         headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-        body: JSON.stringify({ q })
+        body: JSON.stringify({ q, ...filters })
       }).then(async (res) => (await res.json()) as { results: ReadonlyArray<{ id: string }>; hint?: string })
 
     it("refuses a malformed pack whole, saying where, and changes nothing", async () => {
@@ -104,6 +104,52 @@ for (const backend of e2eBackends) {
           timeout: 30_000,
           what: "the server to follow the real packs"
         })
+        // Three notices naming only the drug (ketorolac, an analgesic), one from each source: EIS coded in OKPD2
+        // only, TED and ARMEPS in CPV.
+        const notices = [
+          recordLine({
+            id: "eaeu-0300000000026000888",
+            source: "eaeu",
+            title: "Поставка Кеторолака",
+            country: "RU",
+            currency: "RUB",
+            deadline: isoFromNow(20),
+            cpvCodes: [],
+            okpd2Codes: ["21.20.10.232"]
+          }),
+          recordLine({
+            id: "ted-880001-2026",
+            title: "Fourniture de kétorolac injectable",
+            country: "FR",
+            deadline: isoFromNow(21),
+            cpvCodes: ["33661200"]
+          }),
+          recordLine({
+            id: "gnumner-kt-eachapdzb-26-1",
+            source: "gnumner",
+            title: "Կետորոլակի ձեռքբերում",
+            country: "AM",
+            currency: "AMD",
+            deadline: isoFromNow(22),
+            cpvCodes: ["33661200"]
+          })
+        ]
+        expect((await tenders("ingest", "--from", write("drugs.jsonl", `${notices.join("\n")}\n`))).status).toBe(0)
+        const ids = ["eaeu-0300000000026000888", "ted-880001-2026", "gnumner-kt-eachapdzb-26-1"]
+        const found = async (q: string, filters = {}) => (await search(q, filters)).results.map((r) => r.id)
+        // A query for the class (CPV 33660000, medicines for the nervous system), in English, Russian and Armenian.
+        for (const q of [
+          "medicinal products for the nervous system",
+          "препараты для нервной системы",
+          "նյարդային համակարգի դեղեր"
+        ])
+          expect(await found(q), q).toEqual(expect.arrayContaining(ids))
+        // An OKPD2 code in q, and a CPV filter, span the three sources.
+        expect(await found("21.20.10.232")).toEqual(expect.arrayContaining(ids))
+        expect(await found("кеторолак", { cpv: ["3366"] })).toEqual(
+          expect.arrayContaining(["eaeu-0300000000026000888"])
+        )
+        expect(await found("поставка ձեռքբերում fourniture", { cpv: ["3366"] })).toEqual(expect.arrayContaining(ids))
       },
       180_000
     )
