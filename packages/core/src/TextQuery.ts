@@ -148,6 +148,16 @@ export const wholeTerms = (clause: Clause): ReadonlyArray<string> =>
 export const matchesWhole = (clauses: ReadonlyArray<Clause>, terms: ReadonlySet<string> | DocumentTerms) =>
   clauses.every((clause) => clause.generic === true || wholeTerms(clause).some((term) => terms.has(term)))
 
+/** Tenders by deadline, the nearest first and those without one last, then by id (the store's `deadline_sort, id`). */
+export const deadlineOrder = (
+  a: { readonly deadline: string | null; readonly id: string },
+  b: { readonly deadline: string | null; readonly id: string }
+): number => {
+  const da = a.deadline ?? "9999"
+  const db = b.deadline ?? "9999"
+  return da < db ? -1 : da > db ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0
+}
+
 /**
  * The order of ranked tenders: those matching the whole query first (`matchesWhole`), then by relevance
  * (`relevance` of the weighed plan), then the nearest deadline, then the id (the store's SQL orders the same way:

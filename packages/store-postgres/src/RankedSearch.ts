@@ -1,6 +1,8 @@
 /**
  * Search by relevance on PostgreSQL (core TextQuery `relevance`), exact where it can be and over a candidate window
  * where not, with a cost that stays bounded however many tenders match:
+ * 0. a text the statistics say few tenders have: every match ranked in one statement (`rankedFew`), when they are
+ *    few indeed;
  * 1. the tenders of the highest relevance there is (every clause's best alternatives in the title), by deadline,
  *    when they fill the page;
  * 2. for a one-clause query, the next levels of relevance in turn, each by deadline, until the page is full;
@@ -23,7 +25,20 @@
  * of tenders; the planner chooses alone only when the bounded ways are expected to fall short (they would read their
  * bound, then every match anyway) or fell short.
  */
-import { type SearchQuery, weighClauses } from "@tenders/core"
+import {
+  type Clause,
+  deadlineOrder,
+  type DocumentTerms,
+  type Field,
+  fieldLetter,
+  hasEveryClause,
+  matchesWhole,
+  rankedFields,
+  rankOrder,
+  relevance,
+  type SearchQuery,
+  weighClauses
+} from "@tenders/core"
 import { PgClient } from "@effect/sql-pg"
 import { DateTime, Effect, Schema } from "effect"
 import type { Statement } from "effect/sql"
@@ -39,6 +54,7 @@ import {
   relevanceSql,
   searchConditions,
   spanLexemes,
+  termOfLexeme,
   wholeCondition
 } from "./SearchSql.ts"
 import { type LexemeSample, loadLexemeSample } from "./LexemeSample.ts"
@@ -172,6 +188,22 @@ const decodeLevels = Schema.decodeUnknownEffect(
 const decodeRanked = Schema.decodeUnknownEffect(
   Schema.Array(Schema.Struct({ ...TenderRow.fields, complete: Schema.Boolean }))
 )
+const termsOf = (clause: Clause) => clause.alternatives.map((a) => a.term)
+/** A lexeme as a tsvector's text writes it: quoted, with its quotes and backslashes doubled. */
+const quotedLexeme = (lexeme: string) => `'${lexeme.replaceAll("\\", "\\\\").replaceAll("'", "''")}'`
+/** A tender's terms from its stored lexemes (`fieldLexeme`: the field's letter, then the term), each in its best field. */
+const documentTermsOf = (lexemes: ReadonlyArray<string>): DocumentTerms => {
+  const terms = new Map<string, Field>()
+  for (const lexeme of lexemes) {
+    const field = fieldOfLetter.get(lexeme.slice(0, 1))
+    const term = termOfLexeme(lexeme)
+    const before = terms.get(term)
+    if (field !== undefined && (before === undefined || rankedFields.indexOf(field) < rankedFields.indexOf(before)))
+      terms.set(term, field)
+  }
+  return terms
+}
+const fieldOfLetter = new Map<string, Field>(rankedFields.map((field) => [fieldLetter[field], field]))
 export const makeRankedSearch = Effect.gen(function* () {
   const sql = yield* PgClient.PgClient
 
@@ -335,17 +367,53 @@ export const makeRankedSearch = Effect.gen(function* () {
 
   // Core's `rankOrder`: the tenders matching the whole query first, then by relevance, each clause weighed by its
   // rarity (core `weighClauses`, from the statistics), then by deadline.
-  const ranked = (query: SearchQuery, stats: SearchStatistics, ids: ReadonlyArray<string>) => {
-    const weighed = weighClauses(
-      query.text,
-      (clause) => stats.matchesOfAny(lexemesOf(clause.alternatives.map((a) => a.term))),
-      stats.tenders
-    )
-    return sql`SELECT ${sql.literal(tenderColumns)}, t.search_vec @@ ${allOf(sql, clauseLexemes(query.text))} AS complete
-      FROM tenders t WHERE t.id IN ${sql.in(ids)}
-      ORDER BY ${wholeCondition(sql, query.text)} DESC, ${relevanceSql(sql, weighed)} DESC, t.deadline_sort, t.id
-      LIMIT ${query.limit}`.unprepared.pipe(Effect.flatMap(decodeRanked))
+  const rankOrderSql = (query: SearchQuery, stats: SearchStatistics) => {
+    const weighed = weighClauses(query.text, (clause) => stats.matchesOfAny(lexemesOf(termsOf(clause))), stats.tenders)
+    return sql`${wholeCondition(sql, query.text)} DESC, ${relevanceSql(sql, weighed)} DESC, t.deadline_sort, t.id`
   }
+  const ranked = (query: SearchQuery, stats: SearchStatistics, ids: ReadonlyArray<string>) =>
+    sql`SELECT ${sql.literal(tenderColumns)}, t.search_vec @@ ${allOf(sql, clauseLexemes(query.text))} AS complete
+      FROM tenders t WHERE t.id IN ${sql.in(ids)}
+      ORDER BY ${rankOrderSql(query, stats)}
+      LIMIT ${query.limit}`.unprepared.pipe(Effect.flatMap(decodeRanked))
+
+  /**
+   * A text few tenders have (by the statistics, at most `candidateWindow` after the filters): every match read in one
+   * small statement, as the naive baseline reads them, with its lexemes, and ranked here by core's own rules
+   * (`rankOrder`), when they are indeed no more than that (the statement stops reading at one more); else undefined,
+   * and the search takes its steps.
+   */
+  const rankedFew = Effect.fnUntraced(function* (query: SearchQuery) {
+    const stats = yield* statistics
+    const lexemes = [...new Set(clauseLexemes(query.text).flat())]
+    const estimate = estimateOf(stats, yield* sample, [lexemes])
+    if (!(estimate.matches * stats.filterShare(query) <= candidateWindow)) return undefined
+    const where = searchConditions(sql, query, [sql`t.search_vec @@ ${anyLexeme(lexemes)}::tsquery`])
+    const rows = yield* sql<{ readonly vector: string; readonly [column: string]: unknown }>`
+      SELECT ${sql.literal(tenderColumns)}, t.search_vec::text AS vector FROM tenders t WHERE ${where}
+      LIMIT ${candidateWindow + 1}`.unprepared
+    if (rows.length > candidateWindow) return undefined
+    const weighed = weighClauses(query.text, (clause) => stats.matchesOfAny(lexemesOf(termsOf(clause))), stats.tenders)
+    const clauses = query.text.clauses
+    const ranked = rows
+      .map(({ vector, ...row }) => {
+        const terms = documentTermsOf(lexemes.filter((lexeme) => vector.includes(quotedLexeme(lexeme))))
+        return {
+          row,
+          id: String(row["id"]),
+          deadline: typeof row["deadline"] === "string" ? row["deadline"] : null,
+          complete: hasEveryClause(clauses, terms),
+          whole: matchesWhole(clauses, terms),
+          score: relevance(weighed, terms)
+        }
+      })
+      .toSorted(rankOrder<{ whole: boolean; score: number; deadline: string | null; id: string }>(deadlineOrder))
+      .slice(0, query.limit)
+    return {
+      tenders: yield* decodeRows(ranked.map(({ row }) => row)),
+      approximate: ranked.some((tender) => !tender.complete)
+    }
+  })
 
   const rankedSearch = Effect.fnUntraced(function* (query: SearchQuery) {
     const planner = makeScanSettings(sql)
@@ -417,7 +485,9 @@ export const makeRankedSearch = Effect.gen(function* () {
   /** Searches open tenders: with text best first (`approximate` when some lack a clause), else by deadline. */
   const search = (query: SearchQuery) =>
     query.text.clauses.length > 0
-      ? sql.withTransaction(rankedSearch(query))
+      ? Effect.flatMap(rankedFew(query), (few) =>
+          few === undefined ? sql.withTransaction(rankedSearch(query)) : Effect.succeed(few)
+        )
       : Effect.map(page(searchConditions(sql, query, []), query.limit), (tenders) => ({ tenders, approximate: false }))
 
   return { search, statisticsChanged, sample, statistics }

@@ -9,13 +9,15 @@ import type { TenderRecord } from "../Tender.ts"
 import { formatUtc } from "../Time.ts"
 import { MemoryDb, type MemoryState, nextSeq } from "./MemoryDb.ts"
 import { SearchTextSimple, trigramSimilarity } from "./memoryText.ts"
-import { hasEveryClause, matchesWhole, rankOrder, relevance, SearchText, weighClauses } from "../TextQuery.ts"
-
-const deadlineOrder = (a: TenderRecord, b: TenderRecord) => {
-  const da = a.deadline ?? "9999"
-  const db = b.deadline ?? "9999"
-  return da < db ? -1 : da > db ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0
-}
+import {
+  deadlineOrder,
+  hasEveryClause,
+  matchesWhole,
+  rankOrder,
+  relevance,
+  SearchText,
+  weighClauses
+} from "../TextQuery.ts"
 
 /**
  * Open tenders passing the filters with their relevance, in the store's order: best first, then nearest deadline,

@@ -6,7 +6,7 @@ import { degradedSources } from "../Health.ts"
 import { type Plan, planRules } from "../Plan.ts"
 import { Rates } from "../ports/Rates.ts"
 import { TenderStore } from "../ports/TenderStore.ts"
-import { SearchText } from "../TextQuery.ts"
+import { type QueryPlan, SearchText } from "../TextQuery.ts"
 import { type HintInput, type SearchQuery, type SearchResponse, searchHint } from "../Search.ts"
 import { toCard } from "../TenderRead.ts"
 import { sourceHealth } from "./SourceHealth.ts"
@@ -26,12 +26,38 @@ export const requireFilterPlan = Effect.fn("requireFilterPlan")(function* (filte
  * correction, ranked below exact matches, and said in the hint).
  */
 export const planSearchText = Effect.fn("planSearchText")(function* (q: string) {
+  return yield* correctPlan((yield* SearchText).queryPlan(q))
+})
+
+/** A plan with the words the index does not know read as corrected (`planSearchText`). */
+const correctPlan = Effect.fn("correctPlan")(function* (plan: QueryPlan) {
   const text = yield* SearchText
-  const plan = text.queryPlan(q)
   const questions = text.correctable(plan)
   if (questions.length === 0) return plan
   const corrections = yield* (yield* TenderStore).spellings(questions)
   return corrections.size === 0 ? plan : text.corrected(plan, corrections)
+})
+
+/**
+ * A search's query and its tenders, `q` corrected as `planSearchText` says. A query of one word runs as typed first:
+ * when it finds tenders, the word is in an open tender, not unknown, and that is the answer, with no lookup of the
+ * vocabulary (a rare word's search is then one statement); else, and for longer queries at once (a partial match
+ * of several words would cost a search for nothing), the words the index does not know are read as corrected and,
+ * if any was, the search runs with them.
+ */
+const searchCorrected = Effect.fn("searchCorrected")(function* (request: SearchRequest, limit: number) {
+  const store = yield* TenderStore
+  const typed = yield* toSearchQuery(request, limit, "as typed")
+  if (typed.text.clauses.length !== 1) {
+    const query = { ...typed, text: yield* correctPlan(typed.text) }
+    return { query, found: yield* store.search(query) }
+  }
+  const found = yield* store.search(typed)
+  if (found.tenders.length > 0 && !found.approximate) return { query: typed, found }
+  const text = yield* correctPlan(typed.text)
+  if (text === typed.text) return { query: typed, found }
+  const query = { ...typed, text }
+  return { query, found: yield* store.search(query) }
 })
 
 /**
@@ -58,11 +84,12 @@ export const toSearchQuery = Effect.fn("toSearchQuery")(function* (
 export const searchTendersExplained = Effect.fn("searchTenders")(function* (request: SearchRequest, plan: Plan) {
   yield* requireFilterPlan(request, plan)
   const limit = request.limit ?? 10
-  const query = yield* toSearchQuery(request, limit)
-  const store = yield* TenderStore
-  const found = yield* store.search(query)
+  // The sources' health (for `degradedSources`) is read while the search runs: on a pool of connections it adds
+  // no round trip to the answer's time.
+  const [{ query, found }, health] = yield* Effect.all([searchCorrected(request, limit), sourceHealth], {
+    concurrency: 2
+  })
   const rates = yield* Rates
-  const health = yield* sourceHealth
   const notes: HintInput = {
     found: found.tenders.length,
     approximate: found.approximate,
