@@ -275,12 +275,29 @@ export const makeAnalyzer = (lexicon: Lexicon, stopWords: ReadonlySet<string>) =
         for (const place of lexicon.nuts.get(region.slice(0, n)) ?? []) add(place, "parties")
     }
     add(normalizeText(record.nativeId), "codes")
-    for (const term of codeTerms(tenderCpvPrefixes(record), record.okpd2Codes)) {
-      add(term, "codes")
-      if (term.startsWith(cpvTermPrefix))
-        for (const concept of codeConcepts.get(term.slice(cpvTermPrefix.length)) ?? []) add(concept, "codes")
+    const codes = codeTerms(tenderCpvPrefixes(record), record.okpd2Codes)
+    for (const term of codes) add(term, "codes")
+    // The concepts of its codes' labels: every one of its own (most specific) codes' labels, and of a broader code's
+    // label its one concept only: a label naming several ("Construction works for pipelines, communication and power
+    // lines, for highways, roads, airfields and railways") lists what the codes under it may be, not what each is.
+    const cpvPrefixes = codes
+      .filter((term) => term.startsWith(cpvTermPrefix))
+      .map((term) => term.slice(cpvTermPrefix.length))
+    for (const prefix of cpvPrefixes) {
+      const concepts = codeConcepts.get(prefix) ?? []
+      const broader = cpvPrefixes.some(
+        (other) =>
+          other.length > prefix.length && other.startsWith(prefix) && cpvSignificant(other).length > prefix.length
+      )
+      if (!broader || concepts.length === 1) for (const concept of concepts) add(concept, "codes")
     }
-    for (const prefix of [...namedPrefixes(subject), ...labelNamedPrefixes(subjectForms, labelLanguages)]) {
+    // The codes its subject names: by the glossary's concepts, and, for a notice filed under no code, by the words
+    // of the labels too (a classified notice has its codes' own).
+    const unclassified = codes.length === 0
+    for (const prefix of [
+      ...namedPrefixes(subject),
+      ...(unclassified ? labelNamedPrefixes(subjectForms, labelLanguages) : [])
+    ]) {
       const term = cpvTerm(prefix)
       if (!terms.has(term)) add(namedCodeTerm(term), "codes")
     }

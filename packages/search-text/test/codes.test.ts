@@ -38,6 +38,13 @@ describe("codes that speak every language", () => {
     // A division's label names many fields: it gives none (33000000 would make every drug "medical equipment").
     const division = termsOf({ id: "ted-2-2026", title: "Lot 1", cpvCodes: ["33000000"] })
     assert.isUndefined(division.get("c:medical_devices"))
+    // A broader code's label naming several fields gives none of them: roadworks are no airfields or railways
+    // (4523: "Construction works for pipelines, communication and power lines, for highways, roads, airfields and
+    // railways"); its own label's concepts it has.
+    const roadworks = termsOf({ id: "ted-3-2026", title: "Lot 1", cpvCodes: ["45233140"] })
+    assert.strictEqual(roadworks.get("c:road"), "codes")
+    assert.isUndefined(roadworks.get("c:airport"))
+    assert.isUndefined(roadworks.get("c:railway"))
   })
 
   it("names the codes whose label a notice's words have, in Armenian too, and not by generic words", () => {
@@ -50,6 +57,12 @@ describe("codes that speak every language", () => {
       cpvCodes: []
     })
     assert.strictEqual(armenian.get("named:cpv:336"), "codes")
+    // A notice filed under codes has their labels; its words name no others by label.
+    const classified = termsOf({ id: "ted-4-2026", title: "Purchase of security services", cpvCodes: ["79710000"] })
+    const unclassified = termsOf({ id: "ted-5-2026", title: "Purchase of security services", cpvCodes: [] })
+    // ("security" is a word of the label of 35121000, security equipment).
+    assert.isTrue(unclassified.has("named:cpv:35121"))
+    assert.isFalse(classified.has("named:cpv:35121"))
     // "Поставка" is the generic "supply" in Russian and the Bulgarian for a stand: it names no code alone.
     const generic = termsOf({ id: "eaeu-2", source: "eaeu", title: "Поставка Кеторолака", country: "RU", cpvCodes: [] })
     assert.deepStrictEqual(
