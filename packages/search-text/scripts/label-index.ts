@@ -15,7 +15,7 @@ import {
 import { readStopWords } from "../src/Layer.ts"
 
 const file = join(dataDirectory, "classifications", "cpv-label-index.jsonl")
-const labels = shippedLabels()
+const labels = shippedLabels(readStopWords())
 writeFileSync(file, labelIndexLines(labels))
 process.stdout.write(`${file}: ${labels.length} label matches\n`)
 

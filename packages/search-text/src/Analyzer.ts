@@ -75,37 +75,48 @@ const findPhrases = (index: PhraseIndex, positions: ReadonlyArray<ReadonlySet<st
 
 const codePattern = /(?<![\p{L}\p{N}.])(\d{2}(?:\.\d{1,3}){1,3}|\d{2,8}(?:-\d)?)(?![\p{L}\p{N}]|\.\d)/gu
 
+/** The most names a query's hint gives (concepts' names in other languages, and codes). */
+const maxAlso = 8
+
 /** The analysis: a tender's terms and a query's plan, from one lexicon. */
 export const makeAnalyzer = (lexicon: Lexicon, stopWords: ReadonlySet<string>) => {
-  // Compounds (German, Dutch, the Nordic languages): a long word ending in a known word, with or without a known word
-  // before it (Straßensanierung: Straßen + Sanierung; Abwasserentsorgung: Abwasser + Entsorgung), also has the forms
-  // of those parts, so the concepts and the split forms of its parts are found ("road", "repair"; "Entsorgung von
-  // Abwasser"). Known words are the glossary's and the CPV labels' of these languages: a split is never guessed from
-  // letters alone.
-  const singleWord = (form: string, language: StemmedLanguage) =>
-    lexicon.compoundParts.get(language)?.has(form) === true ||
-    (lexicon.concepts.get(form) ?? []).some((phrase) => phrase.stems.length === 1)
+  // Compounds (German, Dutch, the Nordic languages): a long word that is two known words of one language (with a
+  // linking -s-, -es-, -en-, -n- or -e- between them: Abwasser|entsorgung, Straßen|sanierung), or that ends in a
+  // glossary word, also has the forms of those parts, so the concepts and the split forms of its parts are found
+  // ("road", "repair"; "Entsorgung von Abwasser"). Known words are the glossary's and the CPV labels' of the language:
+  // a split is never guessed from letters alone, nor made of two languages' words.
+  const glossaryWord = (form: string) => (lexicon.concepts.get(form) ?? []).some((phrase) => phrase.stems.length === 1)
+  const knownForms = (text: string, language: StemmedLanguage) =>
+    formsOf({ text, script: "latin" }, [language]).filter(
+      (form) =>
+        form.length >= minPart && (lexicon.compoundParts.get(language)?.has(form) === true || glossaryWord(form))
+    )
   const compoundParts = (word: Word, latin: ReadonlyArray<StemmedLanguage>, depth = 0): ReadonlyArray<string> => {
     const languages = latin.filter((language) => compounding.has(language))
     if (word.script !== "latin" || languages.length === 0 || [...word.text].length < minCompound) return []
-    const partForms = (text: string) =>
-      languages.flatMap((language) =>
-        formsOf({ text, script: "latin" }, [language]).filter(
-          (form) => form.length >= minPart && singleWord(form, language)
-        )
-      )
     const parts = new Set<string>()
     for (let k = minPart; k <= word.text.length - minPart; k++) {
-      const tail = partForms(word.text.slice(k))
-      if (tail.length === 0) continue
-      for (const form of tail) parts.add(form)
-      const head = word.text.slice(0, k)
-      for (const form of [...partForms(head), ...partForms(head.replace(/(?:en|es|s|n|e)$/u, ""))]) parts.add(form)
-      // The longest known word at the end and what is before it may be compounds themselves (Abwasserentsorgungs-
-      // anlage: Abwasserentsorgung + Anlage, then Abwasser + Entsorgung).
+      const tail = word.text.slice(k)
+      const heads = [...new Set([word.text.slice(0, k), word.text.slice(0, k).replace(/(?:en|es|s|n|e)$/u, "")])]
+      // The word before may be a compound itself (Abwasserentsorgungs|anlage: Abwasser|entsorgung), and so may the
+      // known word at the end; the word before is split only once the end is known.
+      let headParts: ReadonlyArray<string> | undefined
+      let split = false
+      for (const language of languages) {
+        const tailForms = knownForms(tail, language)
+        if (tailForms.length === 0) continue
+        const headForms = heads.flatMap((head) => knownForms(head, language))
+        if (headForms.length === 0 && !tailForms.some(glossaryWord)) {
+          headParts ??=
+            depth < 2 ? heads.flatMap((head) => compoundParts({ text: head, script: "latin" }, latin, depth + 1)) : []
+          if (headParts.length === 0) continue
+        }
+        for (const form of [...tailForms, ...headForms, ...(headParts ?? [])]) parts.add(form)
+        split = true
+      }
+      if (!split) continue
       if (depth < 2)
-        for (const part of [word.text.slice(k), head, head.replace(/(?:en|es|s|n|e)$/u, "")])
-          for (const form of compoundParts({ text: part, script: "latin" }, latin, depth + 1)) parts.add(form)
+        for (const form of compoundParts({ text: tail, script: "latin" }, latin, depth + 1)) parts.add(form)
       break
     }
     return [...parts]
@@ -383,11 +394,16 @@ export const makeAnalyzer = (lexicon: Lexicon, stopWords: ReadonlySet<string>) =
     const specificForms = new Set(
       positions.flatMap((forms, i) => (placeWords.has(i) || (wordClauses[i]?.weight ?? 1) < 1 ? [] : [...forms]))
     )
-    // Keyed by the code as the hint shows it ("CPV 3360", "OKPD2 21.20"): the stems its label matched by, and the
+    // Keyed by the code as the hint shows it ("CPV 3360", "OKPD2 21.20"): the stems its label matched by, its label's
+    // every stem (the query words the code answers: "system" in "medicinal products for the nervous system"), and the
     // terms that find its tenders (an OKPD2 code's levels, and the CPV branches the crosswalk links to it).
     const labelCodes = new Map<
       string,
-      { readonly stems: ReadonlyArray<string>; readonly terms: ReadonlyArray<string> }
+      {
+        readonly stems: ReadonlyArray<string>
+        readonly words: ReadonlySet<string>
+        readonly terms: ReadonlyArray<string>
+      }
     >()
     for (const form of specificForms) {
       for (const label of lexicon.labels.get(form) ?? []) {
@@ -399,16 +415,20 @@ export const makeAnalyzer = (lexicon: Lexicon, stopWords: ReadonlySet<string>) =
           label.scheme === "okpd2" ? [okpd2Term(code), ...(cpvOfOkpd2.get(code) ?? []).map(cpvTerm)] : [cpvTerm(code)]
         const known = labelCodes.get(shown)
         if (known === undefined || known.stems.length < label.stems.length) {
-          labelCodes.set(shown, { stems: label.stems, terms })
+          labelCodes.set(shown, {
+            stems: label.stems,
+            words: new Set([...label.stems, ...(label.others ?? [])]),
+            terms
+          })
         }
       }
     }
     const codes = [...labelCodes]
       .toSorted((a, b) => b[1].stems.length - a[1].stems.length || a[0].localeCompare(b[0]))
       .slice(0, 8)
-    for (const [, { stems, terms }] of codes) {
+    for (const [, { words, terms }] of codes) {
       positions.forEach((forms, i) => {
-        if (stems.some((stem) => forms.has(stem)))
+        if ([...forms].some((form) => words.has(form)))
           for (const term of terms) {
             wordClauses[i]?.alternatives.set(term, "code")
             // A notice filed under no code but naming this one (labelNamedPrefixes) is found too.
@@ -416,7 +436,9 @@ export const makeAnalyzer = (lexicon: Lexicon, stopWords: ReadonlySet<string>) =
           }
       })
     }
-    for (const [shown] of codes.slice(0, 3)) also.push(shown)
+    // The hint names up to three codes, after the concepts' names but never crowded out by them.
+    const shownCodes = codes.slice(0, 3).map(([shown]) => shown)
+    const hinted = [...also.slice(0, maxAlso - shownCodes.length), ...shownCodes]
     const all = [...clauses, ...wordClauses]
     if (all.length === 0) return noText
     const plan: ReadonlyArray<Clause> = all.map((clause) => ({
@@ -427,7 +449,7 @@ export const makeAnalyzer = (lexicon: Lexicon, stopWords: ReadonlySet<string>) =
         .map(([term, kind]): Alternative => ({ term, kind }))
         .toSorted((a, b) => kindWeight[b.kind] - kindWeight[a.kind])
     }))
-    return { clauses: plan, also: also.slice(0, 8), corrections: [] }
+    return { clauses: plan, also: hinted, corrections: [] }
   }
 
   const documentWords = (record: TenderRecord): ReadonlyArray<string> => {

@@ -16,7 +16,7 @@ import {
 import { labelLinks } from "./Crosswalk.ts"
 
 /** Version of the analysis code: bump when what it makes of the same data changes. */
-const analysisVersion = 10
+const analysisVersion = 11
 
 /** The stop words of every language (a query's language is not known, so all lists apply). */
 export const readStopWords = (directory: string = dataDirectory): ReadonlySet<string> => {
@@ -52,7 +52,7 @@ export const searchTextFromFiles = (directory: string = dataDirectory) => {
         okpd2.length === 0
           ? data.crosswalk
           : [...data.crosswalk, ...labelLinks(okpd2, russianCpvLabels(packs, data.cpvRussian), data.manualCrosswalk)]
-      const labels = [...data.labels, ...packLabels(packs, data.cpvRussian)]
+      const labels = [...data.labels, ...packLabels(packs, data.cpvRussian, stopWords)]
       analyzer = makeAnalyzer(buildLexicon({ ...data, labels, crosswalk }, stopWords), stopWords)
     }
     return analyzer

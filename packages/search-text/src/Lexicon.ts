@@ -156,6 +156,11 @@ export interface LabelMatch {
   /** The language of the label (ISO 639-1): a notice's words name codes by the labels of its own languages only. */
   readonly language: string
   readonly stems: ReadonlyArray<string>
+  /**
+   * The label's generic stems ("products", "system"): they do not name the code, but a query word they are is one
+   * the code answers once its content stems have named it.
+   */
+  readonly others?: ReadonlyArray<string>
   readonly scheme?: "okpd2"
 }
 
@@ -209,14 +214,24 @@ const genericFloor = 5
 /**
  * The CPV labels as the query side matches them: per label, its stems that are not generic in its language (a stem
  * found in more than `genericShare` of a language's labels, such as "works", "and", "services"), once per code,
- * language and stem set; labels of generic stems only are left out.
+ * language and stem set, and its generic ones apart (`others`); labels of generic stems only are left out. Stop words
+ * are no stems of a label: a query's are dropped before its words are matched.
  */
-export const indexLabels = (cpv: ReadonlyArray<CpvEntry>): ReadonlyArray<LabelMatch> => {
+export const indexLabels = (
+  cpv: ReadonlyArray<CpvEntry>,
+  stopWords: ReadonlySet<string>
+): ReadonlyArray<LabelMatch> => {
   const stemmed = cpv.flatMap((entry) =>
     Object.entries(entry.labels).map(([language, label]) => ({
       code: entry.code,
       language,
-      stems: [...new Set(phraseStems(language, label))]
+      stems: [
+        ...new Set(
+          wordsOf(label)
+            .filter((word) => !stopWords.has(word.text))
+            .map((word) => stemIn(language, word))
+        )
+      ]
     }))
   )
   const frequency = new Map<string, number>()
@@ -231,11 +246,18 @@ export const indexLabels = (cpv: ReadonlyArray<CpvEntry>): ReadonlyArray<LabelMa
   const matches: Array<LabelMatch> = []
   for (const label of stemmed) {
     const limit = Math.max(genericFloor, genericShare * (perLanguage.get(label.language) ?? 1))
-    const content = label.stems.filter((s) => (frequency.get(`${label.language}|${s}`) ?? 0) <= limit).toSorted()
+    const generic = (stem: string) => (frequency.get(`${label.language}|${stem}`) ?? 0) > limit
+    const content = label.stems.filter((stem) => !generic(stem)).toSorted()
+    const others = label.stems.filter(generic).toSorted()
     const key = `${label.code}|${label.language}|${content.join(" ")}`
     if (content.length === 0 || seen.has(key)) continue
     seen.add(key)
-    matches.push({ code: label.code, language: label.language, stems: content })
+    matches.push({
+      code: label.code,
+      language: label.language,
+      stems: content,
+      ...(others.length > 0 ? { others } : {})
+    })
   }
   return matches
 }
@@ -254,11 +276,16 @@ export const russianCpvLabels = (packs: PackData, own: ReadonlyArray<OwnRussianL
  * The labels of the classification packs as the query side matches them (`indexLabels`, each pack's stems counted
  * apart): the CPV codes' Russian labels (`russianCpvLabels`), and the OKPD2 codes' (their own scheme).
  */
-export const packLabels = (packs: PackData, ownRussian: ReadonlyArray<OwnRussianLabel>): ReadonlyArray<LabelMatch> => {
+export const packLabels = (
+  packs: PackData,
+  ownRussian: ReadonlyArray<OwnRussianLabel>,
+  stopWords: ReadonlySet<string>
+): ReadonlyArray<LabelMatch> => {
   const okpd2 = (packs.packs.get("okpd2") ?? []).map(({ code, label }) => ({ code, labels: { ru: label } }))
+  const russian = [...russianCpvLabels(packs, ownRussian)].map(([code, label]) => ({ code, labels: { ru: label } }))
   return [
-    ...indexLabels([...russianCpvLabels(packs, ownRussian)].map(([code, label]) => ({ code, labels: { ru: label } }))),
-    ...indexLabels(okpd2).map((match): LabelMatch => ({ ...match, scheme: "okpd2" }))
+    ...indexLabels(russian, stopWords),
+    ...indexLabels(okpd2, stopWords).map((match): LabelMatch => ({ ...match, scheme: "okpd2" }))
   ]
 }
 
@@ -359,11 +386,17 @@ export const readCpvArmenian = (directory: string = dataDirectory): ReadonlyArra
  * The shipped CPV labels as the query side matches them, the content of `cpv-label-index.jsonl`: the 24 EU languages'
  * labels and our Armenian ones (each Armenian label its own entry).
  */
-export const shippedLabels = (directory: string = dataDirectory): ReadonlyArray<LabelMatch> =>
-  indexLabels([
-    ...readCpv(directory),
-    ...readCpvArmenian(directory).flatMap(({ code, hy }) => hy.map((label) => ({ code, labels: { hy: label } })))
-  ])
+export const shippedLabels = (
+  stopWords: ReadonlySet<string>,
+  directory: string = dataDirectory
+): ReadonlyArray<LabelMatch> =>
+  indexLabels(
+    [
+      ...readCpv(directory),
+      ...readCpvArmenian(directory).flatMap(({ code, hy }) => hy.map((label) => ({ code, labels: { hy: label } })))
+    ],
+    stopWords
+  )
 
 /** The label index file's content: one JSON line per label match. */
 export const labelIndexLines = (labels: ReadonlyArray<LabelMatch>): string =>

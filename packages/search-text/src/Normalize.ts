@@ -24,9 +24,32 @@ export const scriptOf = (word: string): Script => {
  */
 export const normalizeText = (text: string): string => text.normalize("NFKC").toLowerCase().replaceAll("ё", "е")
 
-/** The words of a text (letters and digits; punctuation and operators split words and are dropped). */
-export const wordsOf = (text: string): ReadonlyArray<Word> =>
-  Array.from(normalizeText(text).matchAll(wordPattern), (m) => ({ text: m[0], script: scriptOf(m[0]) }))
+/**
+ * The articles and prepositions French, Italian and Catalan write elided before a vowel (`l'école`, `d'œuvre`,
+ * `dell'ospedale`, `quest'anno`): before an apostrophe they are not words of their own.
+ */
+const elided = new Set(
+  "l d j m n s t c qu jusqu lorsqu puisqu quoiqu un dell dall nell sull all coll pell quell quest bell sant".split(" ")
+)
+const apostrophe = /['\u2019\u02bc]/u
+
+/**
+ * The words of a text (letters and digits; punctuation and operators split words and are dropped; an elided article
+ * or preposition before an apostrophe, and the English possessive's s after one, are dropped).
+ */
+export const wordsOf = (text: string): ReadonlyArray<Word> => {
+  const normalized = normalizeText(text)
+  return Array.from(normalized.matchAll(wordPattern), (m) => ({ text: m[0], script: scriptOf(m[0]), at: m.index }))
+    .filter(
+      ({ text, at }) =>
+        !(
+          elided.has(text) &&
+          apostrophe.test(normalized.charAt(at + text.length)) &&
+          /\p{L}/u.test(normalized.charAt(at + text.length + 1))
+        ) && !(text === "s" && at > 1 && apostrophe.test(normalized.charAt(at - 1)))
+    )
+    .map(({ text, script }) => ({ text, script }))
+}
 
 const ligatures: ReadonlyArray<readonly [RegExp, string]> = [
   [/ß/gu, "ss"],

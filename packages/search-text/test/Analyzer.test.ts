@@ -15,12 +15,13 @@ import {
   compoundPartsOf,
   compoundPartsText,
   readLexiconData,
-  readStopWords
+  readStopWords,
+  wordsOf
 } from "../src/index.ts"
 
 // A small lexicon made here, so each capability is shown on data the test controls (the shipped data has its own
 // tests in glossary-data.test.ts and classifications.test.ts).
-const lexicon = buildLexicon({
+const lexiconData = {
   glossary: [
     { id: "road", en: ["road"], ru: ["дорога", "автомобильная дорога"], hy: ["ճանապարհ"], de: ["Straße"], fi: ["tie"] },
     {
@@ -41,11 +42,14 @@ const lexicon = buildLexicon({
     { id: "gyumri", names: { en: ["Gyumri"], hy: ["Գյումրի"], ru: ["Гюмри"] } },
     { id: "munich", names: { en: ["Munich"], de: ["München"], ru: ["Мюнхен"] }, nuts: ["DE212"] }
   ],
-  labels: indexLabels([
-    { code: "09134200", labels: { en: "Diesel fuel", de: "Dieselkraftstoff" } },
-    { code: "42671000", labels: { en: "Tool holders", bg: "Поставки" } },
-    { code: "34928120", labels: { en: "Barrier components", sv: "Räcken" } }
-  ]),
+  labels: indexLabels(
+    [
+      { code: "09134200", labels: { en: "Diesel fuel", de: "Dieselkraftstoff" } },
+      { code: "42671000", labels: { en: "Tool holders", bg: "Поставки" } },
+      { code: "34928120", labels: { en: "Barrier components", sv: "Räcken" } }
+    ],
+    readStopWords()
+  ),
   crosswalk: [
     { okpd2: "19.20.21", cpv: "09134200" },
     { okpd2: "43.91", cpv: "4526" }
@@ -62,7 +66,8 @@ const lexicon = buildLexicon({
     ["de", new Set(["abwass", "entsorg", "anlag"])],
     ["sv", new Set(["tung"])]
   ])
-})
+}
+const lexicon = buildLexicon(lexiconData)
 const analyzer = makeAnalyzer(lexicon, readStopWords())
 
 const record = (fields: Omit<Partial<TenderRecord>, "id"> & { readonly id: string }): TenderRecord =>
@@ -120,6 +125,57 @@ describe("the text analysis", () => {
     // A part is a word of the notice's own languages: the Swedish "tung" (heavy) is no part of a German word.
     const german = record({ id: "ted-8-2026", country: "DE", title: "Gebäudeverwaltung" })
     expect(analyzer.documentTerms(german).has("tung")).toBe(false)
+  })
+
+  it("splits a compound only into two known words of one language, or before a glossary word", () => {
+    const terms = (title: string, country = "DE") => [
+      ...analyzer.documentTerms(record({ id: "ted-9-2026", country, title })).keys()
+    ]
+    // "Entsorgung" is a label word, "Bahnhof" is none: the letters before a known word are no reason to split.
+    expect(terms("Bahnhofsentsorgung")).not.toContain("entsorg")
+    expect(terms("Abwasserentsorgung")).toEqual(expect.arrayContaining(["abwass", "entsorg"]))
+    // "Straße" is a glossary word: its compounds are split whatever is before it.
+    expect(terms("Bahnhofsstraße")).toContain("c:road")
+    // A Swedish word at the end of a German word is no part: "Schlichtung" is not "Schlich" + "tung".
+    expect(terms("Schlichtung")).not.toContain("tung")
+  })
+
+  it("names a code by its label's content words, stop words aside, and its code answers the label's generic words", () => {
+    // "system" is in more than five English labels here, so it is generic: it names no code by itself.
+    const systems = ["Heating", "Alarm", "Ventilation", "Drainage", "Irrigation", "Lighting"].map((word, i) => ({
+      code: `4533000${i}`,
+      labels: { en: `${word} system` }
+    }))
+    const labels = indexLabels(
+      [{ code: "33661000", labels: { en: "Medicinal products for the nervous system" } }, ...systems],
+      readStopWords()
+    )
+    expect(labels[0]).toEqual({
+      code: "33661000",
+      language: "en",
+      stems: ["medicin", "nervous", "product"],
+      others: ["system"]
+    })
+    const withLabels = makeAnalyzer(buildLexicon({ ...lexiconData, labels }), readStopWords())
+    const analgesic = record({
+      id: "ted-10-2026",
+      country: "FR",
+      title: "Kétorolac injectable",
+      cpvCodes: ["33661200"]
+    })
+    const plan = withLabels.queryPlan("medicinal products for the nervous system")
+    expect(plan.also).toContain("CPV 33661")
+    expect(hasEveryClause(plan.clauses, withLabels.documentTerms(analgesic))).toBe(true)
+  })
+
+  it("drops elided articles and the English possessive's s, so the word after them is a word of its own", () => {
+    const texts = (text: string) => wordsOf(text).map((word) => word.text)
+    expect(texts("Rénovation de l'école d'Angers")).toEqual(["rénovation", "de", "école", "angers"])
+    expect(texts("Ristrutturazione dell'ospedale")).toEqual(["ristrutturazione", "ospedale"])
+    expect(texts("Children’s hospital")).toEqual(["children", "hospital"])
+    // Not an elision: an apostrophe with no letter after it, or a word that is no article.
+    expect(texts("l' ecole")).toEqual(["l", "ecole"])
+    expect(texts("O'Brien")).toEqual(["o", "brien"])
   })
 
   it("stems each language with its own stemmer, Armenian with its noun endings", () => {
@@ -314,7 +370,7 @@ describe("the crosswalk from CPV to OKPD2, taken by the query", () => {
 describe("the shipped CPV label index", () => {
   it("is what the generator makes of cpv.jsonl (regenerate with scripts/label-index.ts)", () => {
     const shipped = readFileSync(join(dataDirectory, "classifications", "cpv-label-index.jsonl"), "utf8")
-    expect(shipped === labelIndexLines(shippedLabels())).toBe(true)
+    expect(shipped === labelIndexLines(shippedLabels(readStopWords()))).toBe(true)
   })
 
   it("and the compound parts are what it makes of cpv.jsonl", () => {
