@@ -18,7 +18,14 @@ import {
   type TenderRecord,
   tenderText
 } from "@tenders/core"
-import { compoundingLanguages, cpvSignificant, type Lexicon, minCompoundPart, type PhraseIndex } from "./Lexicon.ts"
+import {
+  compoundingLanguages,
+  cpvSignificant,
+  labelScope,
+  type Lexicon,
+  minCompoundPart,
+  type PhraseIndex
+} from "./Lexicon.ts"
 import { foldLatin, normalizeText, type Script, scriptOf, wordsOf, type Word } from "./Normalize.ts"
 import {
   countryLanguages,
@@ -144,7 +151,7 @@ export const makeAnalyzer = (lexicon: Lexicon, stopWords: ReadonlySet<string>) =
   // title or lots have every concept of such a label names its code, whatever it is classified under.
   const labelConcepts = new Map<string, Array<{ readonly code: string; readonly concepts: ReadonlyArray<string> }>>()
   for (const { code, label } of lexicon.cpvEnglish) {
-    const words = wordsOf(label).filter((word) => !stopWords.has(word.text))
+    const words = wordsOf(labelScope("en", label)).filter((word) => !stopWords.has(word.text))
     const found = findPhrases(
       lexicon.englishConcepts,
       words.map((word) => new Set(formsOf(word, ["en"])))
@@ -180,7 +187,7 @@ export const makeAnalyzer = (lexicon: Lexicon, stopWords: ReadonlySet<string>) =
   for (const { code, label } of lexicon.cpvEnglish) {
     const prefix = cpvSignificant(code)
     if (prefix.length < 3) continue
-    const words = wordsOf(label).filter((word) => !stopWords.has(word.text))
+    const words = wordsOf(labelScope("en", label)).filter((word) => !stopWords.has(word.text))
     const found = findPhrases(
       lexicon.englishConcepts,
       words.map((word) => new Set(formsOf(word, ["en"])))

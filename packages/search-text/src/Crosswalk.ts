@@ -1,4 +1,5 @@
 import type { PackCode } from "@tenders/core"
+import { labelScope } from "./Lexicon.ts"
 import { stemmerOf } from "./Stemming.ts"
 
 /** A link of the CPV ↔ OKPD2 crosswalk: the CPV branch (a code without its trailing zeros) an OKPD2 branch lies in. */
@@ -56,17 +57,15 @@ const weakStems = new Set(
     "обслуживан техническ ремонт поставк предоставлен"
   ).split(" ")
 )
+/** Stems of a use ("для системного применения", "использования"): a CPV label's need not be in the OKPD2 label. */
+const useStems = new Set(["применен", "использован"])
 /** Stems that make a label one of parts: parts are only matched to parts. */
 const partStems = new Set(["част", "комплект", "комплектующ", "принадлежн", "запасн", "детал", "узл"])
 
 /** The Russian stems of a label in their order (a label names its main product first); "except ..." is dropped. */
 const stemList = (label: string): ReadonlyArray<string> => {
   const stem = stemmerOf("ru")
-  const text = label
-    .toLowerCase()
-    .replace(/ё/gu, "е")
-    .replace(/(^|[^а-я])(кроме|за исключением)[^;)]*/gu, " ")
-    .replace(/не включенн[а-я]* в другие группировки/gu, " ")
+  const text = labelScope("ru", label).replace(/не включенн[а-я]* в другие группировки/gu, " ")
   return text
     .split(/[^a-zа-я0-9]+/u)
     .filter((word) => word.length >= 2 && !stopWords.has(word))
@@ -86,7 +85,7 @@ const normal = (label: string) =>
  * The crosswalk links the Russian labels make, from the OKPD2 pack and the CPV codes' Russian labels (neither shipped:
  * the operator imports them, so these links are made at run time): an OKPD2 code of 5 characters and more is linked to
  * the most specific CPV codes whose Russian label has no significant word (stem) that the OKPD2 label lacks, and holds
- * its main word. Parts are only matched to parts, services not to goods; words after "кроме"/"за исключением" and in
+ * its main word (a word of use, "применения" or "использования", it may lack). Parts are only matched to parts, services not to goods; words after "кроме"/"за исключением" and in
  * parentheses are not matched; of equally good codes the widest of each branch is kept, and more than three branches
  * mean the words are too vague. A match must lie inside the CPV branch of the nearest hand-made link that is not
  * `partial`, or else in a pair of divisions that the hand-made table joins. A link a level above already gives, or
@@ -152,7 +151,7 @@ export const labelLinks = (
       if (hasParts && ![...candidate.stems].some((stem) => partStems.has(stem))) continue
       if (service && goodsDivision(candidate.code) && !candidate.stems.has("услуг") && !candidate.stems.has("работ"))
         continue
-      if (![...candidate.stems].every((stem) => own.has(stem))) continue
+      if (![...candidate.stems].every((stem) => own.has(stem) || useStems.has(stem))) continue
       if (size > (best[0]?.stems.size ?? 0)) best = [candidate]
       else best.push(candidate)
     }

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import type { CrosswalkLink, ManualCrosswalk, ManualLink } from "./Crosswalk.ts"
 import { stemIn } from "./Stemming.ts"
-import { foldLatin, type Word, wordsOf } from "./Normalize.ts"
+import { foldLatin, normalizeText, type Word, wordsOf } from "./Normalize.ts"
 
 /** A glossary concept: its terms per language (ISO 639-1), dictionary forms. */
 export interface GlossaryEntry {
@@ -148,6 +148,52 @@ const glossaryStems = (glossary: ReadonlyArray<GlossaryEntry>, stopWords: Readon
 }
 
 /**
+ * The words after which a classification label names what its code does not cover ("Office equipment except
+ * furniture", "Arzneimittel, ausgenommen ...", "кроме ..."), per language: written lower case as `normalizeText`
+ * makes them. Languages that put the exception after the excluded words (Finnish, Estonian) are not listed.
+ */
+const exceptionWords: Readonly<Record<string, ReadonlyArray<string>>> = {
+  en: ["except", "excluding", "other than", "not including", "with the exception of"],
+  de: ["ausgenommen", "außer", "ausser", "mit ausnahme"],
+  fr: ["sauf", "excepté", "à l'exception", "à l’exception", "à l'exclusion", "à l’exclusion", "autres que", "hors"],
+  es: ["excepto", "salvo", "con exclusión", "distintos de", "distintas de"],
+  it: ["escluso", "esclusi", "esclusa", "escluse", "eccetto", "tranne", "ad eccezione", "diversi da", "diverse da"],
+  pt: ["exceto", "excepto", "com exceção", "com excepção", "excluindo", "com exclusão"],
+  nl: ["behalve", "met uitzondering", "uitgezonderd", "exclusief"],
+  pl: ["z wyjątkiem", "oprócz", "inne niż"],
+  ru: ["кроме", "за исключением"],
+  bg: ["с изключение", "освен"],
+  sv: ["utom", "med undantag", "förutom"],
+  da: ["undtagen", "med undtagelse", "bortset fra"],
+  cs: ["kromě", "s výjimkou"],
+  sk: ["okrem", "s výnimkou"],
+  sl: ["razen"],
+  hr: ["osim", "isključujući"],
+  ro: ["cu excepția", "exceptând", "altele decât"],
+  hu: ["kivéve"],
+  lt: ["išskyrus"],
+  lv: ["izņemot"],
+  el: ["εκτός"],
+  mt: ["ħlief"],
+  ga: ["seachas", "ach amháin"]
+}
+const exceptionPatterns = new Map(
+  Object.entries(exceptionWords).map(([language, words]) => [
+    language,
+    new RegExp(`(?<![\\p{L}\\p{N}])(?:${words.join("|")})(?![\\p{L}\\p{N}])[^;)]*`, "gu")
+  ])
+)
+
+/**
+ * A label without what it excludes: the words from an exception word of its language to the end of that clause (a
+ * `;` or `)`). What a code does not cover names neither it nor its concepts.
+ */
+export const labelScope = (language: string, label: string): string => {
+  const pattern = exceptionPatterns.get(language)
+  return pattern === undefined ? label : normalizeText(label).replace(pattern, " ")
+}
+
+/**
  * A classification label as the query side matches it: the stems that are not generic in its language, and its code:
  * a CPV code (8 digits), or an OKPD2 code (dotted) when `scheme` says so.
  */
@@ -221,24 +267,27 @@ export const indexLabels = (
   cpv: ReadonlyArray<CpvEntry>,
   stopWords: ReadonlySet<string>
 ): ReadonlyArray<LabelMatch> => {
+  const stemsOf = (language: string, text: string) => [
+    ...new Set(
+      wordsOf(text)
+        .filter((word) => !stopWords.has(word.text))
+        .map((word) => stemIn(language, word))
+    )
+  ]
+  // How generic a stem is counts the labels as published; what a label names, only the words before its exception.
   const stemmed = cpv.flatMap((entry) =>
     Object.entries(entry.labels).map(([language, label]) => ({
       code: entry.code,
       language,
-      stems: [
-        ...new Set(
-          wordsOf(label)
-            .filter((word) => !stopWords.has(word.text))
-            .map((word) => stemIn(language, word))
-        )
-      ]
+      published: stemsOf(language, label),
+      stems: stemsOf(language, labelScope(language, label))
     }))
   )
   const frequency = new Map<string, number>()
   const perLanguage = new Map<string, number>()
   for (const label of stemmed) {
     perLanguage.set(label.language, (perLanguage.get(label.language) ?? 0) + 1)
-    for (const stem of label.stems) {
+    for (const stem of label.published) {
       frequency.set(`${label.language}|${stem}`, (frequency.get(`${label.language}|${stem}`) ?? 0) + 1)
     }
   }

@@ -9,6 +9,7 @@ import {
   dataDirectory,
   indexLabels,
   labelIndexLines,
+  labelScope,
   makeAnalyzer,
   readCpv,
   shippedLabels,
@@ -166,6 +167,28 @@ describe("the text analysis", () => {
     const plan = withLabels.queryPlan("medicinal products for the nervous system")
     expect(plan.also).toContain("CPV 33661")
     expect(hasEveryClause(plan.clauses, withLabels.documentTerms(analgesic))).toBe(true)
+  })
+
+  it("reads a label up to its exception: what a code does not cover names neither the code nor its concepts", () => {
+    expect(labelScope("en", "Office equipment except furniture").trim()).toBe("office equipment")
+    expect(labelScope("fr", "Équipement de bureau, à l'exception du mobilier")).not.toContain("mobilier")
+    expect(labelScope("ru", "Бумага (кроме газетной); картон")).toContain("картон")
+    expect(labelScope("fi", "Toimistolaitteet, paitsi huonekalut")).toBe("Toimistolaitteet, paitsi huonekalut")
+    const labels = indexLabels(
+      [{ code: "30191000", labels: { en: "Office equipment except furniture" } }],
+      readStopWords()
+    )
+    expect(labels.map((label) => label.stems)).toEqual([["equip", "offic"]])
+    const withFurniture = makeAnalyzer(
+      buildLexicon({
+        ...lexiconData,
+        glossary: [...lexiconData.glossary, { id: "furniture", en: ["furniture"], ru: ["мебель"] }],
+        cpvEnglish: [...lexiconData.cpvEnglish, { code: "30191000", label: "Office equipment except furniture" }]
+      }),
+      readStopWords()
+    )
+    const copiers = record({ id: "ted-11-2026", country: "IE", title: "Photocopiers", cpvCodes: ["30191000"] })
+    expect(hasEveryClause(withFurniture.queryPlan("мебель").clauses, withFurniture.documentTerms(copiers))).toBe(false)
   })
 
   it("drops elided articles and the English possessive's s, so the word after them is a word of its own", () => {
