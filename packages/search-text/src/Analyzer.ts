@@ -254,6 +254,13 @@ export const makeAnalyzer = (lexicon: Lexicon, stopWords: ReadonlySet<string>) =
     const add = (term: string, field: Field) => {
       if (!terms.has(term)) terms.set(term, field)
     }
+    // A place it names, and (after every field, as low as its parties) the places that one lies in: a query for a
+    // region finds the notices of its towns, a query for a town not the whole region's.
+    const containing: Array<string> = []
+    const addPlace = (concept: string, field: Field) => {
+      add(concept, field)
+      containing.push(...(lexicon.within.get(concept) ?? []))
+    }
     const latin: ReadonlyArray<StemmedLanguage> = ["en", ...(countryLanguages[record.country ?? ""] ?? [])]
     const languages = latin.join(" ")
     const fields = fieldWords(record)
@@ -284,14 +291,15 @@ export const makeAnalyzer = (lexicon: Lexicon, stopWords: ReadonlySet<string>) =
           if (first !== undefined && !labelLanguages.has(first) && !others.some((other) => labelLanguages.has(other)))
             labelLanguages.add(first)
         })
-      for (const { concept } of findPhrases(lexicon.places, positions)) add(concept, field)
+      for (const { concept } of findPhrases(lexicon.places, positions)) addPlace(concept, field)
     }
     // TED's region is a NUTS code: the places whose territory holds it.
     const region = record.region ?? ""
     if (/^[A-Z]{2}[0-9A-Z]{0,3}$/u.test(region)) {
       for (let n = 2; n <= region.length; n++)
-        for (const place of lexicon.nuts.get(region.slice(0, n)) ?? []) add(place, "parties")
+        for (const place of lexicon.nuts.get(region.slice(0, n)) ?? []) addPlace(place, "parties")
     }
+    for (const place of containing) add(place, "parties")
     add(normalizeText(record.nativeId), "codes")
     const codes = codeTerms(tenderCpvPrefixes(record), record.okpd2Codes)
     for (const term of codes) add(term, "codes")

@@ -17,6 +17,8 @@ export interface PlaceEntry {
   readonly id: string
   readonly names: Readonly<Record<string, ReadonlyArray<string>>>
   readonly nuts?: ReadonlyArray<string>
+  /** The place (a region of the file) this one lies in: a notice naming Meghri is in Syunik. */
+  readonly within?: string
 }
 
 /** A CPV code (8 digits, no check digit) with its labels per language. */
@@ -224,6 +226,8 @@ export interface Lexicon {
   readonly generic: ReadonlySet<string>
   /** NUTS code -> place concepts. */
   readonly nuts: ReadonlyMap<string, ReadonlyArray<string>>
+  /** Place concept -> the place concepts it lies in, nearest first. */
+  readonly within: ReadonlyMap<string, ReadonlyArray<string>>
   /** Content stem -> the CPV labels having it. */
   readonly labels: ReadonlyMap<string, ReadonlyArray<LabelMatch>>
   readonly okpd2ToCpv: ReadonlyMap<string, ReadonlyArray<string>>
@@ -369,6 +373,16 @@ export const buildLexicon = (data: LexiconData, stopWords: ReadonlySet<string> =
     }
     for (const code of place.nuts ?? []) push(nuts, code, concept)
   }
+  const parentOf = new Map(
+    data.places.flatMap((place) => (place.within === undefined ? [] : [[place.id, place.within]]))
+  )
+  const within = new Map<string, ReadonlyArray<string>>()
+  for (const place of data.places) {
+    const chain: Array<string> = []
+    for (let up = parentOf.get(place.id); up !== undefined && !chain.includes(`p:${up}`); up = parentOf.get(up))
+      chain.push(`p:${up}`)
+    if (chain.length > 0) within.set(`p:${place.id}`, chain)
+  }
 
   const labels = new Map<string, Array<LabelMatch>>()
   for (const match of data.labels) for (const stem of match.stems) push(labels, stem, match)
@@ -386,6 +400,7 @@ export const buildLexicon = (data: LexiconData, stopWords: ReadonlySet<string> =
     names,
     generic,
     nuts,
+    within,
     labels,
     okpd2ToCpv,
     cpvToOkpd2,

@@ -41,7 +41,9 @@ const lexiconData = {
   ],
   places: [
     { id: "gyumri", names: { en: ["Gyumri"], hy: ["Գյումրի"], ru: ["Гюмри"] } },
-    { id: "munich", names: { en: ["Munich"], de: ["München"], ru: ["Мюнхен"] }, nuts: ["DE212"] }
+    { id: "munich", names: { en: ["Munich"], de: ["München"], ru: ["Мюнхен"] }, nuts: ["DE212"] },
+    { id: "syunik", names: { en: ["Syunik"], hy: ["Սյունիք", "Սյունիքի"], ru: ["Сюник"] } },
+    { id: "meghri", names: { en: ["Meghri"], hy: ["Մեղրի", "Մեղրու"], ru: ["Мегри"] }, within: "syunik" }
   ],
   labels: indexLabels(
     [
@@ -189,6 +191,16 @@ describe("the text analysis", () => {
     )
     const copiers = record({ id: "ted-11-2026", country: "IE", title: "Photocopiers", cpvCodes: ["30191000"] })
     expect(hasEveryClause(withFurniture.queryPlan("мебель").clauses, withFurniture.documentTerms(copiers))).toBe(false)
+  })
+
+  it("finds a notice naming a town by the region it lies in, not a notice naming the region by the town", () => {
+    const town = record({ id: "gnumner-2", source: "gnumner", country: "AM", title: "Մեղրու դպրոցի վերանորոգում" })
+    const region = record({ id: "gnumner-3", source: "gnumner", country: "AM", title: "Սյունիքի մարզի դպրոցներ" })
+    expect(matches("Syunik", town)).toBe(true)
+    expect(matches("Сюник", town)).toBe(true)
+    expect(matches("Meghri", region)).toBe(false)
+    // Named in the title, the region ranks above a notice that lies in it.
+    expect(score("Syunik", region)).toBeGreaterThan(score("Syunik", town))
   })
 
   it("drops elided articles and the English possessive's s, so the word after them is a word of its own", () => {
