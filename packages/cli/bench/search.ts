@@ -4,7 +4,8 @@
 // then prints the ingest rate and p50/p95/p99 search latency per query class. `--reuse` searches the tenders
 // a previous run left in the database (same N) instead of ingesting; `--only` runs the classes whose name
 // contains CLASS; `--naive` is how many queries of each class the naive baseline runs (0: none);
-// `--classifications` (default: TENDERS_CLASSIFICATIONS_DIR) imports the classification packs of that folder first.
+// `--classifications` (default: TENDERS_CLASSIFICATIONS_DIR) imports the classification packs of that folder first;
+// `--by-query` also prints each class's p95 per query text.
 import { type SearchRequest, SearchText, searchTenders, type TenderRecord, TenderId, TenderStore } from "@tenders/core"
 import { PgClient } from "@effect/sql-pg"
 import { anyOf, usePacksOfStore } from "@tenders/store-postgres"
@@ -25,7 +26,8 @@ const { values } = parseArgs({
     reuse: { type: "boolean", default: false },
     only: { type: "string", default: "" },
     naive: { type: "string", default: "20" },
-    classifications: { type: "string" }
+    classifications: { type: "string" },
+    "by-query": { type: "boolean", default: false }
   }
 })
 const packsFolder = values.classifications ?? process.env["TENDERS_CLASSIFICATIONS_DIR"]
@@ -273,6 +275,7 @@ const program = Effect.gen(function* () {
   // Every class's own queries first, then the naive baseline of each: the baseline reads every matching tender, which
   // pushes the pages of the others out of the caches (a cost of the baseline, not of the class measured after it).
   const measured: Array<{ readonly label: string; readonly sorted: ReadonlyArray<number>; readonly hits: number }> = []
+  const byQuery = new Map<string, Array<number>>()
   const chosen = classes.filter(([name]) => name.includes(values.only))
   for (const [name, make] of chosen) {
     for (const filtered of [false, true]) {
@@ -284,6 +287,8 @@ const program = Effect.gen(function* () {
         const response = yield* searchTenders(request, "business")
         timings.push(performance.now() - t0)
         hits += response.results.length
+        const key = `${name}${filtered ? " + filters" : ""}: ${request.q ?? ""}`
+        byQuery.set(key, [...(byQuery.get(key) ?? []), performance.now() - t0])
       }
       measured.push({
         label: `${name}${filtered ? " + filters" : ""}`,
@@ -318,6 +323,13 @@ const program = Effect.gen(function* () {
       `${label.padEnd(34)} ${ms(50)} ${ms(95)} ${ms(99)}  ${(hits / perClass).toFixed(1)}${baseline}\n`
     )
   }
+  if (values["by-query"])
+    for (const [key, timings] of byQuery) {
+      const sorted = timings.toSorted((a, b) => a - b)
+      process.stdout.write(
+        `  ${key.padEnd(60)} p50 ${percentile(sorted, 50).toFixed(1)}  p95 ${percentile(sorted, 95).toFixed(1)}  n ${sorted.length}\n`
+      )
+    }
 })
 
 await Effect.runPromise(program.pipe(Effect.provide(appLayer({ dataDir, databaseUrl })), Effect.scoped))
