@@ -133,3 +133,23 @@ describe("cpv-ru-own.jsonl", () => {
     }
   })
 })
+
+describe("cpv-hy.jsonl", () => {
+  const armenian = readJsonl("cpv-hy.jsonl") as unknown as Array<{ code: string; hy: Array<string> }>
+  const significant = (code: string) => code.replace(/0+$/u, "").length
+
+  it("labels every CPV code down to the class (1,319) and categories besides, 1 to 4 Armenian labels a code", () => {
+    const codes = armenian.map((row) => row.code)
+    expect(isSorted(codes)).toBe(true)
+    expect(codes.every((code) => cpvCodes.includes(code))).toBe(true)
+    const classes = cpvCodes.filter((code) => significant(code) <= 4)
+    expect(classes.length).toBe(1_319)
+    expect(classes.filter((code) => !codes.includes(code))).toEqual([])
+    expect(codes.filter((code) => significant(code) === 5).length).toBeGreaterThanOrEqual(250)
+    for (const row of armenian) {
+      expect(row.hy.length, row.code).toBeGreaterThanOrEqual(1)
+      expect(row.hy.length, row.code).toBeLessThanOrEqual(4)
+      for (const label of row.hy) expect(label, row.code).toMatch(/^\p{Script=Armenian}[\p{Script=Armenian} ,-]*$/u)
+    }
+  })
+})
