@@ -4,6 +4,7 @@ import {
   noticeLimits,
   ParsedNotice,
   recordLimits,
+  type SourceLabel,
   statusOfKind,
   textProblem,
   TenderRecord
@@ -18,6 +19,7 @@ export interface NoticeCandidate {
   readonly version: number | null
   readonly reason: string | null
   readonly record: Omit<typeof TenderRecord.Encoded, "status">
+  readonly sourceLabels?: ReadonlyArray<SourceLabel>
 }
 
 const usableUrl = (url: string): boolean => textProblem(url) === undefined && characterCount(url) <= recordLimits.url

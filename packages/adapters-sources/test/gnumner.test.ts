@@ -3,6 +3,7 @@ import { Predicate, Result, Schema } from "effect"
 import { readFileSync } from "node:fs"
 import { describe, expect, it } from "vitest"
 import { gnumnerId, parseArmepsDetail, parseEauctionDetail, parseGnumnerListing } from "../src/gnumner/index.ts"
+import { cpvNames } from "../src/gnumner/values.ts"
 import { canonicalCode } from "../src/gnumner/code.ts"
 import { normalizeAmount, yerevanToUtc } from "../src/gnumner/values.ts"
 
@@ -237,6 +238,22 @@ describe("ARMEPS detail pages", () => {
   const card =
     Predicate.isObject(expected) && "cards" in expected && Array.isArray(expected.cards) ? expected.cards[0] : null
 
+  it("keeps the names of a CPV Codes cell in Armenian or Russian script, each code's first, as its labels", () => {
+    expect(
+      cpvNames([
+        "44131300-թուջե կափարիչներ",
+        "30192700-8 – Бумага для офисной техники",
+        "30197630-Printing paper",
+        "44131300-կափարիչներ",
+        "09132100",
+        `33600000-${"դ".repeat(201)}`
+      ])
+    ).toEqual([
+      { code: "44131300", language: "hy", name: "թուջե կափարիչներ" },
+      { code: "30192700", language: "ru", name: "Бумага для офисной техники" }
+    ])
+  })
+
   it("matches expected-cards.json on the real fragment", () => {
     const { notices, rejected } = parseArmepsDetail(fixture("armeps-listContractDocuments-fragment-real.html"), {
       url: ARMEPS_URL
@@ -249,7 +266,12 @@ describe("ARMEPS detail pages", () => {
       kind: "original",
       procedureKey: "ԱՄԱՀ-ԱՊ-ԳՀԱՊՁԲ-26/107",
       version: null,
-      reason: null
+      reason: null,
+      // The names the page gives its codes, kept as labels of the codes in Armenian.
+      sourceLabels: [
+        { code: "44131300", language: "hy", name: "թուջե կափարիչներ" },
+        { code: "44423690", language: "hy", name: "դիտահոր երկաթբետոնե" }
+      ]
     })
     expect(card).toMatchObject({ title: notice?.record.title, buyer: notice?.record.buyer, budget: null })
     expect(notice?.record).toMatchObject({

@@ -10,13 +10,15 @@ import {
   OAuthSettings,
   oauthSettingsConfig,
   publicUrlConfig,
+  SearchText,
   SignInMailer,
   signUpConfig,
   trustedProxiesConfig,
   sourceCodes,
   sourceIntervalsConfig,
   startBackgroundWork,
-  TenderStore
+  TenderStore,
+  useSourceLabelsOfStore
 } from "@tenders/core"
 import { DashboardApp, DashboardSettings, OAuthConsentApp } from "@tenders/dashboard"
 import { clientAddressMiddleware, HttpApp, routerConfig } from "@tenders/http"
@@ -54,11 +56,14 @@ const backgroundWork = Effect.gen(function* () {
 
 /**
  * Every replica follows the store's classification packs: when another process imported one, the analysis of this
- * one takes it within a tick, and the tenders written meanwhile with the older analysis are analysed again.
+ * one takes it within a tick, and the tenders written meanwhile with the older analysis are analysed again. It also
+ * follows the code names sources published (`useSourceLabelsOfStore`: queries only, nothing analysed again).
  */
 const followPacks = Effect.gen(function* () {
   const every = Schedule.spaced((yield* backgroundSettingsConfig).tick)
   const follow = Effect.gen(function* () {
+    if (yield* useSourceLabelsOfStore())
+      yield* Effect.logInfo(`Source labels: ${(yield* SearchText).sourceLabelCount} code names the sources published`)
     if (!(yield* usePacksOfStore)) return
     const done = yield* reanalyseStale(() => Effect.void)
     // The search's statistics of terms are this process's: read again, they know the new terms.

@@ -5,6 +5,17 @@ import { Text } from "./Text.ts"
 /** The most a notice's own fields may hold, in characters (the record's are `recordLimits`). */
 export const noticeLimits = { procedureKey: 500, reason: 2_000 } as const
 
+/**
+ * A code's name as a source publishes it beside the code, in its own language (ARMEPS `CPV Codes` lines:
+ * `44131300-թուջե կափարիչներ`): a label of the code the text analysis learns (`SearchText.useSourceLabels`).
+ */
+export const SourceLabel = Schema.Struct({
+  code: Schema.String.check(Schema.isPattern(/^\d{8}$/u)),
+  language: Schema.Literals(["hy", "ru"]),
+  name: Text({ min: 1, max: 200 })
+}).annotate({ identifier: "SourceLabel" })
+export type SourceLabel = typeof SourceLabel.Type
+
 /** What a source notice says about its procedure. */
 export const NoticeKind = Schema.Literals(["original", "amendment", "cancellation", "result"])
 export type NoticeKind = typeof NoticeKind.Type
@@ -22,7 +33,9 @@ export const ParsedNotice = Schema.Struct({
   /** Source version when the source numbers versions (EIS versionNumber, TED notice-version), else null. */
   version: Schema.NullOr(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 2_147_483_647 }))),
   /** Free-text reason for amendments and cancellations when the source gives one (TED change-reason-code, ...). */
-  reason: Schema.NullOr(Text({ max: noticeLimits.reason }))
+  reason: Schema.NullOr(Text({ max: noticeLimits.reason })),
+  /** The names its source gives its codes, where it gives them (`SourceLabel`). */
+  sourceLabels: Schema.optionalKey(Schema.Array(SourceLabel).check(Schema.isMaxLength(100)))
 }).annotate({ identifier: "ParsedNotice" })
 export type ParsedNotice = typeof ParsedNotice.Type
 

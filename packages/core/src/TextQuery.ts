@@ -1,5 +1,6 @@
 import { Context } from "effect"
 import type { PackData } from "./Classifications.ts"
+import type { SourceLabel } from "./SourceNotice.ts"
 import type { TenderRecord } from "./Tender.ts"
 import { subjectOf } from "./TenderRead.ts"
 
@@ -225,5 +226,13 @@ export class SearchText extends Context.Service<
     readonly usePacks: (packs: PackData) => void
     /** The digest of the packs in use (`""` for none). */
     readonly packsDigest: string
+    /**
+     * From now on, a query's words also name codes by these labels that sources published beside their codes
+     * (`SourceLabel`, kept by the store as notices arrive). Queries only: `version` does not change, and a tender's
+     * terms are never made of them (a label learned later would leave the tenders analysed before without it).
+     */
+    readonly useSourceLabels: (labels: ReadonlyArray<SourceLabel>) => void
+    /** How many source labels are in use (the store only adds them: another count means others). */
+    readonly sourceLabelCount: number
   }
 >()("@tenders/core/SearchText") {}

@@ -21,6 +21,7 @@ import {
 import {
   compoundingLanguages,
   cpvSignificant,
+  type LabelMatch,
   labelScope,
   type Lexicon,
   minCompoundPart,
@@ -86,7 +87,12 @@ const codePattern = /(?<![\p{L}\p{N}.])(\d{2}(?:\.\d{1,3}){1,3}|\d{2,8}(?:-\d)?)
 const maxAlso = 8
 
 /** The analysis: a tender's terms and a query's plan, from one lexicon. */
-export const makeAnalyzer = (lexicon: Lexicon, stopWords: ReadonlySet<string>) => {
+export const makeAnalyzer = (
+  lexicon: Lexicon,
+  stopWords: ReadonlySet<string>,
+  // Labels sources publish beside their codes (`sourceLabelIndex`), by content stem: the query side's only.
+  sourceLabels: () => ReadonlyMap<string, ReadonlyArray<LabelMatch>> = () => new Map()
+) => {
   // Compounds (German, Dutch, the Nordic languages): a long word that is two known words of one language (with a
   // linking -s-, -es-, -en-, -n- or -e- between them: Abwasser|entsorgung, Straßen|sanierung), or that ends in a
   // glossary word, also has the forms of those parts, so the concepts and the split forms of its parts are found
@@ -421,7 +427,7 @@ export const makeAnalyzer = (lexicon: Lexicon, stopWords: ReadonlySet<string>) =
       }
     >()
     for (const form of specificForms) {
-      for (const label of lexicon.labels.get(form) ?? []) {
+      for (const label of [...(lexicon.labels.get(form) ?? []), ...(sourceLabels().get(form) ?? [])]) {
         if (!label.stems.every((stem) => allForms.has(stem))) continue
         const code = label.scheme === "okpd2" ? label.code : cpvSignificant(label.code)
         if (code.replaceAll(".", "").length < 3) continue

@@ -1,4 +1,4 @@
-import { noPacks, type PackData, SearchText } from "@tenders/core"
+import { noPacks, type PackData, SearchText, type SourceLabel } from "@tenders/core"
 import { createHash } from "node:crypto"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
@@ -7,11 +7,13 @@ import { makeAnalyzer } from "./Analyzer.ts"
 import {
   buildLexicon,
   dataDirectory,
+  type LabelMatch,
   type LexiconData,
   packLabels,
   parseLexiconData,
   readLexiconFiles,
-  russianCpvLabels
+  russianCpvLabels,
+  sourceLabelIndex
 } from "./Lexicon.ts"
 import { labelLinks } from "./Crosswalk.ts"
 
@@ -44,6 +46,12 @@ export const searchTextFromFiles = (directory: string = dataDirectory) => {
   let version = versionOf(packs)
   let data: LexiconData | undefined
   let analyzer: ReturnType<typeof makeAnalyzer> | undefined
+  let sourceLabels: ReadonlyArray<SourceLabel> = []
+  let sourceIndex: ReadonlyMap<string, ReadonlyArray<LabelMatch>> | undefined
+  const sourceLabelsByStem = () => {
+    sourceIndex ??= sourceLabelIndex(sourceLabels, data?.labels ?? [], stopWords)
+    return sourceIndex
+  }
   const analysis = () => {
     data ??= parseLexiconData(files)
     if (analyzer === undefined) {
@@ -53,7 +61,7 @@ export const searchTextFromFiles = (directory: string = dataDirectory) => {
           ? data.crosswalk
           : [...data.crosswalk, ...labelLinks(okpd2, russianCpvLabels(packs, data.cpvRussian), data.manualCrosswalk)]
       const labels = [...data.labels, ...packLabels(packs, data.cpvRussian, stopWords)]
-      analyzer = makeAnalyzer(buildLexicon({ ...data, labels, crosswalk }, stopWords), stopWords)
+      analyzer = makeAnalyzer(buildLexicon({ ...data, labels, crosswalk }, stopWords), stopWords, sourceLabelsByStem)
     }
     return analyzer
   }
@@ -69,6 +77,13 @@ export const searchTextFromFiles = (directory: string = dataDirectory) => {
       packs = next
       version = versionOf(next)
       analyzer = undefined
+    },
+    useSourceLabels: (labels) => {
+      sourceLabels = labels
+      sourceIndex = undefined
+    },
+    get sourceLabelCount() {
+      return sourceLabels.length
     },
     queryPlan: (q) => analysis().queryPlan(q),
     documentTerms: (record) => analysis().documentTerms(record),

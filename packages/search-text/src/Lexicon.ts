@@ -1,4 +1,4 @@
-import type { PackData } from "@tenders/core"
+import type { PackData, SourceLabel } from "@tenders/core"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import type { CrosswalkLink, ManualCrosswalk, ManualLink } from "./Crosswalk.ts"
@@ -313,6 +313,38 @@ export const indexLabels = (
     })
   }
   return matches
+}
+
+/**
+ * The labels sources publish beside their codes (`SourceLabel`: ARMEPS's Armenian names of CPV codes), as the query
+ * side matches them: each name's stems, of which those generic in the shipped labels of its language (their
+ * `others`) name nothing, by content stem. A name of generic words only is left out.
+ */
+export const sourceLabelIndex = (
+  labels: ReadonlyArray<SourceLabel>,
+  shipped: ReadonlyArray<LabelMatch>,
+  stopWords: ReadonlySet<string>
+): ReadonlyMap<string, ReadonlyArray<LabelMatch>> => {
+  const generic = new Set(shipped.flatMap((label) => (label.others ?? []).map((stem) => `${label.language}|${stem}`)))
+  const byStem = new Map<string, Array<LabelMatch>>()
+  const seen = new Set<string>()
+  for (const { code, language, name } of labels) {
+    const stems = [
+      ...new Set(
+        wordsOf(labelScope(language, name))
+          .filter((word) => !stopWords.has(word.text))
+          .map((word) => stemIn(language, word))
+      )
+    ]
+    const content = stems.filter((stem) => !generic.has(`${language}|${stem}`)).toSorted()
+    const others = stems.filter((stem) => generic.has(`${language}|${stem}`)).toSorted()
+    const key = `${code}|${language}|${content.join(" ")}`
+    if (content.length === 0 || seen.has(key)) continue
+    seen.add(key)
+    const match: LabelMatch = { code, language, stems: content, ...(others.length > 0 ? { others } : {}) }
+    for (const stem of content) push(byStem, stem, match)
+  }
+  return byStem
 }
 
 /**

@@ -17,6 +17,7 @@ import {
   compoundPartsText,
   readLexiconData,
   readStopWords,
+  searchTextFromFiles,
   wordsOf
 } from "../src/index.ts"
 
@@ -411,5 +412,23 @@ describe("the shipped CPV label index", () => {
   it("and the compound parts are what it makes of cpv.jsonl", () => {
     const shipped = readFileSync(join(dataDirectory, "classifications", "compound-parts.json"), "utf8")
     expect(shipped === compoundPartsText(compoundPartsOf(readCpv(), readStopWords()))).toBe(true)
+  })
+})
+
+describe("the labels sources publish beside their codes", () => {
+  it("name their code for a query, in the source's language, without changing the analysis' version", () => {
+    const text = searchTextFromFiles()
+    const version = text.version
+    const codesOf = (q: string) => text.queryPlan(q).clauses.flatMap((c) => c.alternatives.map((a) => a.term))
+    expect(codesOf("թուջե կափարիչներ")).not.toContain("cpv:441313")
+    text.useSourceLabels([{ code: "44131300", language: "hy", name: "թուջե կափարիչներ" }])
+    expect(text.sourceLabelCount).toBe(1)
+    expect(codesOf("թուջե կափարիչներ")).toContain("cpv:441313")
+    expect(text.queryPlan("թուջե կափարիչների մատակարարում").also).toContain("CPV 441313")
+    // A tender of another source coded under it is found by the Armenian words, and no tender's terms change.
+    const ted = record({ id: "ted-12-2026", country: "DE", title: "Schachtabdeckungen", cpvCodes: ["44131300"] })
+    expect(hasEveryClause(text.queryPlan("թուջե կափարիչներ").clauses, text.documentTerms(ted))).toBe(true)
+    expect(text.version).toBe(version)
+    expect([...text.documentTerms(ted).keys()].some((term) => term.includes("կափարիչ"))).toBe(false)
   })
 })

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { Migrator, SqlClient } from "effect/sql"
-import { classifications } from "./migrations/Classifications.ts"
+import { classifications, sourceLabels } from "./migrations/Classifications.ts"
 import { oauth, oauthClientAge } from "./migrations/OAuth.ts"
 import { accountEmailForm, rateLimits, signInMail } from "./migrations/SignInMail.ts"
 import { usageDays } from "./migrations/UsageDays.ts"
@@ -329,7 +329,8 @@ export const migrate = Migrator.make({})({
     "17_sign_in_mail": signInMail,
     "18_rate_limits": rateLimits,
     "19_account_email_form": accountEmailForm,
-    "20_classifications": classifications
+    "20_classifications": classifications,
+    "21_source_labels": sourceLabels
   }),
   table: "tenders_migrations"
 })

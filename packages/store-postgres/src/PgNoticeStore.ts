@@ -1,4 +1,12 @@
-import { canonicalJson, NoticeStore, type NoticeResolver, ParsedNotice, SearchText, TenderRecord } from "@tenders/core"
+import {
+  canonicalJson,
+  NoticeStore,
+  type NoticeResolver,
+  ParsedNotice,
+  SearchText,
+  SourceLabel,
+  TenderRecord
+} from "@tenders/core"
 import { PgClient } from "@effect/sql-pg"
 import { DateTime, Effect, Layer, Schema } from "effect"
 import { createHash } from "node:crypto"
@@ -37,6 +45,12 @@ export const PgNoticeStore = Layer.effect(
             ${sql.json(notice)}, ${now}::timestamptz)
           ON CONFLICT (notice_key) DO NOTHING RETURNING notice_key`
       if (inserted.length === 0) return "unchanged" as const
+      const labels = notice.sourceLabels ?? []
+      if (labels.length > 0)
+        yield* sql`INSERT INTO source_labels (code, language, name, first_seen)
+            SELECT l.code, l.language, l.name, ${now}::timestamptz
+            FROM jsonb_to_recordset(${sql.json(labels)}) AS l (code text, language text, name text)
+            ON CONFLICT (code, language, name) DO NOTHING`
       const rows = yield* sql`SELECT notice FROM tender_notices
           WHERE source = ${notice.record.source} AND procedure_key = ${notice.procedureKey} ORDER BY notice_key`
       const notices = (yield* decodeNotices(rows)).map((r) => r.notice)
@@ -77,6 +91,17 @@ export const PgNoticeStore = Layer.effect(
       return yield* Effect.forEach(notices, (notice) => applyOne(notice, resolve, now))
     }, Effect.orDie)
 
-    return NoticeStore.of({ applyNotices })
+    const sourceLabels = sql`SELECT code, language, name FROM source_labels ORDER BY id`.pipe(
+      Effect.flatMap(Schema.decodeUnknownEffect(Schema.Array(SourceLabel))),
+      Effect.orDie,
+      Effect.withSpan("PgNoticeStore.sourceLabels")
+    )
+    const sourceLabelCount = sql<{ count: number }>`SELECT count(*)::int AS count FROM source_labels`.pipe(
+      Effect.map((rows) => rows[0]?.count ?? 0),
+      Effect.orDie,
+      Effect.withSpan("PgNoticeStore.sourceLabelCount")
+    )
+
+    return NoticeStore.of({ applyNotices, sourceLabels, sourceLabelCount })
   })
 )

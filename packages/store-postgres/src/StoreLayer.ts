@@ -1,3 +1,4 @@
+import { useSourceLabelsOfStore } from "@tenders/core"
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, Redacted } from "effect"
 import type { SqlClient, SqlError } from "effect/sql"
@@ -35,9 +36,12 @@ export const layerSql = (
 /**
  * Every store port, and Effect's RateLimiter over the store's buckets, over a migrated database whose search terms are
  * those of the given text analysis with the store's classification packs (rebuilt at start when it changed), plus
- * the SQL client itself.
+ * the SQL client itself; the analysis also has the labels sources published beside their codes.
  */
 export const layerStore = (options: StoreOptions) =>
+  Layer.effectDiscard(useSourceLabelsOfStore()).pipe(Layer.provideMerge(stores(options)))
+
+const stores = (options: StoreOptions) =>
   Layer.mergeAll(
     PgTenderStore,
     PgNoticeStore,

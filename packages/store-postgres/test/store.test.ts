@@ -216,6 +216,35 @@ for (const [name, makeLayer] of backends()) {
         })
       )
 
+      it.effect("keeps the names sources give their codes, each once, in the order first seen", () =>
+        Effect.gen(function* () {
+          const notices = yield* NoticeStore
+          const before = yield* notices.sourceLabelCount
+          // Cancelled: the other tests of this store count its open tenders.
+          const notice = (id: string, sourceLabels: ParsedNotice["sourceLabels"]): ParsedNotice => ({
+            kind: "cancellation",
+            procedureKey: `labels-${id}`,
+            version: null,
+            reason: "cancelled",
+            record: makeRecord({
+              id: `gnumner-labels-${id}`,
+              source: "gnumner",
+              title: "Կափարիչներ",
+              status: "cancelled"
+            }),
+            ...(sourceLabels === undefined ? {} : { sourceLabels })
+          })
+          const lid = { code: "44131300", language: "hy", name: "թուջե կափարիչներ" } as const
+          const paper = { code: "30197630", language: "ru", name: "Бумага для печати" } as const
+          yield* notices.applyNotices(
+            [notice("1", [lid]), notice("2", [paper, lid]), notice("3", undefined)],
+            lifecycleResolverAt(yield* DateTime.now)
+          )
+          assert.strictEqual(yield* notices.sourceLabelCount, before + 2)
+          assert.deepStrictEqual((yield* notices.sourceLabels).slice(before), [lid, paper])
+        })
+      )
+
       it.effect("never errors on hostile query syntax", () =>
         Effect.gen(function* () {
           for (const q of [

@@ -4,7 +4,7 @@ import { displayCode } from "./code.ts"
 import { lines, parseHtml } from "./html.ts"
 import { collect, finishDraft } from "./notice.ts"
 import type { SectionMeaning } from "./notice.ts"
-import { absoluteUrl, armepsTime, cpvCodes, nonEmpty, normalizeAmount, normalizeLabel } from "./values.ts"
+import { absoluteUrl, armepsTime, cpvCodes, cpvNames, nonEmpty, normalizeAmount, normalizeLabel } from "./values.ts"
 
 /** `dt` label (normalised) -> its `dd` element, first occurrence wins. */
 const gridCells = (root: HTMLElement): ReadonlyMap<string, HTMLElement> => {
@@ -61,6 +61,7 @@ export const parseArmepsDetail = (html: string, options: { readonly url: string 
         publishedAt: armepsTime(text("date of publication/invitation")),
         url,
         cpvCodes: cpvCell === undefined ? [] : cpvCodes(lines(cpvCell)),
+        sourceLabels: cpvCell === undefined ? [] : cpvNames(lines(cpvCell)),
         // The document downloads are JavaScript (`downloadDocForAnonymous(id)`), so the page itself is the link.
         docsUrl: url === null ? [] : [url],
         regionHints: [text("title"), text("title (ru)")]

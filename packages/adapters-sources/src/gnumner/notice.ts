@@ -1,4 +1,4 @@
-import type { NoticeKind, ParsedNotice, RejectedNotice } from "@tenders/core"
+import type { NoticeKind, ParsedNotice, RejectedNotice, SourceLabel } from "@tenders/core"
 import { Result } from "effect"
 import { toParsedNotice } from "../parsedNotice.ts"
 import { armenianSlug, canonicalCode, displayCode, regionFor } from "./code.ts"
@@ -81,6 +81,8 @@ export interface NoticeDraft {
   readonly docsUrl: ReadonlyArray<string>
   /** More text for the region heuristic (e.g. the Armenian title when the English one is the record title). */
   readonly regionHints?: ReadonlyArray<string | null>
+  /** The names the source gives its codes (ARMEPS `CPV Codes`). */
+  readonly sourceLabels?: ReadonlyArray<SourceLabel>
 }
 
 /** A validated notice or the reason it was rejected. */
@@ -102,6 +104,9 @@ export const finishDraft = (draft: NoticeDraft, where: string): DraftOutcome => 
     procedureKey: canonicalCode(draft.code),
     version: null,
     reason: draft.meaning.reason,
+    ...(draft.sourceLabels === undefined || draft.sourceLabels.length === 0
+      ? {}
+      : { sourceLabels: draft.sourceLabels }),
     record: {
       id: `gnumner-${slug}`,
       source: "gnumner",

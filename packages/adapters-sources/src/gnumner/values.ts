@@ -1,3 +1,4 @@
+import type { SourceLabel } from "@tenders/core"
 import { Predicate } from "effect"
 import { cleanText as cleanSourceText } from "../fitText.ts"
 
@@ -99,6 +100,24 @@ export const cpvCodes = (lines: ReadonlyArray<string>): ReadonlyArray<string> =>
     if (m?.[1] !== undefined && !codes.includes(m[1])) codes.push(m[1])
   }
   return codes
+}
+
+/**
+ * The names a `CPV Codes` cell gives its codes (`44131300-թուջե կափարիչներ`), in Armenian or Russian script (an
+ * English name says what the CPV's own English label says): each code's first name, as the source wrote it.
+ */
+export const cpvNames = (lines: ReadonlyArray<string>): ReadonlyArray<SourceLabel> => {
+  const names: Array<SourceLabel> = []
+  for (const line of lines) {
+    const m = /^\s*(\d{8})(?:-\d)?\s*[-–—:]\s*(.+?)\s*$/u.exec(line)
+    const code = m?.[1]
+    const name = m?.[2]
+    if (code === undefined || name === undefined || [...name].length > 200 || names.some((n) => n.code === code))
+      continue
+    const language = /\p{Script=Armenian}/u.test(name) ? "hy" : /\p{Script=Cyrillic}/u.test(name) ? "ru" : undefined
+    if (language !== undefined) names.push({ code, language, name })
+  }
+  return names
 }
 
 /** A resource link made absolute against the page; null unless http(s). */

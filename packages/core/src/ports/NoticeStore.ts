@@ -1,6 +1,6 @@
 import { Context, type Effect } from "effect"
 import type { TenderChange } from "../Lifecycle.ts"
-import type { ParsedNotice } from "../SourceNotice.ts"
+import type { ParsedNotice, SourceLabel } from "../SourceNotice.ts"
 import type { TenderRecord } from "../Tender.ts"
 
 /** The lifecycle decision for one incoming notice, given every notice of its procedure and the stored tender. */
@@ -23,5 +23,12 @@ export class NoticeStore extends Context.Service<
       notices: ReadonlyArray<ParsedNotice>,
       resolve: NoticeResolver
     ) => Effect.Effect<ReadonlyArray<TenderChange>>
+    /**
+     * The names sources gave their codes in the notices applied (`ParsedNotice.sourceLabels`), each once, in the
+     * order first seen. The store only adds to them.
+     */
+    readonly sourceLabels: Effect.Effect<ReadonlyArray<SourceLabel>>
+    /** How many `sourceLabels` there are (cheap: to tell whether they changed). */
+    readonly sourceLabelCount: Effect.Effect<number>
   }
 >()("@tenders/core/NoticeStore") {}

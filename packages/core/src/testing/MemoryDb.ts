@@ -8,7 +8,7 @@ import type { SignInMail } from "../ports/SignInStore.ts"
 import type { TenderEvent } from "../ports/AlertStore.ts"
 import type { StoredWatchlist } from "../ports/WatchlistStore.ts"
 import type { SourceCode } from "../Source.ts"
-import type { ParsedNotice } from "../SourceNotice.ts"
+import type { ParsedNotice, SourceLabel } from "../SourceNotice.ts"
 import type { StoredTender, TenderId } from "../Tender.ts"
 
 /** A delivery row of the in-memory outbox. */
@@ -56,6 +56,8 @@ export interface MemoryState {
   readonly procedures: Map<string, Map<string, ParsedNotice>>
   /** The tender each procedure resolved to, by `source|procedureKey`. */
   readonly procedureTenders: Map<string, TenderId>
+  /** The names sources gave their codes, each once, in the order first seen. */
+  readonly sourceLabels: Array<SourceLabel>
   readonly events: Array<TenderEvent>
   readonly watchlists: Array<{
     readonly stored: StoredWatchlist
@@ -128,6 +130,7 @@ const empty = (): MemoryState => ({
   aliases: new Map(),
   procedures: new Map(),
   procedureTenders: new Map(),
+  sourceLabels: [],
   events: [],
   watchlists: [],
   alerts: [],

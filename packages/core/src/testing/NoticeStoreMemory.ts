@@ -14,6 +14,9 @@ const applyOne = (db: MemoryState, notice: ParsedNotice, resolve: NoticeResolver
   if (procedure.has(key)) return "unchanged"
   procedure.set(key, notice)
   db.procedures.set(procedureKey, procedure)
+  for (const label of notice.sourceLabels ?? [])
+    if (!db.sourceLabels.some((l) => l.code === label.code && l.language === label.language && l.name === label.name))
+      db.sourceLabels.push(label)
   const notices = [...procedure.values()]
   const beforeId = db.procedureTenders.get(procedureKey)
   const before = beforeId === undefined ? undefined : db.tenders.get(beforeId)
@@ -42,7 +45,9 @@ export const NoticeStoreOnMemory = Layer.effect(
     const db = yield* MemoryDb
     return NoticeStore.of({
       applyNotices: (notices, resolve) =>
-        Effect.map(DateTime.now, (now) => notices.map((notice) => applyOne(db, notice, resolve, now)))
+        Effect.map(DateTime.now, (now) => notices.map((notice) => applyOne(db, notice, resolve, now))),
+      sourceLabels: Effect.sync(() => [...db.sourceLabels]),
+      sourceLabelCount: Effect.sync(() => db.sourceLabels.length)
     })
   })
 )

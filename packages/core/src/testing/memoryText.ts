@@ -58,11 +58,12 @@ const simpleCorrected = (plan: QueryPlan, corrections: ReadonlyMap<string, strin
 })
 
 /**
- * SearchText for the fakes and unit tests (see `simpleDocumentTerms`). Packs do not change what it makes of text;
- * their digest is kept in its version, as the real analysis keeps it.
+ * SearchText for the fakes and unit tests (see `simpleDocumentTerms`). Packs and source labels do not change what it
+ * makes of text; the packs' digest is kept in its version, as the real analysis keeps it.
  */
 export const SearchTextSimple = Layer.sync(SearchText, () => {
   let packs = ""
+  let sourceLabels = 0
   return SearchText.of({
     queryPlan: simpleQueryPlan,
     documentTerms: simpleDocumentTerms,
@@ -81,6 +82,12 @@ export const SearchTextSimple = Layer.sync(SearchText, () => {
     },
     get packsDigest() {
       return packs
+    },
+    useSourceLabels: (labels) => {
+      sourceLabels = labels.length
+    },
+    get sourceLabelCount() {
+      return sourceLabels
     }
   })
 })

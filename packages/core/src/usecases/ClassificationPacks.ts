@@ -1,6 +1,8 @@
 import { DateTime, Effect } from "effect"
 import { type ClassificationPack, type PackCode, packDigest, type PackData, packsDigest } from "../Classifications.ts"
 import { ClassificationStore } from "../ports/ClassificationStore.ts"
+import { NoticeStore } from "../ports/NoticeStore.ts"
+import { SearchText } from "../TextQuery.ts"
 
 /** The packs in the store, as the text analysis reads them. */
 export const loadPacks = Effect.fn("loadPacks")(function* () {
@@ -28,4 +30,16 @@ export const importPack = Effect.fn("importPack")(function* (pack: Classificatio
   if (replaced !== undefined) return { changed: true, info: replaced }
   const info = (yield* store.status).find((i) => i.pack === pack)
   return info === undefined ? yield* Effect.die(`${pack} unchanged but not in the store`) : { changed: false, info }
+})
+
+/**
+ * Gives the text analysis the labels sources published beside their codes (`SearchText.useSourceLabels`) when the
+ * store has others than it uses; whether it did. Every process at start, and every server each tick.
+ */
+export const useSourceLabelsOfStore = Effect.fn("useSourceLabelsOfStore")(function* () {
+  const text = yield* SearchText
+  const store = yield* NoticeStore
+  if ((yield* store.sourceLabelCount) === text.sourceLabelCount) return false
+  text.useSourceLabels(yield* store.sourceLabels)
+  return true
 })

@@ -26,3 +26,19 @@ export const classifications = Effect.gen(function* () {
   )`
   yield* sql`ALTER TABLE tenders ADD COLUMN terms_version text`
 })
+
+/**
+ * The names sources give their codes beside them (ARMEPS `CPV Codes`), each once: labels the text analysis of every
+ * process learns for its queries (`SearchText.useSourceLabels`).
+ */
+export const sourceLabels = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`CREATE TABLE source_labels (
+    id bigserial UNIQUE,
+    code text NOT NULL,
+    language text NOT NULL,
+    name text NOT NULL,
+    first_seen timestamptz NOT NULL,
+    PRIMARY KEY (code, language, name)
+  )`
+})
