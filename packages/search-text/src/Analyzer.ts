@@ -41,13 +41,18 @@ import { phonetic, transliterate } from "./Translit.ts"
 /** The term of an OKPD2 code or level (dotted, as OKPD2 writes it). */
 export const okpd2Term = (code: string): string => `okpd:${code}`
 
-/** Every level of an OKPD2 code: `42.11.20.000` -> 42, 42.1, 42.11, 42.11.2, 42.11.20, 42.11.20.0, ... */
+/**
+ * Every level of an OKPD2 code, broadest first: its prefixes (`42.11.20.000` -> 42, 42.1, 42.11, 42.11.2, 42.11.20,
+ * 42.11.20.0, ...), and for a subcategory its category, as OKPD2 nests them (`21.20.10.232`, analgesics, is in
+ * `21.20.10.230`, medicines for the nervous system).
+ */
 export const okpd2Levels = (code: string): ReadonlyArray<string> => {
   const levels: Array<string> = []
   for (let n = 2; n <= code.length; n++) {
     const prefix = code.slice(0, n)
     if (/\d$/u.test(prefix)) levels.push(prefix)
   }
+  if (/^\d\d\.\d\d\.\d\d\.\d\d[1-9]$/u.test(code)) levels.splice(levels.length - 1, 0, `${code.slice(0, 11)}0`)
   return levels
 }
 

@@ -1,4 +1,5 @@
 import type { PackCode } from "@tenders/core"
+import { okpd2Levels } from "./Analyzer.ts"
 import { labelScope } from "./Lexicon.ts"
 import { stemmerOf } from "./Stemming.ts"
 
@@ -33,15 +34,8 @@ export interface LabelLink extends CrosswalkLink {
 /** A CPV prefix as the crosswalk writes it: the code without its trailing zeros, at least 2 digits. */
 export const cpvPrefix = (code: string): string => code.replace(/0+$/u, "").padEnd(2, "0")
 
-/** The levels above an OKPD2 code, nearest first: `42.11.20.100` -> 42.11.20, 42.11.2, 42.11, 42.1, 42. */
-const ancestorsOf = (code: string): ReadonlyArray<string> => {
-  const out: Array<string> = []
-  for (let c = code; c.length > 2;) {
-    c = c.length === 12 ? c.slice(0, 8) : c.slice(0, c.length - 1).replace(/\.$/u, "")
-    out.push(c)
-  }
-  return out
-}
+/** The levels above an OKPD2 code, nearest first (`okpd2Levels`: `21.20.10.232` -> 21.20.10.23, 21.20.10.2, 21.20.10, …). */
+const ancestorsOf = (code: string): ReadonlyArray<string> => okpd2Levels(code).slice(0, -1).toReversed()
 
 const stopWords = new Set(
   (

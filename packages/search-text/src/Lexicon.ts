@@ -155,7 +155,7 @@ const glossaryStems = (glossary: ReadonlyArray<GlossaryEntry>, stopWords: Readon
  * makes them. Languages that put the exception after the excluded words (Finnish, Estonian) are not listed.
  */
 const exceptionWords: Readonly<Record<string, ReadonlyArray<string>>> = {
-  en: ["except", "excluding", "other than", "not including", "with the exception of"],
+  en: ["except", "excluding", "excl", "other than", "not including", "with the exception of"],
   de: ["ausgenommen", "außer", "ausser", "mit ausnahme"],
   fr: ["sauf", "excepté", "à l'exception", "à l’exception", "à l'exclusion", "à l’exclusion", "autres que", "hors"],
   es: ["excepto", "salvo", "con exclusión", "distintos de", "distintas de"],

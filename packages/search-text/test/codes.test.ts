@@ -47,6 +47,24 @@ describe("codes that speak every language", () => {
     assert.isUndefined(roadworks.get("c:railway"))
   })
 
+  it("puts an OKPD2 subcategory in its category, and the category's CPV class with it", () => {
+    // 21.20.10.233, antiepileptics, is in 21.20.10.230, medicines for the nervous system (CPV 33661, hand-made link).
+    const notice = makeRecord({
+      id: "eaeu-0300000000026000002",
+      source: "eaeu",
+      title: "Поставка Ламотриджина",
+      country: "RU",
+      deadline: isoFromNow(20),
+      cpvCodes: [],
+      okpd2Codes: ["21.20.10.233"]
+    })
+    const terms = text.documentTerms(notice)
+    assert.strictEqual(terms.get("okpd:21.20.10.230"), "codes")
+    assert.strictEqual(terms.get("cpv:33661"), "codes")
+    assert.isUndefined(terms.get("okpd:21.20.10.231"))
+    assert.include(alternatives("21.20.10.230"), "okpd:21.20.10.230")
+  })
+
   it("names the codes whose label a notice's words have, in Armenian too, and not by generic words", () => {
     const armenian = termsOf({
       id: "gnumner-1",

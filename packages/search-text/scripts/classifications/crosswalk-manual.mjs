@@ -107,6 +107,20 @@ export const manualLinks = [
   ["21", "33", "okpd2-narrower"],
   ["21.1", "336", "okpd2-narrower"],
   ["21.20.1", "336", "okpd2-narrower"],
+  // The medicines' categories follow the ATC's first level, as CPV's classes 3361-3369 do.
+  ["21.20.10.110", "3361", "exact"], // A: alimentary tract and metabolism
+  ["21.20.10.130", "33621", "exact"], // B: blood and blood-forming organs
+  ["21.20.10.140", "33622", "exact"], // C: cardiovascular system
+  ["21.20.10.150", "33631", "exact"], // D: dermatology
+  ["21.20.10.170", "33641", "exact"], // G: genitourinary system and sex hormones
+  ["21.20.10.180", "33642", "exact"], // H: systemic hormones, excluding sex hormones
+  ["21.20.10.190", "33651", "okpd2-narrower"], // J: anti-infectives (CPV's class has the vaccines too)
+  ["21.20.10.210", "33652", "exact"], // L: antineoplastic and immunomodulating agents
+  ["21.20.10.220", "33632", "exact"], // M: musculo-skeletal system
+  ["21.20.10.230", "33661", "exact"], // N: nervous system
+  ["21.20.10.240", "33691", "exact"], // P: antiparasitic products, insecticides and repellents
+  ["21.20.10.250", "3367", "exact"], // R: respiratory system
+  ["21.20.10.260", "33662", "exact"], // S: sensory organs
   ["22.11", "3435", "partial"], // tyres for aircraft, bicycles are elsewhere in CPV 34
   ["22.11.1", "34", "okpd2-narrower"],
   ["22.21", "195", "okpd2-narrower"],
