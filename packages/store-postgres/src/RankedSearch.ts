@@ -326,7 +326,7 @@ export const makeRankedSearch = Effect.gen(function* () {
    * The first `limit` tenders of the levels of a one-clause query after the first (`found` holds its tenders, all of
    * them when fewer than `limit`). A level is read only when those before it had fewer than asked for, so all of
    * theirs are found: those of its own found already belong to a level before it. The levels estimated small are
-   * probed at once, up to the first expected to fill the page.
+   * probed at once, up to the first large one expected to fill the page.
    */
   const byLevel = Effect.fn("RankedSearch.byLevel")(function* (
     planner: ScanSettings,
@@ -345,9 +345,11 @@ export const makeRankedSearch = Effect.gen(function* () {
         route: routeOf(estimate, share, query.limit, stats.tenders)
       }
     })
-    // A level is read only when those before it fell short: the small ones are probed at once up to the first level
-    // expected to fill the page (its fewest likely matches, filtered), the rest only if reached.
-    const filling = steps.findIndex((step) => step.estimate.least * share >= query.limit - found.length)
+    // A level is read only when those before it fell short: the small ones are probed at once (one statement) up to
+    // the first large level expected to fill the page (its fewest likely matches, filtered), the rest only if reached.
+    const filling = steps.findIndex(
+      (step) => !step.route.indexFirst && step.estimate.least * share >= query.limit - found.length
+    )
     const small = (filling === -1 ? steps : steps.slice(0, filling + 1)).filter((step) => step.route.indexFirst)
     const probed = new Map(
       (yield* probe(
