@@ -1,30 +1,7 @@
 import type { PackCode } from "@tenders/core"
 import { okpd2Levels } from "./Analyzer.ts"
-import { labelScope } from "./Lexicon.ts"
+import { type CrosswalkLink, labelScope, type ManualCrosswalk } from "./Lexicon.ts"
 import { stemmerOf } from "./Stemming.ts"
-
-/** A link of the CPV ↔ OKPD2 crosswalk: the CPV branch (a code without its trailing zeros) an OKPD2 branch lies in. */
-export interface CrosswalkLink {
-  readonly okpd2: string
-  readonly cpv: string
-}
-
-/**
- * How a hand-made link's two branches relate: about the same products (`exact`), the OKPD2 branch inside the CPV one
- * (`okpd2-narrower`), the reverse (`cpv-narrower`), or most of the OKPD2 branch inside the CPV one (`partial`).
- */
-export type LinkPrecision = "exact" | "okpd2-narrower" | "cpv-narrower" | "partial"
-
-/** A link of the hand-made crosswalk (`cpv-okpd2.jsonl`, written from the titles and notes of both classifications). */
-export interface ManualLink extends CrosswalkLink {
-  readonly precision: LinkPrecision
-}
-
-/** The hand-made crosswalk: its links, and the pairs of divisions (OKPD2, CPV) a label match may also join. */
-export interface ManualCrosswalk {
-  readonly links: ReadonlyArray<ManualLink>
-  readonly related: ReadonlyArray<readonly [okpd2: string, cpv: string]>
-}
 
 /** A link the labels make, and how: the same words on both sides, or the CPV label's words all in the OKPD2 one. */
 export interface LabelLink extends CrosswalkLink {

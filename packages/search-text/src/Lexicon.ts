@@ -1,9 +1,31 @@
 import type { PackData, SourceLabel } from "@tenders/core"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
-import type { CrosswalkLink, ManualCrosswalk, ManualLink } from "./Crosswalk.ts"
 import { stemIn } from "./Stemming.ts"
 import { foldLatin, normalizeText, type Word, wordsOf } from "./Normalize.ts"
+
+/** A link of the CPV ↔ OKPD2 crosswalk: the CPV branch (a code without its trailing zeros) an OKPD2 branch lies in. */
+export interface CrosswalkLink {
+  readonly okpd2: string
+  readonly cpv: string
+}
+
+/**
+ * How a hand-made link's two branches relate: about the same products (`exact`), the OKPD2 branch inside the CPV one
+ * (`okpd2-narrower`), the reverse (`cpv-narrower`), or most of the OKPD2 branch inside the CPV one (`partial`).
+ */
+export type LinkPrecision = "exact" | "okpd2-narrower" | "cpv-narrower" | "partial"
+
+/** A link of the hand-made crosswalk (`cpv-okpd2.jsonl`, written from the titles and notes of both classifications). */
+export interface ManualLink extends CrosswalkLink {
+  readonly precision: LinkPrecision
+}
+
+/** The hand-made crosswalk: its links, and the pairs of divisions (OKPD2, CPV) a label match may also join. */
+export interface ManualCrosswalk {
+  readonly links: ReadonlyArray<ManualLink>
+  readonly related: ReadonlyArray<readonly [okpd2: string, cpv: string]>
+}
 
 /** A glossary concept: its terms per language (ISO 639-1), dictionary forms. */
 export interface GlossaryEntry {
