@@ -326,9 +326,8 @@ const program = Effect.gen(function* () {
   if (values["by-query"])
     for (const [key, timings] of byQuery) {
       const sorted = timings.toSorted((a, b) => a - b)
-      process.stdout.write(
-        `  ${key.padEnd(60)} p50 ${percentile(sorted, 50).toFixed(1)}  p95 ${percentile(sorted, 95).toFixed(1)}  n ${sorted.length}\n`
-      )
+      const ms = (p: number) => percentile(sorted, p).toFixed(1)
+      process.stdout.write(`  ${key.padEnd(60)} p50 ${ms(50)}  p95 ${ms(95)}  n ${sorted.length}\n`)
     }
 })
 

@@ -109,7 +109,10 @@ const allowedOrigins = Layer.effect(
 /** The MCP endpoint `tenders serve` mounts at /mcp next to the REST routes. */
 export const McpHttp = McpApp.pipe(Layer.provide(allowedOrigins))
 
-/** The address the server is reached at when `TENDERS_PUBLIC_URL` is unset: where it listens (a wildcard as localhost). */
+/**
+ * The address the server is reached at when `TENDERS_PUBLIC_URL` is unset: where it listens (a wildcard as
+ * localhost).
+ */
 const listeningUrl = (options: ServerOptions) => {
   const host = options.host === "0.0.0.0" || options.host === "::" ? "localhost" : options.host
   return `http://${host.includes(":") ? `[${host}]` : host}:${options.port}`

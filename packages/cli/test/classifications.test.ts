@@ -53,7 +53,7 @@ for (const backend of e2eBackends) {
       expect((await tenders("classifications", "status")).stdout).toContain("okpd2: not imported")
     })
 
-    it("imports a pack once; the running server follows it, and a tender coded under a label is found by it", async () => {
+    it("imports a pack once; the running server follows it, and a tender coded under a label is found", async () => {
       const drug = recordLine({
         id: "eaeu-0300000000026000777",
         source: "eaeu",

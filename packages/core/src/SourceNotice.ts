@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { TenderRecord } from "./Tender.ts"
+import { CpvCode, TenderRecord } from "./Tender.ts"
 import { Text } from "./Text.ts"
 
 /** The most a notice's own fields may hold, in characters (the record's are `recordLimits`). */
@@ -10,7 +10,7 @@ export const noticeLimits = { procedureKey: 500, reason: 2_000 } as const
  * `44131300-թուջե կափարիչներ`): a label of the code the text analysis learns (`SearchText.useSourceLabels`).
  */
 export const SourceLabel = Schema.Struct({
-  code: Schema.String.check(Schema.isPattern(/^\d{8}$/u)),
+  code: CpvCode,
   language: Schema.Literals(["hy", "ru"]),
   name: Text({ min: 1, max: 200 })
 }).annotate({ identifier: "SourceLabel" })

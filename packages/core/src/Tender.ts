@@ -19,7 +19,8 @@ export type TenderId = typeof TenderId.Type
 export const TenderStatus = Schema.Literals(["open", "amended", "cancelled", "closed"])
 export type TenderStatus = typeof TenderStatus.Type
 
-const CpvCode = Schema.String.check(Schema.isPattern(/^\d{8}$/u))
+/** A CPV code as records carry it: 8 digits, without the check digit. */
+export const CpvCode = Schema.String.check(Schema.isPattern(/^\d{8}$/u))
 
 /** A lot of a tender (spec "Lot"). */
 export const Lot = Schema.Struct({

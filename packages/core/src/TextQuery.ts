@@ -217,7 +217,9 @@ export class SearchText extends Context.Service<
     readonly correctable: (plan: QueryPlan) => ReadonlyArray<SpellingQuestion>
     /** The plan with some words read as others (`[typed, read as]`): their clauses match as corrections. */
     readonly corrected: (plan: QueryPlan, corrections: ReadonlyMap<string, string>) => QueryPlan
-    /** Changes whenever the analysis or its data (packs included) change: stored terms of another version are rebuilt. */
+    /**
+     * Changes whenever the analysis or its data (packs included) change: stored terms of another version are rebuilt.
+     */
     readonly version: string
     /**
      * From now on, analyse with these classification packs beside the shipped data (the store's, read by

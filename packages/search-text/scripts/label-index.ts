@@ -4,14 +4,8 @@
 //   sh scripts/with-node.sh node scripts/run-ts.mjs packages/search-text/scripts/label-index.ts
 import { writeFileSync } from "node:fs"
 import { join } from "node:path"
-import {
-  compoundPartsOf,
-  compoundPartsText,
-  dataDirectory,
-  labelIndexLines,
-  readCpv,
-  shippedLabels
-} from "../src/Lexicon.ts"
+import { labelIndexLines } from "../src/Labels.ts"
+import { compoundPartsOf, compoundPartsText, dataDirectory, readCpv, shippedLabels } from "../src/Lexicon.ts"
 import { readStopWords } from "../src/Layer.ts"
 
 const file = join(dataDirectory, "classifications", "cpv-label-index.jsonl")

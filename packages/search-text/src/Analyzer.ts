@@ -18,15 +18,8 @@ import {
   type TenderRecord,
   tenderText
 } from "@tenders/core"
-import {
-  compoundingLanguages,
-  cpvSignificant,
-  type LabelMatch,
-  labelScope,
-  type Lexicon,
-  minCompoundPart,
-  type PhraseIndex
-} from "./Lexicon.ts"
+import { type LabelMatch, labelScope } from "./Labels.ts"
+import { compoundingLanguages, cpvSignificant, type Lexicon, minCompoundPart, type PhraseIndex } from "./Lexicon.ts"
 import { foldLatin, normalizeText, type Script, scriptOf, wordsOf, type Word } from "./Normalize.ts"
 import {
   countryLanguages,
@@ -543,7 +536,9 @@ const genericWeight = 0.3
 /** The digits of a CPV category (45261000: "Erection and related works of roof frames and coverings"). */
 const categoryDigits = 5
 
-/** The languages the labels speak in a script other than Latin, the one a notice of no such country is read in first. */
+/**
+ * The languages the labels speak in a script other than Latin, the one a notice of no such country is read in first.
+ */
 const scriptLanguages: Partial<Record<Script, ReadonlyArray<string>>> = {
   armenian: ["hy"],
   cyrillic: ["ru", "bg"],

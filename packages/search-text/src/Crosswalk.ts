@@ -1,6 +1,7 @@
 import type { PackCode } from "@tenders/core"
 import { okpd2Levels } from "./Analyzer.ts"
-import { type CrosswalkLink, labelScope, type ManualCrosswalk } from "./Lexicon.ts"
+import { labelScope } from "./Labels.ts"
+import type { CrosswalkLink, ManualCrosswalk } from "./Lexicon.ts"
 import { stemmerOf } from "./Stemming.ts"
 
 /** A link the labels make, and how: the same words on both sides, or the CPV label's words all in the OKPD2 one. */
@@ -11,7 +12,7 @@ export interface LabelLink extends CrosswalkLink {
 /** A CPV prefix as the crosswalk writes it: the code without its trailing zeros, at least 2 digits. */
 export const cpvPrefix = (code: string): string => code.replace(/0+$/u, "").padEnd(2, "0")
 
-/** The levels above an OKPD2 code, nearest first (`okpd2Levels`: `21.20.10.232` -> 21.20.10.23, 21.20.10.2, 21.20.10, …). */
+/** The levels above an OKPD2 code, nearest first (`okpd2Levels`: `21.20.10.232` -> 21.20.10.230, 21.20.10.23, …). */
 const ancestorsOf = (code: string): ReadonlyArray<string> => okpd2Levels(code).slice(0, -1).toReversed()
 
 const stopWords = new Set(
@@ -55,9 +56,10 @@ const normal = (label: string) =>
 /**
  * The crosswalk links the Russian labels make, from the OKPD2 pack and the CPV codes' Russian labels (neither shipped:
  * the operator imports them, so these links are made at run time): an OKPD2 code of 5 characters and more is linked to
- * the most specific CPV codes whose Russian label has no significant word (stem) that the OKPD2 label lacks, and holds
- * its main word (a word of use, "применения" or "использования", it may lack). Parts are only matched to parts, services not to goods; words after "кроме"/"за исключением" and in
- * parentheses are not matched; of equally good codes the widest of each branch is kept, and more than three branches
+ * the most specific CPV codes whose Russian label has no significant word (stem) that the OKPD2 label lacks (but a
+ * word of use, "применения" or "использования"), and holds its main word. Parts are only matched to parts, services
+ * not to goods; what a label excludes (`labelScope`) and words in parentheses are not matched; of equally good codes
+ * the widest of each branch is kept, and more than three branches
  * mean the words are too vague. A match must lie inside the CPV branch of the nearest hand-made link that is not
  * `partial`, or else in a pair of divisions that the hand-made table joins. A link a level above already gives, or
  * a hand-made one, is not repeated.

@@ -4,17 +4,8 @@ import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { Effect, Layer } from "effect"
 import { makeAnalyzer } from "./Analyzer.ts"
-import {
-  buildLexicon,
-  dataDirectory,
-  type LabelMatch,
-  type LexiconData,
-  packLabels,
-  parseLexiconData,
-  readLexiconFiles,
-  russianCpvLabels,
-  sourceLabelIndex
-} from "./Lexicon.ts"
+import { type LabelMatch, packLabels, russianCpvLabels, sourceLabelIndex } from "./Labels.ts"
+import { buildLexicon, dataDirectory, type LexiconData, parseLexiconData, readLexiconFiles } from "./Lexicon.ts"
 import { labelLinks } from "./Crosswalk.ts"
 
 /** Version of the analysis code: bump when what it makes of the same data changes. */

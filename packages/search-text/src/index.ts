@@ -1,5 +1,6 @@
 export * from "./Analyzer.ts"
 export * from "./Armenian.ts"
+export * from "./Labels.ts"
 export * from "./Layer.ts"
 export * from "./Lexicon.ts"
 export * from "./Normalize.ts"

@@ -144,7 +144,7 @@ describe("the text analysis", () => {
     expect(terms("Schlichtung")).not.toContain("tung")
   })
 
-  it("names a code by its label's content words, stop words aside, and its code answers the label's generic words", () => {
+  it("names a code by its label's content words, stop words aside; the code answers its label's generic words", () => {
     // "system" is in more than five English labels here, so it is generic: it names no code by itself.
     const systems = ["Heating", "Alarm", "Ventilation", "Drainage", "Irrigation", "Lighting"].map((word, i) => ({
       code: `4533000${i}`,

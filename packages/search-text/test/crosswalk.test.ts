@@ -5,7 +5,8 @@ import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { okpd2Levels } from "../src/Analyzer.ts"
 import { labelLinks } from "../src/Crosswalk.ts"
-import { type ManualCrosswalk, readLexiconData, russianCpvLabels } from "../src/Lexicon.ts"
+import { russianCpvLabels } from "../src/Labels.ts"
+import { type ManualCrosswalk, readLexiconData } from "../src/Lexicon.ts"
 import { cpvRuPack, okpd2Pack } from "../src/Packs.ts"
 
 const inForce = (code: string, label: string): PackCode => ({ code, label, withdrawn: false })

@@ -189,9 +189,15 @@ const decodeRanked = Schema.decodeUnknownEffect(
   Schema.Array(Schema.Struct({ ...TenderRow.fields, complete: Schema.Boolean }))
 )
 const termsOf = (clause: Clause) => clause.alternatives.map((a) => a.term)
+/** The query's plan with each clause weighed by its rarity among the tenders (core `weighClauses`). */
+const weighedPlan = (query: SearchQuery, stats: SearchStatistics) =>
+  weighClauses(query.text, (clause) => stats.matchesOfAny(lexemesOf(termsOf(clause))), stats.tenders)
 /** A lexeme as a tsvector's text writes it: quoted, with its quotes and backslashes doubled. */
 const quotedLexeme = (lexeme: string) => `'${lexeme.replaceAll("\\", "\\\\").replaceAll("'", "''")}'`
-/** A tender's terms from its stored lexemes (`fieldLexeme`: the field's letter, then the term), each in its best field. */
+const fieldOfLetter = new Map<string, Field>(rankedFields.map((field) => [fieldLetter[field], field]))
+/**
+ * A tender's terms from its stored lexemes (`fieldLexeme`: the field's letter, then the term), each in its best field.
+ */
 const documentTermsOf = (lexemes: ReadonlyArray<string>): DocumentTerms => {
   const terms = new Map<string, Field>()
   for (const lexeme of lexemes) {
@@ -203,7 +209,6 @@ const documentTermsOf = (lexemes: ReadonlyArray<string>): DocumentTerms => {
   }
   return terms
 }
-const fieldOfLetter = new Map<string, Field>(rankedFields.map((field) => [fieldLetter[field], field]))
 export const makeRankedSearch = Effect.gen(function* () {
   const sql = yield* PgClient.PgClient
 
@@ -373,7 +378,7 @@ export const makeRankedSearch = Effect.gen(function* () {
   // Core's `rankOrder`: the tenders matching the whole query first, then by relevance, each clause weighed by its
   // rarity (core `weighClauses`, from the statistics), then by deadline.
   const rankOrderSql = (query: SearchQuery, stats: SearchStatistics) => {
-    const weighed = weighClauses(query.text, (clause) => stats.matchesOfAny(lexemesOf(termsOf(clause))), stats.tenders)
+    const weighed = weighedPlan(query, stats)
     return sql`${wholeCondition(sql, query.text)} DESC, ${relevanceSql(sql, weighed)} DESC, t.deadline_sort, t.id`
   }
   const ranked = (query: SearchQuery, stats: SearchStatistics, ids: ReadonlyArray<string>) =>
@@ -398,7 +403,7 @@ export const makeRankedSearch = Effect.gen(function* () {
       SELECT ${sql.literal(tenderColumns)}, t.search_vec::text AS vector FROM tenders t WHERE ${where}
       LIMIT ${candidateWindow + 1}`.unprepared
     if (rows.length > candidateWindow) return undefined
-    const weighed = weighClauses(query.text, (clause) => stats.matchesOfAny(lexemesOf(termsOf(clause))), stats.tenders)
+    const weighed = weighedPlan(query, stats)
     const clauses = query.text.clauses
     const ranked = rows
       .map(({ vector, ...row }) => {

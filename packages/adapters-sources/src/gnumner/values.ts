@@ -92,15 +92,20 @@ export const normalizeAmount = (raw: string | null): string | null => {
   return negative && out !== "0" ? `-${out}` : out
 }
 
+/** A `CPV Codes` line (`44131300-name`, `30192700-8 name`, `09132100`): its code, and a name after `-`, `–`, `:`. */
+const cpvLinePattern = /^\s*(\d{8})(?:-\d)?\s*(?:[-–—:]\s*(.*?)\s*$|$|\s)/u
+
+/** The lines that start with a CPV code, with it and their name (`""` for none), in order. */
+const cpvLines = (lines: ReadonlyArray<string>): ReadonlyArray<{ readonly code: string; readonly name: string }> =>
+  lines.flatMap((line) => {
+    const m = cpvLinePattern.exec(line)
+    return m?.[1] === undefined ? [] : [{ code: m[1], name: m[2] ?? "" }]
+  })
+
 /** 8-digit CPV codes at the start of lines (`44131300-name`, `30192700-8 name`), de-duplicated, in order. */
-export const cpvCodes = (lines: ReadonlyArray<string>): ReadonlyArray<string> => {
-  const codes: Array<string> = []
-  for (const line of lines) {
-    const m = /^\s*(\d{8})(?:-\d)?\s*(?:[-–—:]|$|\s)/u.exec(line)
-    if (m?.[1] !== undefined && !codes.includes(m[1])) codes.push(m[1])
-  }
-  return codes
-}
+export const cpvCodes = (lines: ReadonlyArray<string>): ReadonlyArray<string> => [
+  ...new Set(cpvLines(lines).map((line) => line.code))
+]
 
 /**
  * The names a `CPV Codes` cell gives its codes (`44131300-թուջե կափարիչներ`), in Armenian or Russian script (an
@@ -108,14 +113,10 @@ export const cpvCodes = (lines: ReadonlyArray<string>): ReadonlyArray<string> =>
  */
 export const cpvNames = (lines: ReadonlyArray<string>): ReadonlyArray<SourceLabel> => {
   const names: Array<SourceLabel> = []
-  for (const line of lines) {
-    const m = /^\s*(\d{8})(?:-\d)?\s*[-–—:]\s*(.+?)\s*$/u.exec(line)
-    const code = m?.[1]
-    const name = m?.[2]
-    if (code === undefined || name === undefined || [...name].length > 200 || names.some((n) => n.code === code))
-      continue
+  for (const { code, name } of cpvLines(lines)) {
     const language = /\p{Script=Armenian}/u.test(name) ? "hy" : /\p{Script=Cyrillic}/u.test(name) ? "ru" : undefined
-    if (language !== undefined) names.push({ code, language, name })
+    if (language !== undefined && [...name].length <= 200 && !names.some((n) => n.code === code))
+      names.push({ code, language, name })
   }
   return names
 }
