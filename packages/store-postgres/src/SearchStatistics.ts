@@ -51,6 +51,8 @@ const columnStatistics = (sql: Statement.Constructor) => {
 export interface SearchStatistics {
   readonly tenders: number
   readonly matchesOfAny: (lexemes: ReadonlyArray<string>) => number
+  /** Whether none of the lexemes is listed among the most common: each is in fewer tenders than any listed one. */
+  readonly unlisted: (lexemes: ReadonlyArray<string>) => boolean
   readonly deadlineShare: ((from: number, to: number) => number) | undefined
   readonly filterShare: (query: SearchQuery) => number
 }
@@ -168,7 +170,13 @@ export const toSearchStatistics = (columns: ReadonlyArray<ColumnRow>): SearchSta
   const filterShare = filterShareOf(column, deadlineShare, Math.max(rows, 0))
   const lexemes = column("search_vec")
   if (rows < 0 || lexemes === undefined || lexemes.elems === null || lexemes.elemShares === null)
-    return { tenders: Math.max(rows, 0), matchesOfAny: () => Infinity, deadlineShare, filterShare }
+    return {
+      tenders: Math.max(rows, 0),
+      matchesOfAny: () => Infinity,
+      unlisted: () => false,
+      deadlineShare,
+      filterShare
+    }
   // The unlisted lexemes of a condition (mostly forms of one word, found together) count as one.
   const { listed: share, unlisted } = commonElements(lexemes)
   return {
@@ -183,6 +191,7 @@ export const toSearchStatistics = (columns: ReadonlyArray<ColumnRow>): SearchSta
       }
       return rows * Math.min(1, listed + rare)
     },
+    unlisted: (lexemes) => lexemes.every((lexeme) => !share.has(lexeme)),
     deadlineShare,
     filterShare
   }

@@ -56,6 +56,14 @@ describe("the share of tenders due in a time range", () => {
     const none = toSearchStatistics([])
     expect(none.deadlineShare).toBeUndefined()
     expect(none.matchesOfAny(["Aservic"])).toBe(Infinity)
+    expect(none.unlisted(["Azzzz"])).toBe(false)
+  })
+
+  it("tells lexemes rarer than any listed: none of them among the most common", () => {
+    const stats = statistics()
+    expect(stats.unlisted(["Azzzz", "Bzzzz"])).toBe(true)
+    expect(stats.unlisted(["Azzzz", "Abathyscaph"])).toBe(false)
+    expect(stats.unlisted(["Aservic"])).toBe(false)
   })
 })
 
