@@ -1,8 +1,9 @@
 import snowball from "snowball-stemmers"
 import { armenianStem } from "./Armenian.ts"
 import { foldLatin, type Word } from "./Normalize.ts"
+import { polishStem } from "./Polish.ts"
 
-/** Languages with a stemmer (Snowball through `snowball-stemmers`, Armenian our own), by ISO 639-1 code. */
+/** Languages with a Snowball stemmer (through `snowball-stemmers`), by ISO 639-1 code. */
 const snowballNames = {
   en: "english",
   de: "german",
@@ -22,7 +23,16 @@ const snowballNames = {
   ru: "russian"
 } as const
 
-export type StemmedLanguage = keyof typeof snowballNames | "hy"
+/** Languages with a stemmer: Snowball's, and our own for Armenian and Polish (Armenian.ts, Polish.ts). */
+export type StemmedLanguage = keyof typeof snowballNames | "hy" | "pl"
+
+const ownStemmers: Readonly<Record<"hy" | "pl", (word: string) => string>> = {
+  hy: armenianStem,
+  pl: (word) => foldLatin(polishStem(word))
+}
+
+const isStemmed = (language: string): language is StemmedLanguage =>
+  language in snowballNames || language in ownStemmers
 
 /** The Latin-script languages with a stemmer: a query word in Latin letters is stemmed in each. */
 export const latinLanguages: ReadonlyArray<StemmedLanguage> = [
@@ -40,7 +50,8 @@ export const latinLanguages: ReadonlyArray<StemmedLanguage> = [
   "hu",
   "cs",
   "sl",
-  "ga"
+  "ga",
+  "pl"
 ]
 
 /**
@@ -88,8 +99,7 @@ export const noticeLanguages: Readonly<Record<string, ReadonlyArray<string>>> = 
 /**
  * The Latin-script languages with a stemmer of a notice by its country (`noticeLanguages`), for TED notices, whose
  * text is in the buyer's language: their Latin words are stemmed in these and in English (TED titles also carry the
- * English CPV label). Languages without a stemmer (Polish, Slovak, the Baltic languages, Croatian, Maltese) match by
- * word.
+ * English CPV label). Languages without a stemmer (Slovak, the Baltic languages, Croatian, Maltese) match by word.
  */
 export const countryLanguages: Readonly<Record<string, ReadonlyArray<StemmedLanguage>>> = Object.fromEntries(
   Object.entries(noticeLanguages).flatMap(([country, languages]) => {
@@ -118,7 +128,7 @@ const cached = (stem: (word: string) => string) => {
 export const stemmerOf = (language: StemmedLanguage): ((word: string) => string) => {
   let stemmer = stemmers.get(language)
   if (stemmer === undefined) {
-    if (language === "hy") stemmer = cached(armenianStem)
+    if (language === "hy" || language === "pl") stemmer = cached(ownStemmers[language])
     else {
       const snow = snowball.newStemmer(snowballNames[language])
       stemmer = cached((word) => foldLatin(snow.stem(word)))
@@ -175,8 +185,8 @@ export const stemIn = (language: string, word: Word): string => {
       ? stemmerOf("ru")(word.text)
       : word.script === "armenian"
         ? stemmerOf("hy")(word.text)
-        : word.script === "latin" && language in snowballNames
-          ? stemmerOf(language as StemmedLanguage)(word.text)
+        : word.script === "latin" && isStemmed(language)
+          ? stemmerOf(language)(word.text)
           : itself
   return stemKept(stem, word.text) ? stem : itself
 }

@@ -6,6 +6,8 @@ import { join } from "node:path"
 import {
   armenianStem,
   buildLexicon,
+  foldLatin,
+  polishStem,
   dataDirectory,
   indexLabels,
   labelIndexLines,
@@ -222,6 +224,20 @@ describe("the text analysis", () => {
     expect(matches("ремонтом дорог", russianRoad)).toBe(true)
     expect(matches("դպրոց", armenianRoof)).toBe(true)
     expect(matches("Schulen", germanSchool)).toBe(true)
+  })
+
+  it("stems Polish with its case endings: a word's forms meet, in a Polish notice and a query alike", () => {
+    const forms = (words: string) => new Set(words.split(" ").map(polishStem).map(foldLatin))
+    expect(forms("drogi dróg drogą drogę drogach")).toEqual(new Set(["drog"]))
+    expect(forms("krajowa krajowej krajowych krajowym")).toEqual(new Set(["krajow"]))
+    expect(forms("wykonanie wykonania wykonaniu wykonaniem")).toEqual(new Set(["wykonan"]))
+    expect(forms("szkoła szkoły szkole szkół")).toEqual(new Set(["szkol"]))
+    // A stem keeps three letters: "lek" (a drug) is its own stem, and "leki", "leków" meet it.
+    expect(forms("lek leki leków")).toEqual(new Set(["lek"]))
+    expect(polishStem("oko")).toBe("oko")
+    const polishRoad = record({ id: "ted-3-2026", country: "PL", title: "Remont drogi krajowej nr 8" })
+    expect(matches("remonty dróg krajowych", polishRoad)).toBe(true)
+    expect(matches("krajowa", polishRoad)).toBe(true)
   })
 
   it("finds places in any script: exonyms and transliteration", () => {
