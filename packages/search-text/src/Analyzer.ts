@@ -200,6 +200,26 @@ export const makeAnalyzer = (
     if (concepts.length > 0) codeConcepts.set(prefix, concepts)
   }
 
+  // The concepts an OKPD2 code's Russian label names (up to its exception: "кроме ..."), as `codeConcepts` for CPV: a
+  // Russian notice filed under the code has them too, as low as its codes count ("Устройства периферийные с двумя
+  // или более функциями: печать данных, копирование, сканирование": printing). Read when a notice has the code first.
+  const okpd2ConceptsOf = new Map<string, ReadonlyArray<string>>()
+  const okpd2Concepts = (code: string): ReadonlyArray<string> => {
+    let concepts = okpd2ConceptsOf.get(code)
+    if (concepts === undefined) {
+      const label = lexicon.okpd2Labels.get(code)
+      const words =
+        label === undefined ? [] : wordsOf(labelScope("ru", label)).filter((word) => !stopWords.has(word.text))
+      const found = findPhrases(
+        lexicon.russianConcepts,
+        words.map((word) => new Set(formsOf(word, [])))
+      )
+      concepts = [...new Set(found.map(({ concept }) => concept).filter((c) => !lexicon.generic.has(c)))]
+      okpd2ConceptsOf.set(code, concepts)
+    }
+    return concepts
+  }
+
   // The CPV prefixes (of three digits and more) of the codes whose label, in one of the notice's languages (of the
   // EU languages, Armenian, and the packs' Russian), has every content stem among a subject's word forms: a notice
   // filed under no code (gnumner list entries) names those its words name. Another language's label would read a
@@ -321,6 +341,7 @@ export const makeAnalyzer = (
       )
       if (!broader || concepts.length === 1) for (const concept of concepts) add(concept, "codes")
     }
+    for (const code of record.okpd2Codes) for (const concept of okpd2Concepts(code)) add(concept, "codes")
     // The codes its subject names: by the glossary's concepts, and, for a notice filed under no code, by the words
     // of the labels too (a classified notice has its codes' own).
     const unclassified = codes.length === 0

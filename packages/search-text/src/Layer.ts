@@ -9,7 +9,7 @@ import { buildLexicon, dataDirectory, type LexiconData, parseLexiconData, readLe
 import { labelLinks } from "./Crosswalk.ts"
 
 /** Version of the analysis code: bump when what it makes of the same data changes. */
-const analysisVersion = 15
+const analysisVersion = 16
 
 /** The stop words of every language (a query's language is not known, so all lists apply). */
 export const readStopWords = (directory: string = dataDirectory): ReadonlySet<string> => {
@@ -52,7 +52,12 @@ export const searchTextFromFiles = (directory: string = dataDirectory) => {
           ? data.crosswalk
           : [...data.crosswalk, ...labelLinks(okpd2, russianCpvLabels(packs, data.cpvRussian), data.manualCrosswalk)]
       const labels = [...data.labels, ...packLabels(packs, data.cpvRussian, stopWords)]
-      analyzer = makeAnalyzer(buildLexicon({ ...data, labels, crosswalk }, stopWords), stopWords, sourceLabelsByStem)
+      const okpd2Labels = new Map(okpd2.map((row) => [row.code, row.label]))
+      analyzer = makeAnalyzer(
+        buildLexicon({ ...data, labels, crosswalk, okpd2Labels }, stopWords),
+        stopWords,
+        sourceLabelsByStem
+      )
     }
     return analyzer
   }

@@ -61,6 +61,8 @@ export interface LexiconData {
   readonly cpvEnglish: ReadonlyArray<EnglishLabel>
   /** The stems of the CPV labels' words in each language that writes compounds as one word (`compoundPartsOf`). */
   readonly compoundParts: ReadonlyMap<string, ReadonlySet<string>>
+  /** The Russian label of each OKPD2 code of the `okpd2` pack (none without it). */
+  readonly okpd2Labels?: ReadonlyMap<string, string>
 }
 
 /** A CPV code (8 digits, no check digit) and its English label. */
@@ -166,6 +168,8 @@ export interface Lexicon {
    * mislead: the Finnish "tie", road, is the English "ties").
    */
   readonly englishConcepts: PhraseIndex
+  /** The concepts' Russian phrases only (matched against the OKPD2 labels, for the same reason). */
+  readonly russianConcepts: PhraseIndex
   readonly places: PhraseIndex
   /** Concept id -> readable names per language (for the hint). */
   readonly names: ReadonlyMap<string, Readonly<Record<string, ReadonlyArray<string>>>>
@@ -179,6 +183,7 @@ export interface Lexicon {
   readonly okpd2ToCpv: ReadonlyMap<string, ReadonlyArray<string>>
   readonly cpvToOkpd2: ReadonlyMap<string, ReadonlyArray<string>>
   readonly cpvEnglish: ReadonlyArray<EnglishLabel>
+  readonly okpd2Labels: ReadonlyMap<string, string>
   /**
    * Per language, the stems a compound of German, Dutch or a Nordic language may be split into (and the glossary's).
    */
@@ -207,6 +212,7 @@ export const buildLexicon = (data: LexiconData, stopWords: ReadonlySet<string> =
   const names = new Map<string, Readonly<Record<string, ReadonlyArray<string>>>>()
   const conceptPhrases: Array<Phrase> = []
   const englishPhrases: Array<Phrase> = []
+  const russianPhrases: Array<Phrase> = []
   const generic = new Set<string>()
   const termStems = glossaryStems(data.glossary, stopWords)
   for (const entry of data.glossary) {
@@ -220,6 +226,7 @@ export const buildLexicon = (data: LexiconData, stopWords: ReadonlySet<string> =
         if (phrase.stems.length === 0) continue
         conceptPhrases.push(phrase)
         if (language === "en") englishPhrases.push(phrase)
+        if (language === "ru") russianPhrases.push(phrase)
       }
     }
   }
@@ -256,6 +263,7 @@ export const buildLexicon = (data: LexiconData, stopWords: ReadonlySet<string> =
   return {
     concepts: indexPhrases(conceptPhrases),
     englishConcepts: indexPhrases(englishPhrases),
+    russianConcepts: indexPhrases(russianPhrases),
     places: indexPhrases(placePhrases),
     names,
     generic,
@@ -265,6 +273,7 @@ export const buildLexicon = (data: LexiconData, stopWords: ReadonlySet<string> =
     okpd2ToCpv,
     cpvToOkpd2,
     cpvEnglish: data.cpvEnglish,
+    okpd2Labels: data.okpd2Labels ?? new Map(),
     compoundParts: data.compoundParts
   }
 }

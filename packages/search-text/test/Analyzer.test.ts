@@ -71,6 +71,10 @@ const lexiconData = {
   compoundParts: new Map([
     ["de", new Set(["abwass", "entsorg", "anlag"])],
     ["sv", new Set(["tung"])]
+  ]),
+  okpd2Labels: new Map([
+    ["43.99.10.110", "Работы по устройству кровли и ремонту дорог"],
+    ["43.99.10.120", "Работы по ремонту прочие, кроме работ по ремонту кровли"]
   ])
 }
 const lexicon = buildLexicon(lexiconData)
@@ -264,6 +268,18 @@ describe("the text analysis", () => {
     const ted = record({ id: "ted-3-2026", title: "Fuel", cpvCodes: ["09134200"] })
     expect(matches("19.20", ted)).toBe(true)
     expect(matches("45", ted)).toBe(false)
+  })
+
+  it("gives a Russian notice the concepts of its OKPD2 codes' labels, up to their exception", () => {
+    const coded = (code: string) =>
+      record({ id: `eaeu-${code}`, source: "eaeu", country: "RU", title: "Закупка № 17", okpd2Codes: [code] })
+    // "кровли" and "дорог" are the concepts roof and road, which every language's query names.
+    expect(matches("roof", coded("43.99.10.110"))).toBe(true)
+    expect(matches("ճանապարհ", coded("43.99.10.110"))).toBe(true)
+    expect(analyzer.documentTerms(coded("43.99.10.110")).get("c:roof")).toBe("codes")
+    // What the label excepts ("кроме ... кровли") is not what the code holds; an unknown code names nothing.
+    expect(matches("roof", coded("43.99.10.120"))).toBe(false)
+    expect(matches("roof", coded("43.99.10.190"))).toBe(false)
   })
 
   it("finds a tender by a code its subject names (a CPV label's concepts), after those classified under it", () => {
