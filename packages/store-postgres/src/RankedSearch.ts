@@ -25,7 +25,20 @@
  * of tenders; the planner chooses alone only when the bounded ways are expected to fall short (they would read their
  * bound, then every match anyway) or fell short.
  */
-import { type Clause, type SearchQuery, weighClauses } from "@tenders/core"
+import {
+  type Clause,
+  deadlineOrder,
+  type DocumentTerms,
+  type Field,
+  fieldLetter,
+  hasEveryClause,
+  matchesWhole,
+  rankedFields,
+  rankOrder,
+  relevance,
+  type SearchQuery,
+  weighClauses
+} from "@tenders/core"
 import { PgClient } from "@effect/sql-pg"
 import { DateTime, Effect, Schema } from "effect"
 import type { Statement } from "effect/sql"
@@ -41,6 +54,7 @@ import {
   relevanceSql,
   searchConditions,
   spanLexemes,
+  termOfLexeme,
   wholeCondition
 } from "./SearchSql.ts"
 import { type LexemeSample, loadLexemeSample } from "./LexemeSample.ts"
@@ -178,6 +192,23 @@ const termsOf = (clause: Clause) => clause.alternatives.map((a) => a.term)
 /** The query's plan with each clause weighed by its rarity among the tenders (core `weighClauses`). */
 const weighedPlan = (query: SearchQuery, stats: SearchStatistics) =>
   weighClauses(query.text, (clause) => stats.matchesOfAny(lexemesOf(termsOf(clause))), stats.tenders)
+/** A lexeme as a tsvector's text writes it: quoted, with its quotes and backslashes doubled. */
+const quotedLexeme = (lexeme: string) => `'${lexeme.replaceAll("\\", "\\\\").replaceAll("'", "''")}'`
+const fieldOfLetter = new Map<string, Field>(rankedFields.map((field) => [fieldLetter[field], field]))
+/**
+ * A tender's terms from its stored lexemes (`fieldLexeme`: the field's letter, then the term), each in its best field.
+ */
+const documentTermsOf = (lexemes: ReadonlyArray<string>): DocumentTerms => {
+  const terms = new Map<string, Field>()
+  for (const lexeme of lexemes) {
+    const field = fieldOfLetter.get(lexeme.slice(0, 1))
+    const term = termOfLexeme(lexeme)
+    const before = terms.get(term)
+    if (field !== undefined && (before === undefined || rankedFields.indexOf(field) < rankedFields.indexOf(before)))
+      terms.set(term, field)
+  }
+  return terms
+}
 export const makeRankedSearch = Effect.gen(function* () {
   const sql = yield* PgClient.PgClient
 
@@ -357,11 +388,12 @@ export const makeRankedSearch = Effect.gen(function* () {
       LIMIT ${query.limit}`.unprepared.pipe(Effect.flatMap(decodeRanked))
 
   /**
-   * A text few tenders have (by the statistics, at most `candidateWindow` after the filters, or made of lexemes too rare
-   * for the statistics to list, whose index entries are then few): every match read and ranked in one small
-   * statement, by core's own order (`rankOrderSql`), when they are indeed no more than `candidateWindow` (the statement
-   * reads at most one more, and ranks them only then); else undefined, and the search takes its steps. Only the
-   * page's rows leave the database, as the naive baseline's do.
+   * A text few tenders have (by the statistics, at most `candidateWindow` after the filters, or made of lexemes too
+   * rare for the statistics to list, whose index entries are then few): every match read in one small statement, as
+   * the naive baseline reads them, with its lexemes, and ranked here by core's own rules (`rankOrder`), when they are
+   * indeed no more than that (the statement stops reading at one more); else undefined, and the search takes its
+   * steps. Ranking in the statement instead (`rankOrderSql`) was no faster at 1M on PostgreSQL and slower on the
+   * embedded store, whose planning of the longer statement costs more (docs/benchmarks.md).
    */
   const rankedFew = Effect.fnUntraced(function* (query: SearchQuery) {
     const stats = yield* statistics
@@ -369,19 +401,29 @@ export const makeRankedSearch = Effect.gen(function* () {
     const estimate = estimateOf(stats, yield* sample, [lexemes])
     if (!(estimate.matches * stats.filterShare(query) <= candidateWindow) && !stats.unlisted(lexemes)) return undefined
     const where = searchConditions(sql, query, [sql`t.search_vec @@ ${anyLexeme(lexemes)}::tsquery`])
-    const rows = yield* sql<{ readonly matches: number; readonly [column: string]: unknown }>`
-      WITH m AS MATERIALIZED (SELECT t.id FROM tenders t WHERE ${where} LIMIT ${candidateWindow + 1}),
-        c AS (SELECT count(*)::int AS matches FROM m)
-      SELECT c.matches, r.* FROM c LEFT JOIN LATERAL (
-        SELECT ${sql.literal(tenderColumns)}, t.search_vec @@ ${allOf(sql, clauseLexemes(query.text))} AS complete
-        FROM tenders t WHERE c.matches <= ${candidateWindow} AND t.id IN (SELECT id FROM m)
-        ORDER BY ${rankOrderSql(query, stats)}
-        LIMIT ${query.limit}) r ON true`.unprepared
-    if ((rows[0]?.matches ?? 0) > candidateWindow) return undefined
-    const ranked = yield* decodeRanked(rows.filter((row) => row["id"] !== null))
+    const rows = yield* sql<{ readonly vector: string; readonly [column: string]: unknown }>`
+      SELECT ${sql.literal(tenderColumns)}, t.search_vec::text AS vector FROM tenders t WHERE ${where}
+      LIMIT ${candidateWindow + 1}`.unprepared
+    if (rows.length > candidateWindow) return undefined
+    const weighed = weighedPlan(query, stats)
+    const clauses = query.text.clauses
+    const ranked = rows
+      .map(({ vector, ...row }) => {
+        const terms = documentTermsOf(lexemes.filter((lexeme) => vector.includes(quotedLexeme(lexeme))))
+        return {
+          row,
+          id: String(row["id"]),
+          deadline: typeof row["deadline"] === "string" ? row["deadline"] : null,
+          complete: hasEveryClause(clauses, terms),
+          whole: matchesWhole(clauses, terms),
+          score: relevance(weighed, terms)
+        }
+      })
+      .toSorted(rankOrder<{ whole: boolean; score: number; deadline: string | null; id: string }>(deadlineOrder))
+      .slice(0, query.limit)
     return {
-      tenders: ranked.map(({ complete: _complete, ...tender }) => tender),
-      approximate: ranked.some((row) => !row.complete)
+      tenders: yield* decodeRows(ranked.map(({ row }) => row)),
+      approximate: ranked.some((tender) => !tender.complete)
     }
   })
 
