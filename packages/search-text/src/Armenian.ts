@@ -3,7 +3,9 @@
 // Eastern Armenian nouns and adjectives: plural (-ներ, -եր), case (-ի, -ու, -ից, -ով, -ում, -ին, -ման), article
 // (-ը), the abstract -ություն/-ության, the adjective -ային/-ական; a stem keeps at least three letters.
 
-/** The endings `armenianStem` strips, longest first. */
+import { minimumStem, suffixStripper } from "./Suffixes.ts"
+
+/** The endings `armenianStem` strips (the longest that fits first). */
 export const armenianSuffixes: ReadonlyArray<string> = [
   "ություններից",
   "ությունների",
@@ -44,9 +46,9 @@ export const armenianSuffixes: ReadonlyArray<string> = [
   "ու",
   "ի",
   "ը"
-].toSorted((a, b) => b.length - a.length)
+]
 
-const minimum = 3
+const strip = suffixStripper(armenianSuffixes)
 
 /**
  * The stem of a lower-case Armenian word (NFKC: և as եւ). A noun in -ա takes a յ before its case endings
@@ -55,9 +57,9 @@ const minimum = 3
 export const armenianStem = (word: string): string => {
   let stem = word
   for (let pass = 0; pass < 2; pass++) {
-    const suffix = armenianSuffixes.find((s) => stem.endsWith(s) && [...stem].length - [...s].length >= minimum)
-    if (suffix === undefined) break
-    stem = stem.slice(0, stem.length - suffix.length)
+    const shorter = strip(stem)
+    if (shorter === stem) break
+    stem = shorter
   }
-  return stem !== word && stem.endsWith("այ") && [...stem].length > minimum ? stem.slice(0, -1) : stem
+  return stem !== word && stem.endsWith("այ") && [...stem].length > minimumStem ? stem.slice(0, -1) : stem
 }

@@ -6,7 +6,9 @@
 // joins some alternations ("szkoła", "szkole"; "robót", "roboty"). Stem changes (drog-/drodz-, miast-/mieśc-) and the
 // fleeting e (budynek, budynku) are left apart; a stem keeps at least three letters.
 
-/** The endings `polishStem` strips, longest first (each checked against the word as written, with its diacritics). */
+import { suffixStripper } from "./Suffixes.ts"
+
+/** The endings `polishStem` strips (the longest that fits first; checked against the word with its diacritics). */
 export const polishSuffixes: ReadonlyArray<string> = [
   "iami",
   "iach",
@@ -43,12 +45,9 @@ export const polishSuffixes: ReadonlyArray<string> = [
   "y",
   "ą",
   "ę"
-].toSorted((a, b) => b.length - a.length)
+]
 
-const minimum = 3
+const strip = suffixStripper(polishSuffixes)
 
 /** The stem of a lower-case Polish word, not yet folded (`stemmerOf` folds it as it folds Snowball's stems). */
-export const polishStem = (word: string): string => {
-  const suffix = polishSuffixes.find((s) => word.endsWith(s) && [...word].length - [...s].length >= minimum)
-  return suffix === undefined ? word : word.slice(0, word.length - suffix.length)
-}
+export const polishStem = (word: string): string => strip(word)
