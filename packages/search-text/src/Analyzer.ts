@@ -150,23 +150,41 @@ export const makeAnalyzer = (
     return found
   }
 
-  // The CPV codes whose English label is made of glossary concepts only, apart from stop words and generic words
-  // ("Repair of roofs": repair, roof; "Snow-clearing services": snow removal), by their first concept: a tender whose
-  // title or lots have every concept of such a label names its code, whatever it is classified under.
-  const labelConcepts = new Map<string, Array<{ readonly code: string; readonly concepts: ReadonlyArray<string> }>>()
-  for (const { code, label } of lexicon.cpvEnglish) {
-    const words = wordsOf(labelScope("en", label)).filter((word) => !stopWords.has(word.text))
+  // The concepts a label names (read up to its exception, without stop words) by one language's glossary phrases
+  // (another language's homonym would mislead: the Finnish "tie", road, is the English "ties"), and whether they
+  // cover its every word.
+  const conceptsOfLabel = (language: "en" | "ru", label: string) => {
+    const words = wordsOf(labelScope(language, label)).filter((word) => !stopWords.has(word.text))
     const found = findPhrases(
-      lexicon.englishConcepts,
-      words.map((word) => new Set(formsOf(word, ["en"])))
+      language === "en" ? lexicon.englishConcepts : lexicon.russianConcepts,
+      words.map((word) => new Set(formsOf(word, language === "en" ? ["en"] : [])))
     )
-    const covered = words.every((_, i) => found.some(({ from, to }) => from <= i && i <= to))
-    const concepts = [...new Set(found.map(({ concept }) => concept).filter((c) => !lexicon.generic.has(c)))].toSorted()
-    const first = concepts[0]
+    return {
+      concepts: [...new Set(found.map(({ concept }) => concept).filter((c) => !lexicon.generic.has(c)))],
+      covered: words.every((_, i) => found.some(({ from, to }) => from <= i && i <= to))
+    }
+  }
+
+  // From the CPV codes' English labels, read once:
+  // - `labelConcepts`: the codes whose label is made of glossary concepts only, apart from stop words and generic
+  //   words ("Repair of roofs": repair, roof; "Snow-clearing services": snow removal), by their first concept: a
+  //   tender whose title or lots have every concept of such a label names its code, whatever it is classified under;
+  // - `codeConcepts`: the concepts a code's label names (groups and finer: a division's label lists several fields),
+  //   by the code's significant prefix: a tender filed under the code has them too, as low as its codes count, so a
+  //   query for the concept in any language finds a notice that names only its product ("Pharmaceutical products":
+  //   medicines).
+  const labelConcepts = new Map<string, Array<{ readonly code: string; readonly concepts: ReadonlyArray<string> }>>()
+  const codeConcepts = new Map<string, ReadonlyArray<string>>()
+  for (const { code, label } of lexicon.cpvEnglish) {
+    const { concepts, covered } = conceptsOfLabel("en", label)
+    const prefix = cpvSignificant(code)
+    if (prefix.length >= 3 && concepts.length > 0) codeConcepts.set(prefix, concepts)
+    const sorted = concepts.toSorted()
+    const first = sorted[0]
     if (!covered || first === undefined) continue
     const list = labelConcepts.get(first)
-    if (list === undefined) labelConcepts.set(first, [{ code, concepts }])
-    else list.push({ code, concepts })
+    if (list === undefined) labelConcepts.set(first, [{ code, concepts: sorted }])
+    else list.push({ code, concepts: sorted })
   }
   // The CPV prefixes (of three digits and more) of the codes a subject names.
   const namedPrefixes = (concepts: ReadonlySet<string>): ReadonlySet<string> => {
@@ -184,37 +202,15 @@ export const makeAnalyzer = (
       .map((level) => lexicon.okpd2ToCpv.get(level) ?? [])
       .find((links) => links.length > 0) ?? []
 
-  // The concepts a CPV code's English label names (groups and finer: a division's label lists several fields), by the
-  // code's significant prefix: a tender filed under the code has them too, as low as its codes count, so a query for
-  // the concept in any language finds a notice that names only its product ("Pharmaceutical products": medicines).
-  const codeConcepts = new Map<string, ReadonlyArray<string>>()
-  for (const { code, label } of lexicon.cpvEnglish) {
-    const prefix = cpvSignificant(code)
-    if (prefix.length < 3) continue
-    const words = wordsOf(labelScope("en", label)).filter((word) => !stopWords.has(word.text))
-    const found = findPhrases(
-      lexicon.englishConcepts,
-      words.map((word) => new Set(formsOf(word, ["en"])))
-    )
-    const concepts = [...new Set(found.map(({ concept }) => concept).filter((c) => !lexicon.generic.has(c)))]
-    if (concepts.length > 0) codeConcepts.set(prefix, concepts)
-  }
-
-  // The concepts an OKPD2 code's Russian label names (up to its exception: "кроме ..."), as `codeConcepts` for CPV: a
-  // Russian notice filed under the code has them too, as low as its codes count ("Устройства периферийные с двумя
-  // или более функциями: печать данных, копирование, сканирование": printing). Read when a notice has the code first.
+  // The concepts an OKPD2 code's Russian label names, as `codeConcepts` for CPV: a Russian notice filed under the
+  // code has them too, as low as its codes count ("Устройства периферийные с двумя или более функциями: печать
+  // данных, копирование, сканирование": printing). Read when a notice has the code first.
   const okpd2ConceptsOf = new Map<string, ReadonlyArray<string>>()
   const okpd2Concepts = (code: string): ReadonlyArray<string> => {
     let concepts = okpd2ConceptsOf.get(code)
     if (concepts === undefined) {
       const label = lexicon.okpd2Labels.get(code)
-      const words =
-        label === undefined ? [] : wordsOf(labelScope("ru", label)).filter((word) => !stopWords.has(word.text))
-      const found = findPhrases(
-        lexicon.russianConcepts,
-        words.map((word) => new Set(formsOf(word, [])))
-      )
-      concepts = [...new Set(found.map(({ concept }) => concept).filter((c) => !lexicon.generic.has(c)))]
+      concepts = label === undefined ? [] : conceptsOfLabel("ru", label).concepts
       okpd2ConceptsOf.set(code, concepts)
     }
     return concepts
