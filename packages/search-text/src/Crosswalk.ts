@@ -59,10 +59,9 @@ const normal = (label: string) =>
  * the most specific CPV codes whose Russian label has no significant word (stem) that the OKPD2 label lacks (but a
  * word of use, "применения" or "использования"), and holds its main word. Parts are only matched to parts, services
  * not to goods; what a label excludes (`labelScope`) and words in parentheses are not matched; of equally good codes
- * the widest of each branch is kept, and more than three branches
- * mean the words are too vague. A match must lie inside the CPV branch of the nearest hand-made link that is not
- * `partial`, or else in a pair of divisions that the hand-made table joins. A link a level above already gives, or
- * a hand-made one, is not repeated.
+ * the widest of each branch is kept, and more than three branches mean the words are too vague. A match must lie
+ * inside the CPV branch of the nearest hand-made link that is not `partial`, or else in a pair of divisions that the
+ * hand-made table joins. A link a level above already gives, or a hand-made one, is not repeated.
  */
 export const labelLinks = (
   okpd2: ReadonlyArray<PackCode>,

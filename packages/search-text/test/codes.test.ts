@@ -5,21 +5,24 @@ import { searchTextFromFiles } from "../src/index.ts"
 // What a notice's codes say, and the codes its words name, in every language the shipped labels speak.
 const text = searchTextFromFiles()
 const termsOf = (overrides: Parameters<typeof makeRecord>[0]) => text.documentTerms(makeRecord(overrides))
+/** An EIS notice naming only its drug, filed under an OKPD2 code. */
+const russianDrugNotice = (n: string, title: string, okpd2: string) =>
+  makeRecord({
+    id: `eaeu-030000000002600000${n}`,
+    source: "eaeu",
+    title,
+    country: "RU",
+    deadline: isoFromNow(20),
+    cpvCodes: [],
+    okpd2Codes: [okpd2]
+  })
 const alternatives = (q: string) => text.queryPlan(q).clauses.flatMap((c) => c.alternatives.map((a) => a.term))
 
 describe("codes that speak every language", () => {
   it("gives a notice the concepts of its codes' labels, as low as its codes count", () => {
     // A Russian notice naming only the drug: its OKPD2 code reaches CPV 336 (pharmaceutical products) by the hand-made
     // crosswalk, and with the packs CPV 33661200 (analgesics) by the links their labels make.
-    const drugNotice = makeRecord({
-      id: "eaeu-0300000000026000001",
-      source: "eaeu",
-      title: "Поставка Кеторолака",
-      country: "RU",
-      deadline: isoFromNow(20),
-      cpvCodes: [],
-      okpd2Codes: ["21.20.10.232"]
-    })
+    const drugNotice = russianDrugNotice("1", "Поставка Кеторолака", "21.20.10.232")
     const drug = text.documentTerms(drugNotice)
     assert.strictEqual(drug.get("c:medicines"), "codes")
     assert.isUndefined(drug.get("c:analgesics"))
@@ -49,15 +52,7 @@ describe("codes that speak every language", () => {
 
   it("puts an OKPD2 subcategory in its category, and the category's CPV class with it", () => {
     // 21.20.10.233, antiepileptics, is in 21.20.10.230, medicines for the nervous system (CPV 33661, hand-made link).
-    const notice = makeRecord({
-      id: "eaeu-0300000000026000002",
-      source: "eaeu",
-      title: "Поставка Ламотриджина",
-      country: "RU",
-      deadline: isoFromNow(20),
-      cpvCodes: [],
-      okpd2Codes: ["21.20.10.233"]
-    })
+    const notice = russianDrugNotice("2", "Поставка Ламотриджина", "21.20.10.233")
     const terms = text.documentTerms(notice)
     assert.strictEqual(terms.get("okpd:21.20.10.230"), "codes")
     assert.strictEqual(terms.get("cpv:33661"), "codes")
