@@ -17,19 +17,29 @@ export interface PreparedFilters {
   readonly query: FilterQuery
 }
 
-/** What the filters read from one tender, computed once for every filter set it is checked against. */
-interface FactsView {
-  readonly facts: TenderFacts
-  readonly deadline: number | null
+/**
+ * What the structured filters read of one tender: computed once for every filter set it is checked against, and
+ * what a store's sample of tenders gives to estimate the share of a text's tenders the filters keep.
+ */
+export interface FilterFacts {
+  readonly country: string | null
+  readonly currency: string | null
   readonly budget: BigDecimal.BigDecimal | null
+  /** The deadline in milliseconds since the epoch. */
+  readonly deadline: number | null
+  /** Whether the tender is filed under a CPV prefix (its own codes' and those its OKPD2 codes map to). */
+  readonly hasCpvPrefix: (prefix: string) => boolean
 }
 
-const viewOf = (facts: TenderFacts): FactsView => {
+const viewOf = (facts: TenderFacts): FilterFacts => {
   const record = facts.record
   return {
-    facts,
+    country: record.country,
+    currency: record.currency,
     deadline: record.deadline === null ? null : DateTime.toEpochMillis(DateTime.makeUnsafe(record.deadline)),
-    budget: record.budget === null ? null : Option.getOrNull(parseDecimal(record.budget))
+    budget: record.budget === null ? null : Option.getOrNull(parseDecimal(record.budget)),
+    // A tender's CPV prefixes are terms: its own codes' and those its OKPD2 codes map to (the crosswalk).
+    hasCpvPrefix: (prefix) => facts.lexemes.has(cpvTerm(prefix))
   }
 }
 
@@ -38,33 +48,30 @@ const within = (value: BigDecimal.BigDecimal | null, range: AmountRange): boolea
   (range.min === null || BigDecimal.isGreaterThanOrEqualTo(value, range.min)) &&
   (range.max === null || BigDecimal.isLessThanOrEqualTo(value, range.max))
 
-const budgetMatches = (budget: BudgetCondition, view: FactsView): boolean => {
-  if (budget._tag === "Own") return within(view.budget, budget.range)
-  const currency = view.facts.record.currency
-  const range = currency === null ? undefined : budget.ranges.get(currency)
-  return range !== undefined && (!isBounded(range) || within(view.budget, range))
+const budgetMatches = (budget: BudgetCondition, facts: FilterFacts): boolean => {
+  if (budget._tag === "Own") return within(facts.budget, budget.range)
+  const range = facts.currency === null ? undefined : budget.ranges.get(facts.currency)
+  return range !== undefined && (!isBounded(range) || within(facts.budget, range))
 }
 
-const matchesView = (prepared: PreparedFilters, view: FactsView): boolean => {
-  const { query } = prepared
-  const record = view.facts.record
-  if (query.countries.length > 0 && (record.country === null || !query.countries.includes(record.country))) {
-    return false
-  }
+/** Whether a tender passes a query's structured filters (country, deadline, budget, CPV), its text aside. */
+export const passesStructuredFilters = (query: FilterQuery, facts: FilterFacts): boolean => {
+  if (query.countries.length > 0 && (facts.country === null || !query.countries.includes(facts.country))) return false
   const after = query.deadlineAfter
-  if (after !== undefined && (view.deadline === null || view.deadline <= DateTime.toEpochMillis(after))) return false
-  if (query.budget !== undefined && !budgetMatches(query.budget, view)) return false
-  // A tender's CPV prefixes are terms: its own codes' and those its OKPD2 codes map to (the crosswalk).
-  if (query.cpvPrefixes.length > 0 && !query.cpvPrefixes.some((p) => view.facts.lexemes.has(cpvTerm(p)))) return false
-  return hasEveryClause(query.text.clauses, view.facts.lexemes)
+  if (after !== undefined && (facts.deadline === null || facts.deadline <= DateTime.toEpochMillis(after))) return false
+  if (query.budget !== undefined && !budgetMatches(query.budget, facts)) return false
+  return query.cpvPrefixes.length === 0 || query.cpvPrefixes.some(facts.hasCpvPrefix)
 }
+
+const matchesView = (prepared: PreparedFilters, facts: TenderFacts, view: FilterFacts): boolean =>
+  passesStructuredFilters(prepared.query, view) && hasEveryClause(prepared.query.text.clauses, facts.lexemes)
 
 /**
  * Whether an open tender matches a filter set: the semantics of the store's search SQL (SearchSql.ts) for the
  * alert matcher and the in-memory store.
  */
 export const matchesFilters = (prepared: PreparedFilters, facts: TenderFacts, now: DateTime.Utc): boolean =>
-  isOpen(facts.record, now) && matchesView(prepared, viewOf(facts))
+  isOpen(facts.record, now) && matchesView(prepared, facts, viewOf(facts))
 
 /**
  * An inverted index over prepared filter sets: each is filed under its first clause's terms, or under "no text"; a
@@ -97,7 +104,7 @@ export const indexFilters = (all: ReadonlyArray<PreparedFilters>) => {
     matching: (facts: TenderFacts, now: DateTime.Utc): ReadonlyArray<PreparedFilters> => {
       if (!isOpen(facts.record, now)) return []
       const view = viewOf(facts)
-      return [...candidates(facts)].filter((prepared) => matchesView(prepared, view))
+      return [...candidates(facts)].filter((prepared) => matchesView(prepared, facts, view))
     }
   }
 }

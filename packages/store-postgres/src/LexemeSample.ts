@@ -6,7 +6,8 @@
  * condition met often enough for the count to mean something (`minHits`, an error of about 1/√hits) is estimated
  * from it. A word the sample has is also known to the spelling check without asking the index (PgTenderStore).
  */
-import { DateTime, Effect, Schema } from "effect"
+import { type FilterFacts, parseDecimal } from "@tenders/core"
+import { DateTime, Effect, Option, Schema } from "effect"
 import type { Statement } from "effect/sql"
 import { openTender } from "./Sql.ts"
 
@@ -26,9 +27,26 @@ export interface LexemeSample {
   /** Whether a sampled open tender has one of the lexemes (then some open tender has it; else nothing is known). */
   readonly hasAny: (lexemes: ReadonlyArray<string>) => boolean
   readonly matchesOfEvery: (sets: ReadonlyArray<ReadonlyArray<string>>) => SampledMatches | undefined
+  /**
+   * The share of the open tenders having one lexeme of each set that a query's structured filters keep (`passes`),
+   * when the sample met enough of them: a text and the filters are seldom independent (a Russian word's tenders are
+   * Russia's, so a filter keeping Russia keeps most of them, and few of all tenders).
+   */
+  readonly keptShare: (
+    sets: ReadonlyArray<ReadonlyArray<string>>,
+    passes: (facts: FilterFacts) => boolean
+  ) => number | undefined
 }
 
-const SampleRow = Schema.Struct({ tenders: Schema.Number, lexemes: Schema.NullOr(Schema.Array(Schema.String)) })
+const SampleRow = Schema.Struct({
+  tenders: Schema.Number,
+  lexemes: Schema.NullOr(Schema.Array(Schema.String)),
+  country: Schema.NullOr(Schema.String),
+  currency: Schema.NullOr(Schema.String),
+  budget: Schema.NullOr(Schema.String),
+  deadline: Schema.NullOr(Schema.Number),
+  cpvPrefixes: Schema.NullOr(Schema.Array(Schema.String))
+})
 
 /**
  * A sample from `rows`: each sampled tender's lexemes, null for a tender not open (it counts in the sample's size,
@@ -37,30 +55,53 @@ const SampleRow = Schema.Struct({ tenders: Schema.Number, lexemes: Schema.NullOr
 export const toLexemeSample = (rows: ReadonlyArray<typeof SampleRow.Type>): LexemeSample => {
   const tenders = Math.max(rows[0]?.tenders ?? 0, rows.length)
   const postings = new Map<string, Array<number>>()
-  let open = 0
+  const facts: Array<FilterFacts> = []
   for (const row of rows) {
     if (row.lexemes === null) continue
     for (const lexeme of row.lexemes) {
       const list = postings.get(lexeme)
-      if (list === undefined) postings.set(lexeme, [open])
-      else list.push(open)
+      if (list === undefined) postings.set(lexeme, [facts.length])
+      else list.push(facts.length)
     }
-    open++
+    const prefixes = new Set(row.cpvPrefixes ?? [])
+    facts.push({
+      country: row.country,
+      currency: row.currency,
+      budget: row.budget === null ? null : Option.getOrNull(parseDecimal(row.budget)),
+      deadline: row.deadline,
+      hasCpvPrefix: (prefix) => prefixes.has(prefix)
+    })
+  }
+  const open = facts.length
+  // The sampled open tenders having one lexeme of each set (each set counted once, and only after all those before).
+  const tendersOfEvery = (sets: ReadonlyArray<ReadonlyArray<string>>): ReadonlyArray<number> => {
+    if (sets.length === 0) return []
+    const met = new Uint16Array(open)
+    sets.forEach((set, k) => {
+      for (const lexeme of set) for (const i of postings.get(lexeme) ?? []) if (met[i] === k) met[i] = k + 1
+    })
+    const having: Array<number> = []
+    met.forEach((count, i) => {
+      if (count === sets.length) having.push(i)
+    })
+    return having
   }
   return {
     hasAny: (lexemes) => lexemes.some((lexeme) => postings.has(lexeme)),
     matchesOfEvery: (sets) => {
-      if (rows.length === 0 || sets.length === 0) return undefined
-      // met[i]: how many of the sets before tender i has (each set counted once, and only after all those before).
-      const met = new Uint16Array(open)
-      sets.forEach((set, k) => {
-        for (const lexeme of set) for (const i of postings.get(lexeme) ?? []) if (met[i] === k) met[i] = k + 1
-      })
-      let hits = 0
-      for (const count of met) if (count === sets.length) hits++
-      if (hits < minHits) return undefined
+      const having = tendersOfEvery(sets)
+      if (rows.length === 0 || having.length < minHits) return undefined
+      const hits = having.length
       const scale = tenders / rows.length
       return { matches: hits * scale, least: Math.max(hits - 2 * Math.sqrt(hits), 1) * scale }
+    },
+    keptShare: (sets, passes) => {
+      const having = tendersOfEvery(sets)
+      if (having.length < minHits) return undefined
+      let kept = 0
+      for (const i of having) if (passes(facts[i] as FilterFacts)) kept++
+      // None kept: fewer than one in the sample, taken as half of one.
+      return Math.max(kept, 0.5) / having.length
     }
   }
 }
@@ -72,7 +113,9 @@ export const loadLexemeSample = (sql: Statement.Constructor) =>
     const percent = sql`LEAST(100, ${sampleRows * 100} / GREATEST((SELECT tenders FROM size), 1))`
     const rows = yield* sql`WITH size AS (SELECT GREATEST(c.reltuples, 0)::float8 AS tenders FROM pg_class c
         WHERE c.oid = 'tenders'::regclass)
-      SELECT size.tenders, CASE WHEN ${openTender(sql, now)} THEN tsvector_to_array(t.search_vec) END AS lexemes
+      SELECT size.tenders, CASE WHEN ${openTender(sql, now)} THEN tsvector_to_array(t.search_vec) END AS lexemes,
+        t.country, t.currency, t.budget::text AS budget, t.cpv_prefixes AS "cpvPrefixes",
+        (extract(epoch FROM t.deadline) * 1000)::float8 AS deadline
       FROM size, tenders t TABLESAMPLE SYSTEM (${percent}) REPEATABLE (7)`.pipe(
       Effect.flatMap(Schema.decodeUnknownEffect(Schema.Array(SampleRow)))
     )

@@ -31,8 +31,10 @@ import {
   type DocumentTerms,
   type Field,
   fieldLetter,
+  type FilterFacts,
   hasEveryClause,
   matchesWhole,
+  passesStructuredFilters,
   rankedFields,
   rankOrder,
   relevance,
@@ -129,6 +131,11 @@ export const routeOf = (estimate: Estimate, share: number, limit: number, tender
 /** How many pages of matches a span of deadline days is chosen to hold, and the most days it spans. */
 const spanPages = 4
 const maxSpanDays = 62
+/**
+ * How many times the matches a span is sized for it may find before it stops, none of them known to be the nearest
+ * (its cap): a span is sized by the fewest matches the text likely has, and a text's words often meet more than that.
+ */
+const spanSlack = 4
 /** The most spans one search step probes (a second, sized by what the first found). */
 const maxSpans = 2
 
@@ -189,6 +196,30 @@ const decodeRanked = Schema.decodeUnknownEffect(
   Schema.Array(Schema.Struct({ ...TenderRow.fields, complete: Schema.Boolean }))
 )
 const termsOf = (clause: Clause) => clause.alternatives.map((a) => a.term)
+/** A query's clause with the fewest tenders by the statistics, as its lexemes. */
+const rarestClause = (clauses: ReadonlyArray<ReadonlyArray<string>>, stats: SearchStatistics) =>
+  clauses.toSorted((a, b) => stats.matchesOfAny(a) - stats.matchesOfAny(b))[0]
+/**
+ * The share of the tenders of a text condition (one lexeme of each set) that a query's structured filters keep:
+ * counted in the sample among those it has, when it met enough of them, else among those having the condition's
+ * rarest set (a text and the filters are seldom independent: a Russian word's tenders are Russia's, an English
+ * word's the EU's); else the statistics', which take the filters as independent of the text.
+ */
+const filteredShare = (
+  query: SearchQuery,
+  stats: SearchStatistics,
+  sampled: LexemeSample,
+  sets: ReadonlyArray<ReadonlyArray<string>>
+) => {
+  const share = stats.filterShare(query)
+  if (share >= 1 || sets.length === 0) return share
+  const passes = (facts: FilterFacts) => passesStructuredFilters(query, facts)
+  const rarest = rarestClause(sets, stats)
+  const counted =
+    sampled.keptShare(sets, passes) ??
+    (sets.length > 1 && rarest !== undefined ? sampled.keptShare([rarest], passes) : undefined)
+  return counted === undefined ? share : Math.max(counted, 1e-6)
+}
 /** The query's plan with each clause weighed by its rarity among the tenders (core `weighClauses`). */
 const weighedPlan = (query: SearchQuery, stats: SearchStatistics) =>
   weighClauses(query.text, (clause) => stats.matchesOfAny(lexemesOf(termsOf(clause))), stats.tenders)
@@ -316,7 +347,7 @@ export const makeRankedSearch = Effect.gen(function* () {
           planner,
           [sql`${where} AND t.search_vec @@ ${anyLexeme(span.lexemes)}::tsquery`],
           limit,
-          route.probeCap
+          Math.max(route.probeCap, spanSlack * spanPages * limit)
         )
         if (found?.length === limit) return found
         if (found !== undefined) {
@@ -337,23 +368,24 @@ export const makeRankedSearch = Effect.gen(function* () {
     planner: ScanSettings,
     query: SearchQuery,
     levels: ReadonlyArray<ReadonlyArray<string>>,
-    found: ReadonlyArray<Tender>,
-    share: number
+    found: ReadonlyArray<Tender>
   ) {
     const stats = yield* statistics
     const sampled = yield* sample
     const steps = levels.map((lexemes) => {
       const estimate = estimateOf(stats, sampled, [lexemes])
+      const share = filteredShare(query, stats, sampled, [lexemes])
       return {
         where: searchConditions(sql, query, [sql`t.search_vec @@ ${anyLexeme(lexemes)}::tsquery`]),
         estimate,
+        share,
         route: routeOf(estimate, share, query.limit, stats.tenders)
       }
     })
     // A level is read only when those before it fell short: the small ones are probed at once (one statement) up to
     // the first large level expected to fill the page (its fewest likely matches, filtered), the rest only if reached.
     const filling = steps.findIndex(
-      (step) => !step.route.indexFirst && step.estimate.least * share >= query.limit - found.length
+      (step) => !step.route.indexFirst && step.estimate.least * step.share >= query.limit - found.length
     )
     const small = (filling === -1 ? steps : steps.slice(0, filling + 1)).filter((step) => step.route.indexFirst)
     const probed = new Map(
@@ -361,14 +393,14 @@ export const makeRankedSearch = Effect.gen(function* () {
         planner,
         small.map((step) => step.where),
         query.limit,
-        boundsOf(share, query.limit, stats.tenders).probeCap
+        Math.max(0, ...small.map((step) => step.route.probeCap))
       )).map((tenders, i) => [small[i], tenders] as const)
     )
     const result = [...found]
     for (const step of steps) {
       if (result.length >= query.limit) break
       const tenders =
-        probed.get(step) ?? (yield* nearest(planner, query, step.where, step.estimate, share, query.limit))
+        probed.get(step) ?? (yield* nearest(planner, query, step.where, step.estimate, step.share, query.limit))
       const seen = new Set(result.map((tender) => tender.id))
       result.push(...tenders.filter((tender) => !seen.has(tender.id)).slice(0, query.limit - result.length))
     }
@@ -397,9 +429,14 @@ export const makeRankedSearch = Effect.gen(function* () {
    */
   const rankedFew = Effect.fnUntraced(function* (query: SearchQuery) {
     const stats = yield* statistics
+    const sampled = yield* sample
     const lexemes = [...new Set(clauseLexemes(query.text).flat())]
-    const estimate = estimateOf(stats, yield* sample, [lexemes])
-    if (!(estimate.matches * stats.filterShare(query) <= candidateWindow) && !stats.unlisted(lexemes)) return undefined
+    const estimate = estimateOf(stats, sampled, [lexemes])
+    if (
+      !(estimate.matches * filteredShare(query, stats, sampled, [lexemes]) <= candidateWindow) &&
+      !stats.unlisted(lexemes)
+    )
+      return undefined
     const where = searchConditions(sql, query, [sql`t.search_vec @@ ${anyLexeme(lexemes)}::tsquery`])
     const rows = yield* sql<{ readonly vector: string; readonly [column: string]: unknown }>`
       SELECT ${sql.literal(tenderColumns)}, t.search_vec::text AS vector FROM tenders t WHERE ${where}
@@ -430,25 +467,24 @@ export const makeRankedSearch = Effect.gen(function* () {
   const rankedSearch = Effect.fnUntraced(function* (query: SearchQuery) {
     const planner = makeScanSettings(sql)
     const stats = yield* statistics
-    const share = stats.filterShare(query)
+    const sampled = yield* sample
+    const shareOf = (sets: ReadonlyArray<ReadonlyArray<string>>) => filteredShare(query, stats, sampled, sets)
     const clauses = clauseLexemes(query.text)
     const best = bestLexemes(query.text)
     const whereAll = (sets: ReadonlyArray<ReadonlyArray<string>>) =>
       searchConditions(sql, query, [sql`t.search_vec @@ ${allOf(sql, sets)}`])
-    const sampled = yield* sample
     const estimateAll = (sets: ReadonlyArray<ReadonlyArray<string>>) => estimateOf(stats, sampled, sets)
-    const top = yield* nearest(planner, query, whereAll(best), estimateAll(best), share, query.limit)
+    const top = yield* nearest(planner, query, whereAll(best), estimateAll(best), shareOf(best), query.limit)
     if (top.length === query.limit) return { tenders: top, approximate: false }
     const [clause, ...others] = query.text.clauses
     if (clause !== undefined && others.length === 0) {
-      const tenders = yield* byLevel(planner, query, levelLexemes(clause).slice(1), top, share)
+      const tenders = yield* byLevel(planner, query, levelLexemes(clause).slice(1), top)
       return { tenders, approximate: false }
     }
     const any = [clauses.flat()]
-    const rarest =
-      clauses.length < 2 ? undefined : clauses.toSorted((a, b) => stats.matchesOfAny(a) - stats.matchesOfAny(b))[0]
+    const rarest = clauses.length < 2 ? undefined : rarestClause(clauses, stats)
     const complete =
-      stats.matchesOfAny(any[0] ?? []) * share <= candidateWindow
+      stats.matchesOfAny(any[0] ?? []) * shareOf(any) <= candidateWindow
         ? (yield* probe(planner, [whereAll(any)], candidateWindow, candidateWindow))[0]
         : undefined
     const candidates = complete ?? [
@@ -457,10 +493,10 @@ export const makeRankedSearch = Effect.gen(function* () {
         query,
         whereAll(clauseLexemes(query.text, ["title"])),
         estimateAll(clauseLexemes(query.text, ["title"])),
-        share,
+        shareOf(clauseLexemes(query.text, ["title"])),
         candidateWindow
       )),
-      ...(yield* nearest(planner, query, whereAll(clauses), estimateAll(clauses), share, candidateWindow)),
+      ...(yield* nearest(planner, query, whereAll(clauses), estimateAll(clauses), shareOf(clauses), candidateWindow)),
       ...(clauses.length >= 3 && clauses.length <= dropOneClauses
         ? yield* nearest(
             planner,
@@ -474,16 +510,16 @@ export const makeRankedSearch = Effect.gen(function* () {
                 sets: sum.sets + one.sets,
                 least: sum.least + one.least
               })),
-            share,
+            shareOf(any),
             candidateWindow
           )
         : []),
-      ...(yield* nearest(planner, query, whereAll(any), estimateAll(any), share, candidateWindow)),
+      ...(yield* nearest(planner, query, whereAll(any), estimateAll(any), shareOf(any), candidateWindow)),
       // The rarest clause's own: a tender having only the query's most telling word is a candidate however many have
       // only its common ones.
       ...(rarest === undefined
         ? []
-        : yield* nearest(planner, query, whereAll([rarest]), estimateAll([rarest]), share, candidateWindow))
+        : yield* nearest(planner, query, whereAll([rarest]), estimateAll([rarest]), shareOf([rarest]), candidateWindow))
     ]
     if (candidates.length === 0) return { tenders: [], approximate: false }
     yield* planner.free(true)

@@ -1,3 +1,5 @@
+import type { FilterFacts } from "@tenders/core"
+import { BigDecimal } from "effect"
 import { describe, expect, it } from "vitest"
 import { toLexemeSample } from "../src/LexemeSample.ts"
 
@@ -5,8 +7,21 @@ import { toLexemeSample } from "../src/LexemeSample.ts"
 // sampled rows, checked on rows made here.
 
 /** `n` sampled rows of a table of `tenders`, the i-th with the lexemes `of(i)` (null: a tender not open). */
-const rows = (tenders: number, n: number, of: (i: number) => ReadonlyArray<string> | null) =>
-  Array.from({ length: n }, (_, i) => ({ tenders, lexemes: of(i) }))
+const rows = (
+  tenders: number,
+  n: number,
+  of: (i: number) => ReadonlyArray<string> | null,
+  country: (i: number) => string = () => "DE"
+) =>
+  Array.from({ length: n }, (_, i) => ({
+    tenders,
+    lexemes: of(i),
+    country: country(i),
+    currency: "EUR",
+    budget: String(1000 * i),
+    deadline: null,
+    cpvPrefixes: ["452"]
+  }))
 
 describe("a sample of the open tenders' lexemes", () => {
   // 1,000 rows sampled from 1M tenders: every 4th not open; of the open ones, every 5th has "school" and "building"
@@ -36,5 +51,38 @@ describe("a sample of the open tenders' lexemes", () => {
     expect(sample.hasAny(["Bschool", "Aschool"])).toBe(true)
     expect(toLexemeSample(rows(10, 1, () => null)).hasAny(["Aschool"])).toBe(false)
     expect(sample.hasAny(["Abathyscaph"])).toBe(false)
+  })
+
+  it("counts the share of a text's tenders some filters keep, when it met enough of them", () => {
+    // 1,000 open rows: "road" in every 10th, those of them in Russia every 20th (half), "services" in the rest, of
+    // which one in a hundred in Russia.
+    const sampled = toLexemeSample(
+      rows(
+        1_000_000,
+        1_000,
+        (i) => (i % 10 === 0 ? ["Aдорог"] : ["Aservic"]),
+        (i) => (i % 20 === 0 || i % 100 === 1 ? "RU" : "DE")
+      )
+    )
+    const inRussia = (facts: FilterFacts) => facts.country === "RU"
+    expect(sampled.keptShare([["Aдорог"]], inRussia)).toBe(0.5)
+    expect(sampled.keptShare([["Aservic"]], inRussia)).toBe(10 / 900)
+    // A budget filter reads the sampled budget as a decimal: 1,000 × i, so those of at least 500,000 are i >= 500.
+    const budgetOf = (facts: FilterFacts) => (facts.budget === null ? 0 : Number(BigDecimal.format(facts.budget)))
+    expect(sampled.keptShare([["Aдорог", "Aservic"]], (facts) => budgetOf(facts) >= 500_000)).toBe(0.5)
+    // Among the tenders having one lexeme of each set: "road" with the every-20th lexeme "ремонт", all in Russia.
+    const repairs = toLexemeSample(
+      rows(
+        1_000_000,
+        1_000,
+        (i) => (i % 20 === 0 ? ["Aдорог", "Aремонт"] : i % 10 === 0 ? ["Aдорог"] : ["Aservic"]),
+        (i) => (i % 20 === 0 ? "RU" : "DE")
+      )
+    )
+    expect(repairs.keptShare([["Aдорог"], ["Aремонт"]], inRussia)).toBe(1)
+    expect(repairs.keptShare([["Aдорог"]], inRussia)).toBe(0.5)
+    // None kept: half of one; met too seldom: nothing said.
+    expect(sampled.keptShare([["Aдорог"]], () => false)).toBe(0.5 / 100)
+    expect(sampled.keptShare([["Abathyscaph"]], inRussia)).toBeUndefined()
   })
 })
