@@ -30,11 +30,13 @@ export interface LexemeSample {
   /**
    * The share of the open tenders having one lexeme of each set that a query's structured filters keep (`passes`),
    * when the sample met enough of them: a text and the filters are seldom independent (a Russian word's tenders are
-   * Russia's, so a filter keeping Russia keeps most of them, and few of all tenders).
+   * Russia's, so a filter keeping Russia keeps most of them, and few of all tenders). The count starts from `prior`
+   * (the share taken without it) weighed as `minHits` tenders: a few kept of a few dozen say little.
    */
   readonly keptShare: (
     sets: ReadonlyArray<ReadonlyArray<string>>,
-    passes: (facts: FilterFacts) => boolean
+    passes: (facts: FilterFacts) => boolean,
+    prior: number
   ) => number | undefined
 }
 
@@ -95,13 +97,12 @@ export const toLexemeSample = (rows: ReadonlyArray<typeof SampleRow.Type>): Lexe
       const scale = tenders / rows.length
       return { matches: hits * scale, least: Math.max(hits - 2 * Math.sqrt(hits), 1) * scale }
     },
-    keptShare: (sets, passes) => {
+    keptShare: (sets, passes, prior) => {
       const having = tendersOfEvery(sets)
       if (having.length < minHits) return undefined
       let kept = 0
       for (const i of having) if (passes(facts[i] as FilterFacts)) kept++
-      // None kept: fewer than one in the sample, taken as half of one.
-      return Math.max(kept, 0.5) / having.length
+      return (kept + minHits * prior) / (having.length + minHits)
     }
   }
 }

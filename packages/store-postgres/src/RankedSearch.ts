@@ -216,8 +216,8 @@ const filteredShare = (
   const passes = (facts: FilterFacts) => passesStructuredFilters(query, facts)
   const rarest = rarestClause(sets, stats)
   const counted =
-    sampled.keptShare(sets, passes) ??
-    (sets.length > 1 && rarest !== undefined ? sampled.keptShare([rarest], passes) : undefined)
+    sampled.keptShare(sets, passes, share) ??
+    (sets.length > 1 && rarest !== undefined ? sampled.keptShare([rarest], passes, share) : undefined)
   return counted === undefined ? share : Math.max(counted, 1e-6)
 }
 /** The query's plan with each clause weighed by its rarity among the tenders (core `weighClauses`). */
@@ -343,17 +343,20 @@ export const makeRankedSearch = Effect.gen(function* () {
         current = { ...current, matches: Math.min(current.matches, most), least: Math.min(current.least, most) }
       } else if (span !== undefined) {
         spans++
+        const cap = Math.max(route.probeCap, spanSlack * spanPages * limit)
         const [found] = yield* probe(
           planner,
           [sql`${where} AND t.search_vec @@ ${anyLexeme(span.lexemes)}::tsquery`],
           limit,
-          Math.max(route.probeCap, spanSlack * spanPages * limit)
+          cap
         )
         if (found?.length === limit) return found
-        if (found !== undefined) {
-          const measured = Math.max(found.length, 0.5) / Math.max(span.share * kept, 1e-9)
-          current = { ...current, matches: measured, least: measured }
-        }
+        // Fewer than a page: about that many; stopped at its cap: at least that many (a shorter span holds the page).
+        const measured = Math.max(found?.length ?? cap, 0.5) / Math.max(span.share * kept, 1e-9)
+        current =
+          found === undefined
+            ? { ...current, matches: Math.max(current.matches, measured), least: Math.max(current.least, measured) }
+            : { ...current, matches: measured, least: measured }
       }
     }
   })

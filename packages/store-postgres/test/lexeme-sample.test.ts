@@ -53,9 +53,9 @@ describe("a sample of the open tenders' lexemes", () => {
     expect(sample.hasAny(["Abathyscaph"])).toBe(false)
   })
 
-  it("counts the share of a text's tenders some filters keep, when it met enough of them", () => {
-    // 1,000 open rows: "road" in every 10th, those of them in Russia every 20th (half), "services" in the rest, of
-    // which one in a hundred in Russia.
+  it("counts the share of a text's tenders some filters keep, from a prior, when it met enough of them", () => {
+    // 1,000 open rows: "road" in every 10th (100), those of them in Russia every 20th (50); "services" in the rest
+    // (900), of which one in a hundred (10) in Russia. The count starts from the prior, weighed as 16 tenders.
     const sampled = toLexemeSample(
       rows(
         1_000_000,
@@ -65,11 +65,14 @@ describe("a sample of the open tenders' lexemes", () => {
       )
     )
     const inRussia = (facts: FilterFacts) => facts.country === "RU"
-    expect(sampled.keptShare([["Aдорог"]], inRussia)).toBe(0.5)
-    expect(sampled.keptShare([["Aservic"]], inRussia)).toBe(10 / 900)
+    expect(sampled.keptShare([["Aдорог"]], inRussia, 0.5)).toBe(0.5)
+    expect(sampled.keptShare([["Aдорог"]], inRussia, 0.1)).toBe((50 + 1.6) / 116)
+    expect(sampled.keptShare([["Aservic"]], inRussia, 0.01)).toBe((10 + 0.16) / 916)
+    // None kept: the prior's weight alone.
+    expect(sampled.keptShare([["Aдорог"]], () => false, 0.2)).toBe(3.2 / 116)
     // A budget filter reads the sampled budget as a decimal: 1,000 × i, so those of at least 500,000 are i >= 500.
     const budgetOf = (facts: FilterFacts) => (facts.budget === null ? 0 : Number(BigDecimal.format(facts.budget)))
-    expect(sampled.keptShare([["Aдорог", "Aservic"]], (facts) => budgetOf(facts) >= 500_000)).toBe(0.5)
+    expect(sampled.keptShare([["Aдорог", "Aservic"]], (facts) => budgetOf(facts) >= 500_000, 0.5)).toBe(0.5)
     // Among the tenders having one lexeme of each set: "road" with the every-20th lexeme "ремонт", all in Russia.
     const repairs = toLexemeSample(
       rows(
@@ -79,10 +82,9 @@ describe("a sample of the open tenders' lexemes", () => {
         (i) => (i % 20 === 0 ? "RU" : "DE")
       )
     )
-    expect(repairs.keptShare([["Aдорог"], ["Aремонт"]], inRussia)).toBe(1)
-    expect(repairs.keptShare([["Aдорог"]], inRussia)).toBe(0.5)
-    // None kept: half of one; met too seldom: nothing said.
-    expect(sampled.keptShare([["Aдорог"]], () => false)).toBe(0.5 / 100)
-    expect(sampled.keptShare([["Abathyscaph"]], inRussia)).toBeUndefined()
+    expect(repairs.keptShare([["Aдорог"], ["Aремонт"]], inRussia, 1)).toBe(1)
+    expect(repairs.keptShare([["Aдорог"]], inRussia, 0.5)).toBe(0.5)
+    // Met too seldom: nothing said.
+    expect(sampled.keptShare([["Abathyscaph"]], inRussia, 0.5)).toBeUndefined()
   })
 })
