@@ -4,7 +4,9 @@
  * between the two (RankedSearch.ts); the words of one query are often near always together ("school" and "building":
  * 30,600 tenders at 1M, estimated 1,850 as independent). Counted in a sample of about `sampleRows` tenders, a
  * condition met often enough for the count to mean something (`minHits`, an error of about 1/√hits) is estimated
- * from it. A word the sample has is also known to the spelling check without asking the index (PgTenderStore).
+ * from it. Each sampled tender's country, currency, budget, deadline and CPV prefixes are kept too: how many of a
+ * text's tenders a search's filters keep is counted the same way (the statistics take them as independent of the
+ * text). A word the sample has is also known to the spelling check without asking the index (PgTenderStore).
  */
 import { type FilterFacts, parseDecimal } from "@tenders/core"
 import { DateTime, Effect, Option, Schema } from "effect"
