@@ -19,11 +19,19 @@ import {
   tenderText
 } from "@tenders/core"
 import { type LabelMatch, labelScope } from "./Labels.ts"
-import { compoundingLanguages, cpvSignificant, type Lexicon, minCompoundPart, type PhraseIndex } from "./Lexicon.ts"
+import {
+  compoundingLanguages,
+  cpvSignificant,
+  type Lexicon,
+  minCompoundPart,
+  type Phrase,
+  type PhraseIndex
+} from "./Lexicon.ts"
 import { foldLatin, normalizeText, type Script, scriptOf, wordsOf, type Word } from "./Normalize.ts"
 import {
   countryLanguages,
   formsOf,
+  latinStems,
   latinLanguages,
   noticeLanguages,
   type StemmedLanguage,
@@ -64,13 +72,27 @@ const translitTerms = (word: Word): ReadonlyArray<string> => {
   return []
 }
 
-/** The concepts whose phrases occur in a sequence of word forms, with the span of words each covers. */
-const findPhrases = (index: PhraseIndex, positions: ReadonlyArray<ReadonlySet<string>>) => {
+/**
+ * The concepts whose phrases occur in a sequence of word forms, with the span of words each covers. A form that is a
+ * word's stem in some languages only (`stems`, by position: `latinStems`) stands for the word in a phrase of one of
+ * them: the Hungarian stem of "card", "car", is no English "car".
+ */
+const findPhrases = (
+  index: PhraseIndex,
+  positions: ReadonlyArray<ReadonlySet<string>>,
+  stems: ReadonlyArray<ReadonlyMap<string, ReadonlyArray<string>>> = []
+) => {
   const found: Array<{ readonly concept: string; readonly from: number; readonly to: number }> = []
+  const inLanguage = (phrase: Phrase, at: number, stem: string) => {
+    const languages = stems[at]?.get(stem)
+    return (
+      languages === undefined || phrase.languages === undefined || languages.some((l) => phrase.languages?.includes(l))
+    )
+  }
   positions.forEach((forms, i) => {
     for (const form of forms) {
       for (const phrase of index.get(form) ?? []) {
-        if (phrase.stems.every((stem, k) => positions[i + k]?.has(stem) === true)) {
+        if (phrase.stems.every((stem, k) => positions[i + k]?.has(stem) === true && inLanguage(phrase, i + k, stem))) {
           found.push({ concept: phrase.concept, from: i, to: i + phrase.stems.length - 1 })
         }
       }
@@ -135,13 +157,21 @@ export const makeAnalyzer = (
 
   // A word's forms and transliteration terms, by the Latin languages it is stemmed in: notices repeat their words,
   // and this is most of the analysis's time on ingest.
-  const wordTerms = new Map<string, { readonly forms: ReadonlySet<string>; readonly translit: ReadonlyArray<string> }>()
+  const wordTerms = new Map<
+    string,
+    {
+      readonly forms: ReadonlySet<string>
+      readonly stems: ReadonlyMap<string, ReadonlyArray<string>>
+      readonly translit: ReadonlyArray<string>
+    }
+  >()
   const termsOfWord = (word: Word, latin: ReadonlyArray<StemmedLanguage>, languages: string) => {
     const key = `${languages}\u0000${word.text}`
     let found = wordTerms.get(key)
     if (found === undefined) {
       found = {
         forms: new Set([...formsOf(word, latin), ...compoundParts(word, latin)]),
+        stems: latinStems(word, latin),
         translit: word.script === "latin" ? [] : translitTerms(word)
       }
       if (wordTerms.size >= wordCacheLimit) wordTerms.clear()
@@ -294,11 +324,12 @@ export const makeAnalyzer = (
       const words = fields[field]
       const analysed = words.map((word) => termsOfWord(word, latin, languages))
       const positions = analysed.map((word) => word.forms)
+      const stems = analysed.map((word) => word.stems)
       for (const forms of positions) for (const form of forms) add(form, field)
       for (const word of analysed) for (const t of word.translit) add(t, field)
       // The words of a generic concept name no code ("поставка", supply, is the Bulgarian for a stand).
       const generic = new Set<number>()
-      for (const { concept, from, to } of findPhrases(lexicon.concepts, positions)) {
+      for (const { concept, from, to } of findPhrases(lexicon.concepts, positions, stems)) {
         add(concept, field)
         if (field !== "parties") subject.add(concept)
         if (lexicon.generic.has(concept)) for (let i = from; i <= to; i++) generic.add(i)
@@ -417,7 +448,8 @@ export const makeAnalyzer = (
         }
       }
     }
-    widen(findPhrases(lexicon.concepts, positions))
+    const stems = words.map((word) => latinStems(word, latinLanguages))
+    widen(findPhrases(lexicon.concepts, positions, stems))
     const places = findPhrases(lexicon.places, positions)
     widen(places)
     // CPV labels whose every content stem is among the query's forms name a code the query is about; a place's
@@ -426,7 +458,21 @@ export const makeAnalyzer = (
     const placeWords = new Set(
       places.flatMap(({ from, to }) => Array.from({ length: to - from + 1 }, (_, k) => from + k))
     )
-    const allForms = new Set(positions.flatMap((forms, i) => (placeWords.has(i) ? [] : [...forms])))
+    // The languages a form is a stem of the query's words in (`latinStems`); a form that is some word itself, any.
+    const formLanguages = new Map<string, ReadonlySet<string> | "any">()
+    positions.forEach((forms, i) => {
+      if (placeWords.has(i)) return
+      for (const form of forms) {
+        const languages = stems[i]?.get(form)
+        const before = formLanguages.get(form)
+        if (languages === undefined || before === "any") formLanguages.set(form, "any")
+        else formLanguages.set(form, new Set([...(before ?? []), ...languages]))
+      }
+    })
+    const inLabelLanguage = (stem: string, language: string) => {
+      const languages = formLanguages.get(stem)
+      return languages === "any" || languages?.has(language) === true
+    }
     const specificForms = new Set(
       positions.flatMap((forms, i) => (placeWords.has(i) || (wordClauses[i]?.weight ?? 1) < 1 ? [] : [...forms]))
     )
@@ -443,7 +489,7 @@ export const makeAnalyzer = (
     >()
     for (const form of specificForms) {
       for (const label of [...(lexicon.labels.get(form) ?? []), ...(sourceLabels().get(form) ?? [])]) {
-        if (!label.stems.every((stem) => allForms.has(stem))) continue
+        if (!label.stems.every((stem) => inLabelLanguage(stem, label.language))) continue
         const code = label.scheme === "okpd2" ? label.code : cpvSignificant(label.code)
         if (code.replaceAll(".", "").length < 3) continue
         const shown = label.scheme === "okpd2" ? `OKPD2 ${code}` : `CPV ${code}`

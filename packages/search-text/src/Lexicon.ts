@@ -71,10 +71,14 @@ export interface EnglishLabel {
   readonly label: string
 }
 
-/** A phrase of a concept: the stems of its words in order. */
+/**
+ * A phrase of a concept: the stems of its words in order, and the languages it is written in (a glossary phrase's;
+ * none for a place's name, matched in any language).
+ */
 export interface Phrase {
   readonly stems: ReadonlyArray<string>
   readonly concept: string
+  readonly languages?: ReadonlyArray<string>
 }
 
 /** Phrases indexed by their first stem, matched against a text's word forms. */
@@ -86,9 +90,15 @@ const indexPhrases = (phrases: ReadonlyArray<Phrase>): PhraseIndex => {
     const first = phrase.stems[0]
     if (first === undefined) continue
     const list = index.get(first)
+    const same = list?.findIndex((p) => p.concept === phrase.concept && p.stems.join(" ") === phrase.stems.join(" "))
     if (list === undefined) index.set(first, [phrase])
-    else if (!list.some((p) => p.concept === phrase.concept && p.stems.join(" ") === phrase.stems.join(" ")))
-      list.push(phrase)
+    else if (same === undefined || same < 0) list.push(phrase)
+    else {
+      // One phrase of several languages (the same stems): written in each of them.
+      const before = list[same] as Phrase
+      if (before.languages !== undefined && phrase.languages !== undefined)
+        list[same] = { ...before, languages: [...new Set([...before.languages, ...phrase.languages])] }
+    }
   }
   return index
 }
@@ -222,7 +232,7 @@ export const buildLexicon = (data: LexiconData, stopWords: ReadonlySet<string> =
     names.set(concept, Object.fromEntries(terms.map(([language, list]) => [language, list.map(termText)])))
     for (const [language, list] of terms) {
       for (const term of list) {
-        const phrase = { stems: termStems(language, term), concept }
+        const phrase = { stems: termStems(language, term), concept, languages: [language] }
         if (phrase.stems.length === 0) continue
         conceptPhrases.push(phrase)
         if (language === "en") englishPhrases.push(phrase)

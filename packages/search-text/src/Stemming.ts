@@ -143,6 +143,28 @@ const minStem = 3
 const stemKept = (stem: string, text: string) => stem.length >= minStem || stem === text
 
 /**
+ * The stems of a Latin word in the given languages that are not the word itself (as `formsOf` keeps them), each with
+ * the languages whose stemmer makes it: a stem is a form of the word in those languages only (the Hungarian stem of
+ * "card" is "car", which is no English word of the card).
+ */
+export const latinStems = (
+  word: Word,
+  latin: ReadonlyArray<StemmedLanguage>
+): ReadonlyMap<string, ReadonlyArray<StemmedLanguage>> => {
+  const stems = new Map<string, Array<StemmedLanguage>>()
+  if (word.script !== "latin") return stems
+  const folded = foldLatin(word.text)
+  for (const language of latin) {
+    const stem = stemmerOf(language)(word.text)
+    if (stem === folded || !stemKept(stem, word.text)) continue
+    const languages = stems.get(stem)
+    if (languages === undefined) stems.set(stem, [language])
+    else languages.push(language)
+  }
+  return stems
+}
+
+/**
  * The forms a word is indexed and looked up by: the word itself (Latin without diacritics) and its stem in each
  * given language of its script (Cyrillic: Russian; Armenian: Armenian; Latin: `latin`). Stems shorter than three
  * letters are dropped (they would join unrelated words).
@@ -154,9 +176,8 @@ export const formsOf = (word: Word, latin: ReadonlyArray<StemmedLanguage>): Read
   }
   switch (word.script) {
     case "latin": {
-      const folded = foldLatin(word.text)
-      forms.add(folded)
-      for (const language of latin) add(stemmerOf(language)(word.text))
+      forms.add(foldLatin(word.text))
+      for (const stem of latinStems(word, latin).keys()) forms.add(stem)
       break
     }
     case "cyrillic":

@@ -304,6 +304,29 @@ describe("the text analysis", () => {
     expect([...analyzer.documentTerms(russianRoof).keys()].filter((t) => t.startsWith("cpv:452"))).toEqual([])
   })
 
+  it('reads a stem as a word only in the languages whose stemmer makes it: the Hungarian stem of "card" is no car', () => {
+    const withCars = makeAnalyzer(
+      buildLexicon({
+        ...lexiconData,
+        glossary: [...lexiconData.glossary, { id: "vehicles", en: ["car", "cars"] }],
+        labels: indexLabels([{ code: "34110000", labels: { en: "Passenger cars" } }], readStopWords())
+      }),
+      readStopWords()
+    )
+    const terms = (q: string) => withCars.queryPlan(q).clauses.flatMap((c) => [...c.alternatives].map((a) => a.term))
+    // "car" is a form of "card" (Hungarian), but neither the English concept nor the English label's code follow it.
+    expect(terms("card")).toContain("car")
+    expect(terms("card")).not.toContain("c:vehicles")
+    expect(terms("card passenger")).not.toContain("cpv:3411")
+    expect(terms("cars")).toContain("c:vehicles")
+    expect(terms("passenger cars")).toContain("cpv:3411")
+    // A Hungarian notice's words are read by the Hungarian stemmer too, and the same way.
+    const hungarian = (title: string) => withCars.documentTerms(record({ id: "ted-10-2026", country: "HU", title }))
+    expect(hungarian("Card readers").has("car")).toBe(true)
+    expect(hungarian("Card readers").has("c:vehicles")).toBe(false)
+    expect(hungarian("Cars for the municipality").has("c:vehicles")).toBe(true)
+  })
+
   it("reads a misspelt word in its phrase once corrected, and names no code from generic words", () => {
     const typo = analyzer.queryPlan("ремонт автомобильной дароги")
     const fixed = analyzer.corrected(typo, new Map([["дароги", "дороги"]]))
