@@ -223,8 +223,6 @@ const filteredShare = (
 /** The query's plan with each clause weighed by its rarity among the tenders (core `weighClauses`). */
 const weighedPlan = (query: SearchQuery, stats: SearchStatistics) =>
   weighClauses(query.text, (clause) => stats.matchesOfAny(lexemesOf(termsOf(clause))), stats.tenders)
-/** A lexeme as a tsvector's text writes it: quoted, with its quotes and backslashes doubled. */
-const quotedLexeme = (lexeme: string) => `'${lexeme.replaceAll("\\", "\\\\").replaceAll("'", "''")}'`
 const fieldOfLetter = new Map<string, Field>(rankedFields.map((field) => [fieldLetter[field], field]))
 /**
  * A tender's terms from its stored lexemes (`fieldLexeme`: the field's letter, then the term), each in its best field.
@@ -441,15 +439,16 @@ export const makeRankedSearch = Effect.gen(function* () {
     )
       return undefined
     const where = searchConditions(sql, query, [sql`t.search_vec @@ ${anyLexeme(lexemes)}::tsquery`])
-    const rows = yield* sql<{ readonly vector: string; readonly [column: string]: unknown }>`
-      SELECT ${sql.literal(tenderColumns)}, t.search_vec::text AS vector FROM tenders t WHERE ${where}
+    const rows = yield* sql<{ readonly vector: ReadonlyArray<string>; readonly [column: string]: unknown }>`
+      SELECT ${sql.literal(tenderColumns)}, tsvector_to_array(t.search_vec) AS vector FROM tenders t WHERE ${where}
       LIMIT ${candidateWindow + 1}`.unprepared
     if (rows.length > candidateWindow) return undefined
     const weighed = weighedPlan(query, stats)
     const clauses = query.text.clauses
     const ranked = rows
       .map(({ vector, ...row }) => {
-        const terms = documentTermsOf(lexemes.filter((lexeme) => vector.includes(quotedLexeme(lexeme))))
+        const has = new Set(vector)
+        const terms = documentTermsOf(lexemes.filter((lexeme) => has.has(lexeme)))
         return {
           row,
           id: String(row["id"]),
