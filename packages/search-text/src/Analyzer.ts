@@ -30,6 +30,7 @@ import {
 import { foldLatin, normalizeText, type Script, scriptOf, wordsOf, type Word } from "./Normalize.ts"
 import {
   countryLanguages,
+  formIn,
   formsOf,
   latinStems,
   latinLanguages,
@@ -83,12 +84,8 @@ const findPhrases = (
   stems: ReadonlyArray<ReadonlyMap<string, ReadonlyArray<string>>> = []
 ) => {
   const found: Array<{ readonly concept: string; readonly from: number; readonly to: number }> = []
-  const inLanguage = (phrase: Phrase, at: number, stem: string) => {
-    const languages = stems[at]?.get(stem)
-    return (
-      languages === undefined || phrase.languages === undefined || languages.some((l) => phrase.languages?.includes(l))
-    )
-  }
+  const inLanguage = (phrase: Phrase, at: number, stem: string) =>
+    phrase.languages === undefined || phrase.languages.some((language) => formIn(stems[at], stem, language))
   positions.forEach((forms, i) => {
     for (const form of forms) {
       for (const phrase of index.get(form) ?? []) {
@@ -169,9 +166,10 @@ export const makeAnalyzer = (
     const key = `${languages}\u0000${word.text}`
     let found = wordTerms.get(key)
     if (found === undefined) {
+      const stems = latinStems(word, latin)
       found = {
-        forms: new Set([...formsOf(word, latin), ...compoundParts(word, latin)]),
-        stems: latinStems(word, latin),
+        forms: new Set([...formsOf(word, latin, stems), ...compoundParts(word, latin)]),
+        stems,
         translit: word.script === "latin" ? [] : translitTerms(word)
       }
       if (wordTerms.size >= wordCacheLimit) wordTerms.clear()
@@ -415,10 +413,11 @@ export const makeAnalyzer = (
       .slice(0, 32)
     // A form that is a stop word of some language is not searched (the Danish stem of "laser" is the Spanish "las"),
     // unless it is the word as typed.
+    const stems = words.map((word) => latinStems(word, latinLanguages))
     const positions = words.map(
-      (word) =>
+      (word, i) =>
         new Set(
-          [...formsOf(word, latinLanguages), ...compoundParts(word, latinLanguages)].filter(
+          [...formsOf(word, latinLanguages, stems[i]), ...compoundParts(word, latinLanguages)].filter(
             (form) => !stopWords.has(form) || form === foldLatin(word.text)
           )
         )
@@ -448,7 +447,6 @@ export const makeAnalyzer = (
         }
       }
     }
-    const stems = words.map((word) => latinStems(word, latinLanguages))
     widen(findPhrases(lexicon.concepts, positions, stems))
     const places = findPhrases(lexicon.places, positions)
     widen(places)
@@ -458,21 +456,9 @@ export const makeAnalyzer = (
     const placeWords = new Set(
       places.flatMap(({ from, to }) => Array.from({ length: to - from + 1 }, (_, k) => from + k))
     )
-    // The languages a form is a stem of the query's words in (`latinStems`); a form that is some word itself, any.
-    const formLanguages = new Map<string, ReadonlySet<string> | "any">()
-    positions.forEach((forms, i) => {
-      if (placeWords.has(i)) return
-      for (const form of forms) {
-        const languages = stems[i]?.get(form)
-        const before = formLanguages.get(form)
-        if (languages === undefined || before === "any") formLanguages.set(form, "any")
-        else formLanguages.set(form, new Set([...(before ?? []), ...languages]))
-      }
-    })
-    const inLabelLanguage = (stem: string, language: string) => {
-      const languages = formLanguages.get(stem)
-      return languages === "any" || languages?.has(language) === true
-    }
+    // A label's stem is among the query's forms when a word (not a place's) has it as a form in the label's language.
+    const inLabelLanguage = (stem: string, language: string) =>
+      positions.some((forms, i) => !placeWords.has(i) && forms.has(stem) && formIn(stems[i], stem, language))
     const specificForms = new Set(
       positions.flatMap((forms, i) => (placeWords.has(i) || (wordClauses[i]?.weight ?? 1) < 1 ? [] : [...forms]))
     )

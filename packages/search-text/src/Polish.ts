@@ -47,7 +47,5 @@ export const polishSuffixes: ReadonlyArray<string> = [
   "ę"
 ]
 
-const strip = suffixStripper(polishSuffixes)
-
 /** The stem of a lower-case Polish word, not yet folded (`stemmerOf` folds it as it folds Snowball's stems). */
-export const polishStem = (word: string): string => strip(word)
+export const polishStem: (word: string) => string = suffixStripper(polishSuffixes)

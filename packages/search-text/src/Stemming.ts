@@ -165,11 +165,28 @@ export const latinStems = (
 }
 
 /**
- * The forms a word is indexed and looked up by: the word itself (Latin without diacritics) and its stem in each
- * given language of its script (Cyrillic: Russian; Armenian: Armenian; Latin: `latin`). Stems shorter than three
- * letters are dropped (they would join unrelated words).
+ * Whether a form of a word stands for it in a language: the word itself (or a part of it) in any, a stem only in the
+ * languages whose stemmer made it (`stems`: the word's `latinStems`).
  */
-export const formsOf = (word: Word, latin: ReadonlyArray<StemmedLanguage>): ReadonlyArray<string> => {
+export const formIn = (
+  stems: ReadonlyMap<string, ReadonlyArray<string>> | undefined,
+  form: string,
+  language: string
+): boolean => {
+  const languages = stems?.get(form)
+  return languages === undefined || languages.includes(language)
+}
+
+/**
+ * The forms a word is indexed and looked up by: the word itself (Latin without diacritics) and its stem in each
+ * given language of its script (Cyrillic: Russian; Armenian: Armenian; Latin: `latin`, or its `latinStems` when the
+ * caller has them). Stems shorter than three letters are dropped (they would join unrelated words).
+ */
+export const formsOf = (
+  word: Word,
+  latin: ReadonlyArray<StemmedLanguage>,
+  stems: ReadonlyMap<string, ReadonlyArray<string>> = latinStems(word, latin)
+): ReadonlyArray<string> => {
   const forms = new Set<string>()
   const add = (form: string) => {
     if (stemKept(form, word.text)) forms.add(form)
@@ -177,7 +194,7 @@ export const formsOf = (word: Word, latin: ReadonlyArray<StemmedLanguage>): Read
   switch (word.script) {
     case "latin": {
       forms.add(foldLatin(word.text))
-      for (const stem of latinStems(word, latin).keys()) forms.add(stem)
+      for (const stem of stems.keys()) forms.add(stem)
       break
     }
     case "cyrillic":

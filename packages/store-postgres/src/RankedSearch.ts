@@ -214,10 +214,10 @@ const filteredShare = (
   const share = stats.filterShare(query)
   if (share >= 1 || sets.length === 0) return share
   const passes = (facts: FilterFacts) => passesStructuredFilters(query, facts)
-  const rarest = rarestClause(sets, stats)
+  const rarest = sets.length > 1 ? rarestClause(sets, stats) : undefined
   const counted =
     sampled.keptShare(sets, passes, share) ??
-    (sets.length > 1 && rarest !== undefined ? sampled.keptShare([rarest], passes, share) : undefined)
+    (rarest === undefined ? undefined : sampled.keptShare([rarest], passes, share))
   return counted === undefined ? share : Math.max(counted, 1e-6)
 }
 /** The query's plan with each clause weighed by its rarity among the tenders (core `weighClauses`). */
@@ -484,20 +484,14 @@ export const makeRankedSearch = Effect.gen(function* () {
       return { tenders, approximate: false }
     }
     const any = [clauses.flat()]
+    const inTitle = clauseLexemes(query.text, ["title"])
     const rarest = clauses.length < 2 ? undefined : rarestClause(clauses, stats)
     const complete =
       stats.matchesOfAny(any[0] ?? []) * shareOf(any) <= candidateWindow
         ? (yield* probe(planner, [whereAll(any)], candidateWindow, candidateWindow))[0]
         : undefined
     const candidates = complete ?? [
-      ...(yield* nearest(
-        planner,
-        query,
-        whereAll(clauseLexemes(query.text, ["title"])),
-        estimateAll(clauseLexemes(query.text, ["title"])),
-        shareOf(clauseLexemes(query.text, ["title"])),
-        candidateWindow
-      )),
+      ...(yield* nearest(planner, query, whereAll(inTitle), estimateAll(inTitle), shareOf(inTitle), candidateWindow)),
       ...(yield* nearest(planner, query, whereAll(clauses), estimateAll(clauses), shareOf(clauses), candidateWindow)),
       ...(clauses.length >= 3 && clauses.length <= dropOneClauses
         ? yield* nearest(
