@@ -12,7 +12,7 @@ const root = resolve(rootArg > 0 ? process.argv[rootArg + 1] : join(import.meta.
  */
 const rules = {
   core: ["effect"],
-  "search-text": ["effect", "@tenders/core", "snowball-stemmers", "node:"],
+  "search-text": ["effect", "@tenders/core", "fast-xml-parser", "snowball-stemmers", "node:"],
   contract: ["effect", "@tenders/core"],
   "store-postgres": [
     "effect",

@@ -39,10 +39,13 @@ export const importPackFiles = Effect.fn("importPackFiles")(function* (
   return { changed, info, analysed }
 })
 
-/** The files of each pack in a folder: OKPD2's tables (`.tsv`) and editions (`.csv`), the Russian CPV labels (`.json`). */
+/**
+ * The files of each pack in a folder: OKPD2's tables (`.tsv`), EIS reference data (`.xml`) and editions (`.csv`), the
+ * Russian CPV labels (`.json`).
+ */
 export const packFilesIn = (directory: string): ReadonlyArray<readonly [ClassificationPack, ReadonlyArray<string>]> => {
   const names = readdirSync(directory).toSorted()
-  const okpd2 = names.filter((name) => /\.(tsv|csv)$/u.test(name)).map((name) => join(directory, name))
+  const okpd2 = names.filter((name) => /\.(tsv|csv|xml)$/u.test(name)).map((name) => join(directory, name))
   const cpvRu = names.filter((name) => name.endsWith(".json")).map((name) => join(directory, name))
   return [
     ...(okpd2.length > 0 ? [["okpd2", okpd2] as const] : []),

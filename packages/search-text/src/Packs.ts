@@ -1,5 +1,6 @@
 import type { ClassificationPack, PackCode } from "@tenders/core"
-import { Result } from "effect"
+import { Predicate, Result } from "effect"
+import { XMLParser, XMLValidator } from "fast-xml-parser"
 
 /** Why a pack file was refused: its name, the line (from 1, 0 for the whole file) and the reason. */
 export interface PackFileProblem {
@@ -97,26 +98,102 @@ const okpd2Edition = (file: PackFile): Result.Result<ReadonlyArray<PackCode>, Pa
   return Result.succeed(codes)
 }
 
+const xmlParser = new XMLParser({
+  removeNSPrefix: true,
+  ignoreAttributes: true,
+  ignoreDeclaration: true,
+  ignorePiTags: true,
+  parseTagValue: false,
+  trimValues: true
+})
+
+/** The elements of a parsed XML tree with the given name, in document order, however deep. */
+const elementsNamed = (node: unknown, name: string): ReadonlyArray<Record<string, unknown>> => {
+  if (Array.isArray(node)) return node.flatMap((item) => elementsNamed(item, name))
+  if (!Predicate.isObject(node)) return []
+  return Object.entries(node).flatMap(([key, value]) =>
+    key === name ? (Array.isArray(value) ? value : [value]).filter(Predicate.isObject) : elementsNamed(value, name)
+  )
+}
+
+/** The text of an element's child, or "" (an element holding markup has none). */
+const textOf = (element: Record<string, unknown>, child: string): string => {
+  const value = element[child]
+  return typeof value === "string" ? value : typeof value === "number" ? String(value) : ""
+}
+
+/** The line (from 1) where a text first holds an element's text `>value<`, for messages; 0 when not found. */
+const lineOfValue = (text: string, value: string): number => {
+  const at = text.indexOf(`>${value}<`)
+  return at < 0 ? 0 : text.slice(0, at).split("\n").length
+}
+
 /**
- * The OKPD2 pack from its files: one table of the codes in force (`code<TAB>label`), and any number of older
- * editions as CSV (`Name;…;Kod;…`) whose codes no longer in force are kept as withdrawn (older notices carry them).
- * Each file's kind is told by its content.
+ * OKPD2 as the EIS reference data publishes it (`nsiOKPD2`, the 44-FZ export: `export/nsiOKPD2List/nsiOKPD2`, each
+ * with `code`, `name` and `actual`, namespaces as they come): the codes `actual` is not `false` for are in force, the
+ * others withdrawn. A code given as in force and withdrawn (an item's older version) is in force; lettered sections
+ * are skipped.
+ */
+const okpd2Reference = (file: PackFile): Result.Result<ReadonlyArray<PackCode>, PackFileProblem> => {
+  const text = file.text.replace(/^\uFEFF/u, "")
+  const valid = XMLValidator.validate(text)
+  if (valid !== true) return refused(file.name, valid.err.line, `malformed XML: ${valid.err.msg}`)
+  const parsed = Result.try(() => xmlParser.parse(text) as unknown)
+  if (Result.isFailure(parsed)) return refused(file.name, 0, "malformed XML")
+  const items = elementsNamed(parsed.success, "nsiOKPD2")
+  if (items.length === 0) return refused(file.name, 0, "no nsiOKPD2 element: not the EIS reference data of OKPD2")
+  const codes = new Map<string, PackCode>()
+  for (const item of items) {
+    const code = textOf(item, "code").trim()
+    if (/^[A-Z]$/u.test(code)) continue
+    if (!okpd2CodePattern.test(code)) {
+      return refused(file.name, lineOfValue(text, code), `"${code.slice(0, 40)}" is not an OKPD2 code`)
+    }
+    const label = cleanLabel(textOf(item, "name"))
+    if (label === "") return refused(file.name, lineOfValue(text, code), `${code} has no name`)
+    const withdrawn = textOf(item, "actual").trim() === "false"
+    const before = codes.get(code)
+    if (before === undefined || (before.withdrawn && !withdrawn)) codes.set(code, { code, label, withdrawn })
+  }
+  return [...codes.values()].some((code) => !code.withdrawn)
+    ? Result.succeed([...codes.values()])
+    : refused(file.name, 0, "no OKPD2 code in force in the file")
+}
+
+/** What an OKPD2 file is, told by its content: EIS's XML reference data, an older edition's CSV, or the table. */
+const okpd2FileKind = (file: PackFile): "reference" | "edition" | "table" => {
+  const start = file.text.replace(/^\uFEFF/u, "").trimStart()
+  return start.startsWith("<") ? "reference" : /^"?Name"?;/u.test(start) ? "edition" : "table"
+}
+
+/**
+ * The OKPD2 pack from its files: the codes in force from one table (`code<TAB>label`) or from EIS's reference data
+ * (`nsiOKPD2` XML, one file or the several of one export, which also gives the codes withdrawn), and any number of
+ * older editions as CSV (`Name;…;Kod;…`) whose codes no longer in force are kept as withdrawn (older notices carry
+ * them). Each file's kind is told by its content.
  */
 export const okpd2Pack = (files: ReadonlyArray<PackFile>): Result.Result<ReadonlyArray<PackCode>, PackFileProblem> => {
-  const tables = files.filter((file) => !/^\uFEFF?"?Name"?;/u.test(file.text))
-  const editions = files.filter((file) => /^\uFEFF?"?Name"?;/u.test(file.text))
-  if (tables.length !== 1) {
+  const tables = files.filter((file) => okpd2FileKind(file) === "table")
+  const references = files.filter((file) => okpd2FileKind(file) === "reference")
+  const editions = files.filter((file) => okpd2FileKind(file) === "edition")
+  const [table] = tables
+  if (!(tables.length === 1 && references.length === 0) && !(tables.length === 0 && references.length > 0)) {
     return refused(
       files.map((file) => file.name).join(", "),
       0,
-      `give one table of the codes in force (code<TAB>label), not ${tables.length}`
+      "give one table of the codes in force (code<TAB>label) or the EIS reference data (nsiOKPD2 XML), not " +
+        `${tables.length} table(s) and ${references.length} XML file(s)`
     )
   }
-  const [table] = tables
-  if (table === undefined) return refused("", 0, "no table of the codes in force")
-  const inForce = okpd2Table(table)
-  if (Result.isFailure(inForce)) return inForce
-  const codes = new Map(inForce.success.map((code) => [code.code, code]))
+  const codes = new Map<string, PackCode>()
+  for (const source of table === undefined ? references : [table]) {
+    const read = table === undefined ? okpd2Reference(source) : okpd2Table(source)
+    if (Result.isFailure(read)) return read
+    for (const code of read.success) {
+      const before = codes.get(code.code)
+      if (before === undefined || (before.withdrawn && !code.withdrawn)) codes.set(code.code, code)
+    }
+  }
   for (const edition of editions) {
     const older = okpd2Edition(edition)
     if (Result.isFailure(older)) return older

@@ -20,6 +20,26 @@ const edition = [
   '"Раздел";"3";"C";"C";"";"";'
 ].join("\n")
 
+// The EIS reference data of OKPD2 as its 44-FZ export writes it (namespaces, an item's older version withdrawn, a
+// lettered section, a code no longer in force, an entity in a name).
+const reference = `<?xml version="1.0" encoding="UTF-8"?>
+<ns2:export xmlns:ns2="http://zakupki.gov.ru/oos/export/1" xmlns="http://zakupki.gov.ru/oos/types/1">
+  <ns2:nsiOKPD2List>
+    <ns2:nsiOKPD2><id>1</id><code>C</code><name>Продукция обрабатывающих производств</name><actual>true</actual></ns2:nsiOKPD2>
+    <ns2:nsiOKPD2><id>2</id><parentId>1</parentId><code>21</code><name>Средства лекарственные</name><actual>true</actual></ns2:nsiOKPD2>
+    <ns2:nsiOKPD2>
+      <id>3</id><parentId>2</parentId><parentCode>21</parentCode><code>21.20.10.110</code>
+      <name>Препараты лекарственные, содержащие пенициллины &amp; иные</name><actual>false</actual>
+    </ns2:nsiOKPD2>
+    <ns2:nsiOKPD2>
+      <id>4</id><parentId>2</parentId><parentCode>21</parentCode><code>21.20.10.110</code>
+      <name>Препараты лекарственные, содержащие пенициллины</name><actual>true</actual>
+    </ns2:nsiOKPD2>
+    <ns2:nsiOKPD2><id>5</id><code>21.20.10.000</code><name>Препараты лекарственные прочие</name><actual>false</actual></ns2:nsiOKPD2>
+  </ns2:nsiOKPD2List>
+</ns2:export>
+`
+
 const failure = <A, E>(result: Result.Result<A, E>) => (Result.isFailure(result) ? result.failure : undefined)
 
 describe("classification pack files", () => {
@@ -80,6 +100,60 @@ describe("classification pack files", () => {
         ])
       )?.reason ?? "",
       /one table/u
+    )
+  })
+
+  it("reads OKPD2 from EIS's reference data (nsiOKPD2 XML): in force unless not actual, an item's newest version", () => {
+    const codes = Result.getOrThrow(okpd2Pack([{ name: "nsiOKPD2_all.xml", text: reference }]))
+    assert.deepStrictEqual(codes, [
+      { code: "21", label: "Средства лекарственные", withdrawn: false },
+      { code: "21.20.10.110", label: "Препараты лекарственные, содержащие пенициллины", withdrawn: false },
+      { code: "21.20.10.000", label: "Препараты лекарственные прочие", withdrawn: true }
+    ])
+    // With an older edition, which adds only the codes the reference data lacks.
+    const withEdition = Result.getOrThrow(
+      okpd2Pack([
+        { name: "okpd2.csv", text: `${edition}\n"Препараты прочие";"4";"C";"21.20.10.900";"";"";` },
+        { name: "nsiOKPD2_all.xml", text: reference }
+      ])
+    )
+    assert.deepStrictEqual(
+      withEdition.map((c) => [c.code, c.withdrawn]),
+      [
+        ["21", false],
+        ["21.20.10.110", false],
+        ["21.20.10.000", true],
+        ["21.20.10.900", true]
+      ]
+    )
+  })
+
+  it("refuses a malformed nsiOKPD2 file with its line and reason, and a table given with it", () => {
+    assert.deepStrictEqual(
+      failure(okpd2Pack([{ name: "n.xml", text: reference.replace("<code>21</code>", "<code>21.2X</code>") }])),
+      { file: "n.xml", line: 5, reason: '"21.2X" is not an OKPD2 code' }
+    )
+    const unclosed = failure(okpd2Pack([{ name: "n.xml", text: reference.replace("</ns2:nsiOKPD2List>", "") }]))
+    assert.strictEqual(unclosed?.file, "n.xml")
+    assert.match(unclosed?.reason ?? "", /^malformed XML: /u)
+    assert.isAbove(unclosed?.line ?? 0, 0)
+    assert.strictEqual(
+      failure(okpd2Pack([{ name: "n.xml", text: reference.replace("<name>Средства лекарственные</name>", "") }]))
+        ?.reason,
+      "21 has no name"
+    )
+    assert.match(
+      failure(okpd2Pack([{ name: "n.xml", text: "<export><other/></export>" }]))?.reason ?? "",
+      /no nsiOKPD2 element/u
+    )
+    assert.match(
+      failure(
+        okpd2Pack([
+          { name: "t.tsv", text: table },
+          { name: "n.xml", text: reference }
+        ])
+      )?.reason ?? "",
+      /one table of the codes in force .* not 1 table\(s\) and 1 XML file\(s\)/u
     )
   })
 

@@ -33,8 +33,8 @@ export const registerClassifications = (program: Command, globals: () => GlobalO
   classifications
     .command("import")
     .description(
-      "import a pack: okpd2 FILE... (the table of codes in force, code<TAB>label, and older editions as CSV " +
-        "Name;...;Kod for the withdrawn codes) or cpv-ru FILE (a JSON object of code-check: Russian label); the " +
+      "import a pack: okpd2 FILE... (the codes in force as a table, code<TAB>label, or as EIS's nsiOKPD2 XML, and " +
+        "older editions as CSV Name;...;Kod for the withdrawn codes) or cpv-ru FILE (a JSON object of code-check: Russian label); the " +
         "tenders are then analysed again, while a running server keeps answering"
     )
     .addArgument(new Argument("<pack>", "the pack").choices(classificationPacks))
