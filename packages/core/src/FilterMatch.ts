@@ -54,9 +54,13 @@ const budgetMatches = (budget: BudgetCondition, facts: FilterFacts): boolean => 
   return range !== undefined && (!isBounded(range) || within(facts.budget, range))
 }
 
+/** Whether a tender of a country passes a country filter (an empty one passes every tender). */
+export const passesCountryFilter = (countries: ReadonlyArray<string>, country: string | null): boolean =>
+  countries.length === 0 || (country !== null && countries.includes(country))
+
 /** Whether a tender passes a query's structured filters (country, deadline, budget, CPV), its text aside. */
 export const passesStructuredFilters = (query: FilterQuery, facts: FilterFacts): boolean => {
-  if (query.countries.length > 0 && (facts.country === null || !query.countries.includes(facts.country))) return false
+  if (!passesCountryFilter(query.countries, facts.country)) return false
   const after = query.deadlineAfter
   if (after !== undefined && (facts.deadline === null || facts.deadline <= DateTime.toEpochMillis(after))) return false
   if (query.budget !== undefined && !budgetMatches(query.budget, facts)) return false

@@ -269,6 +269,14 @@ const fieldLexemes = Effect.gen(function* () {
 const deadlineDays = rebuildTermsAtStart
 
 /**
+ * The deadline's day and week also of the tender's country ("YPL2026-12-01", "WPL2917"; SearchSql.ts
+ * `deadlineLexemes`): a search filtered by countries asks the GIN index for the tenders of a text due in the next days
+ * in those countries only, instead of reading every country's from the heap to drop them. The terms are rebuilt at
+ * start.
+ */
+const deadlineDaysByCountry = rebuildTermsAtStart
+
+/**
  * The index on a tender's source and native id: no statement looks tenders up by native id (notices are linked by
  * procedure key, tenders read by id or alias), and every write paid for it (third session of issue 10).
  */
@@ -330,7 +338,8 @@ export const migrate = Migrator.make({})({
     "18_rate_limits": rateLimits,
     "19_account_email_form": accountEmailForm,
     "20_classifications": classifications,
-    "21_source_labels": sourceLabels
+    "21_source_labels": sourceLabels,
+    "22_deadline_days_by_country": deadlineDaysByCountry
   }),
   table: "tenders_migrations"
 })

@@ -34,6 +34,7 @@ import {
   type FilterFacts,
   hasEveryClause,
   matchesWhole,
+  passesCountryFilter,
   passesStructuredFilters,
   rankedFields,
   rankOrder,
@@ -138,27 +139,43 @@ const maxSpanDays = 62
 const spanSlack = 4
 /** The most spans one search step probes (a second, sized by what the first found). */
 const maxSpans = 2
+/** The largest share of a text's tenders its filtered countries may hold for a span to ask for their days only. */
+const maxCountryShare = 0.5
 
 /**
  * The third way, for a text too common for the index alone and too rare for the deadline order (its cost peaks at
  * the balance, where both read √(limit × tenders) tenders): the index asked for the tenders of the text whose
- * deadline falls in the next days (their day and week lexemes), as many days from today as should hold `spanPages`
- * pages of filtered matches by the deadlines' distribution (the planner's histogram). The GIN index skips through the
- * text's and the days' entries and reads the tenders having both: few. A full page there is the nearest there is.
+ * deadline falls in the next days (their day and week lexemes; those of the countries the search is filtered by,
+ * when it is), as many days from today as should hold `spanPages` pages of filtered matches by the deadlines'
+ * distribution (the planner's histogram). The GIN index skips through the text's and the days' entries and reads
+ * the tenders having both: few. A full page there is the nearest there is.
  */
-export const spanOf = (stats: SearchStatistics, now: number, estimate: Estimate, share: number, limit: number) => {
+export const spanOf = (
+  stats: SearchStatistics,
+  now: number,
+  estimate: Estimate,
+  shares: Shares,
+  limit: number,
+  countries: ReadonlyArray<string> = []
+) => {
   if (stats.deadlineShare === undefined || !Number.isFinite(estimate.matches)) return undefined
   const today = Math.floor(now / dayMillis) * dayMillis
+  // The filtered countries' days when they hold at most half the text's tenders (an English word's, filtered to two
+  // EU countries, Russia and Armenia); else every country's (a Russian word's: the countries' days would drop few
+  // tenders from the heap reads, and the index would merge each day's entries once per country).
+  const byCountry = countries.length > 0 && shares.inCountries <= maxCountryShare
+  const entriesIn = byCountry ? stats.countryShare(countries) : 1
+  const rowsIn = byCountry ? shares.inCountries : 1
   for (let days = 1; days <= maxSpanDays; days++) {
     const spanShare = stats.deadlineShare(now, today + days * dayMillis)
-    if (estimate.least * share * spanShare < spanPages * limit) continue
-    const inSpan = stats.tenders * spanShare
-    const postings = postingsOf(estimate, { entries: inSpan, matches: estimate.matches * spanShare })
+    if (estimate.least * shares.kept * spanShare < spanPages * limit) continue
+    const found = estimate.matches * spanShare * rowsIn
+    const postings = postingsOf(estimate, { entries: stats.tenders * spanShare * entriesIn, matches: found })
     return {
       days,
       share: spanShare,
-      lexemes: spanLexemes(today, days),
-      cost: postings * cost.posting + estimate.matches * spanShare * cost.heapRow
+      lexemes: spanLexemes(today, days, byCountry ? countries : []),
+      cost: postings * cost.posting + found * cost.heapRow
     }
   }
   return undefined
@@ -200,26 +217,53 @@ const termsOf = (clause: Clause) => clause.alternatives.map((a) => a.term)
 const rarestClause = (clauses: ReadonlyArray<ReadonlyArray<string>>, stats: SearchStatistics) =>
   clauses.toSorted((a, b) => stats.matchesOfAny(a) - stats.matchesOfAny(b))[0]
 /**
- * The share of the tenders of a text condition (one lexeme of each set) that a query's structured filters keep:
- * counted in the sample among those it has, when it met enough of them, else among those having the condition's
- * rarest set (a text and the filters are seldom independent: a Russian word's tenders are Russia's, an English
- * word's the EU's); else the statistics', which take the filters as independent of the text.
+ * Shares of the tenders of a text condition (one lexeme of each set): those a query's structured filters keep
+ * (`kept`), and those in its filtered countries (`inCountries`, 1 without a country filter).
  */
-const filteredShare = (
+export interface Shares {
+  readonly kept: number
+  readonly inCountries: number
+}
+
+/**
+ * The share of the tenders of a text condition (one lexeme of each set) that pass a test: counted in the sample among
+ * those it has, when it met enough of them, else among those having the condition's rarest set (a text and the
+ * filters are seldom independent: a Russian word's tenders are Russia's, an English word's the EU's); else the
+ * statistics' (`prior`), which take the filters as independent of the text.
+ */
+const sampledShare = (
+  stats: SearchStatistics,
+  sampled: LexemeSample,
+  sets: ReadonlyArray<ReadonlyArray<string>>,
+  passes: (facts: FilterFacts) => boolean,
+  prior: number
+) => {
+  if (prior >= 1 || sets.length === 0) return prior
+  const rarest = sets.length > 1 ? rarestClause(sets, stats) : undefined
+  const counted =
+    sampled.keptShare(sets, passes, prior) ??
+    (rarest === undefined ? undefined : sampled.keptShare([rarest], passes, prior))
+  return counted === undefined ? prior : Math.max(counted, 1e-6)
+}
+/** The shares of a text condition's tenders its query's filters keep, and its filtered countries hold. */
+const filteredShares = (
   query: SearchQuery,
   stats: SearchStatistics,
   sampled: LexemeSample,
   sets: ReadonlyArray<ReadonlyArray<string>>
-) => {
-  const share = stats.filterShare(query)
-  if (share >= 1 || sets.length === 0) return share
-  const passes = (facts: FilterFacts) => passesStructuredFilters(query, facts)
-  const rarest = sets.length > 1 ? rarestClause(sets, stats) : undefined
-  const counted =
-    sampled.keptShare(sets, passes, share) ??
-    (rarest === undefined ? undefined : sampled.keptShare([rarest], passes, share))
-  return counted === undefined ? share : Math.max(counted, 1e-6)
-}
+): Shares => ({
+  kept: sampledShare(stats, sampled, sets, (facts) => passesStructuredFilters(query, facts), stats.filterShare(query)),
+  inCountries:
+    query.countries.length === 0
+      ? 1
+      : sampledShare(
+          stats,
+          sampled,
+          sets,
+          (facts) => passesCountryFilter(query.countries, facts.country),
+          stats.countryShare(query.countries)
+        )
+})
 /** The query's plan with each clause weighed by its rarity among the tenders (core `weighClauses`). */
 const weighedPlan = (query: SearchQuery, stats: SearchStatistics) =>
   weighClauses(query.text, (clause) => stats.matchesOfAny(lexemesOf(termsOf(clause))), stats.tenders)
@@ -290,10 +334,11 @@ export const makeRankedSearch = Effect.gen(function* () {
     query: SearchQuery,
     where: Statement.Fragment,
     estimate: Estimate,
-    share: number,
+    shares: Shares,
     limit: number
   ) {
     const stats = yield* statistics
+    const share = shares.kept
     const now = DateTime.toEpochMillis(query.now)
     const viaIndex = (cap: number) => probe(planner, [where], limit, cap).pipe(Effect.map(([found]) => found))
     const viaDeadline = (window: number) =>
@@ -314,7 +359,7 @@ export const makeRankedSearch = Effect.gen(function* () {
     const tried = new Set<string>()
     for (let spans = 0; ;) {
       const route = routeOf(current, share, limit, stats.tenders)
-      const span = spans < maxSpans ? spanOf(stats, now, current, share, limit) : undefined
+      const span = spans < maxSpans ? spanOf(stats, now, current, shares, limit, query.countries) : undefined
       const ways = [
         { way: "index", cost: route.viaIndex },
         { way: "deadline", cost: route.viaDeadline },
@@ -375,18 +420,18 @@ export const makeRankedSearch = Effect.gen(function* () {
     const sampled = yield* sample
     const steps = levels.map((lexemes) => {
       const estimate = estimateOf(stats, sampled, [lexemes])
-      const share = filteredShare(query, stats, sampled, [lexemes])
+      const shares = filteredShares(query, stats, sampled, [lexemes])
       return {
         where: searchConditions(sql, query, [sql`t.search_vec @@ ${anyLexeme(lexemes)}::tsquery`]),
         estimate,
-        share,
-        route: routeOf(estimate, share, query.limit, stats.tenders)
+        shares,
+        route: routeOf(estimate, shares.kept, query.limit, stats.tenders)
       }
     })
     // A level is read only when those before it fell short: the small ones are probed at once (one statement) up to
     // the first large level expected to fill the page (its fewest likely matches, filtered), the rest only if reached.
     const filling = steps.findIndex(
-      (step) => !step.route.indexFirst && step.estimate.least * step.share >= query.limit - found.length
+      (step) => !step.route.indexFirst && step.estimate.least * step.shares.kept >= query.limit - found.length
     )
     const small = (filling === -1 ? steps : steps.slice(0, filling + 1)).filter((step) => step.route.indexFirst)
     const probed = new Map(
@@ -401,7 +446,7 @@ export const makeRankedSearch = Effect.gen(function* () {
     for (const step of steps) {
       if (result.length >= query.limit) break
       const tenders =
-        probed.get(step) ?? (yield* nearest(planner, query, step.where, step.estimate, step.share, query.limit))
+        probed.get(step) ?? (yield* nearest(planner, query, step.where, step.estimate, step.shares, query.limit))
       const seen = new Set(result.map((tender) => tender.id))
       result.push(...tenders.filter((tender) => !seen.has(tender.id)).slice(0, query.limit - result.length))
     }
@@ -434,7 +479,7 @@ export const makeRankedSearch = Effect.gen(function* () {
     const lexemes = [...new Set(clauseLexemes(query.text).flat())]
     const estimate = estimateOf(stats, sampled, [lexemes])
     if (
-      !(estimate.matches * filteredShare(query, stats, sampled, [lexemes]) <= candidateWindow) &&
+      !(estimate.matches * filteredShares(query, stats, sampled, [lexemes]).kept <= candidateWindow) &&
       !stats.unlisted(lexemes)
     )
       return undefined
@@ -470,7 +515,7 @@ export const makeRankedSearch = Effect.gen(function* () {
     const planner = makeScanSettings(sql)
     const stats = yield* statistics
     const sampled = yield* sample
-    const shareOf = (sets: ReadonlyArray<ReadonlyArray<string>>) => filteredShare(query, stats, sampled, sets)
+    const shareOf = (sets: ReadonlyArray<ReadonlyArray<string>>) => filteredShares(query, stats, sampled, sets)
     const clauses = clauseLexemes(query.text)
     const best = bestLexemes(query.text)
     const whereAll = (sets: ReadonlyArray<ReadonlyArray<string>>) =>
@@ -487,7 +532,7 @@ export const makeRankedSearch = Effect.gen(function* () {
     const inTitle = clauseLexemes(query.text, ["title"])
     const rarest = clauses.length < 2 ? undefined : rarestClause(clauses, stats)
     const complete =
-      stats.matchesOfAny(any[0] ?? []) * shareOf(any) <= candidateWindow
+      stats.matchesOfAny(any[0] ?? []) * shareOf(any).kept <= candidateWindow
         ? (yield* probe(planner, [whereAll(any)], candidateWindow, candidateWindow))[0]
         : undefined
     const candidates = complete ?? [

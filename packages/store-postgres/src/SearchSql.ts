@@ -44,34 +44,52 @@ export const isFieldLexeme = (stored: string): boolean => fieldLetters.has(store
 /** A day in milliseconds (deadline days are UTC days). */
 export const dayMillis = 86_400_000
 
-/** The stored lexeme of a day (UTC), by its number since 1970-01-01: "Y2026-12-01". */
-const dayLexeme = (day: number): string => `Y${new Date(day * dayMillis).toISOString().slice(0, 10)}`
-
-/** The stored lexeme of a week: days 7k to 7k + 6 since 1970-01-01 (a Thursday to a Wednesday), "W2917". */
-const weekLexeme = (week: number): string => `W${week}`
+/**
+ * The stored lexeme of a day (UTC), by its number since 1970-01-01, of every tender ("Y2026-12-01") or of a country's
+ * ("YPL2026-12-01").
+ */
+const dayLexeme = (day: number, country = ""): string =>
+  `Y${country}${new Date(day * dayMillis).toISOString().slice(0, 10)}`
 
 /**
- * The stored lexemes of the day (UTC) and the week a deadline falls on, which every tender with a deadline has: a
- * search asks the GIN index for the tenders of a text due in the next days (RankedSearch.ts, `spanLexemes`).
+ * The stored lexeme of a week: days 7k to 7k + 6 since 1970-01-01 (a Thursday to a Wednesday), of every tender
+ * ("W2917") or of a country's ("WPL2917").
  */
-export const deadlineLexemes = (epochMillis: number): ReadonlyArray<string> => {
+const weekLexeme = (week: number, country = ""): string => `W${country}${week}`
+
+/**
+ * The stored lexemes of the day (UTC) and the week a deadline falls on, which every tender with a deadline has, and
+ * the same of its country: a search asks the GIN index for the tenders of a text due in the next days, in the
+ * countries it is filtered by when it is (RankedSearch.ts, `spanLexemes`).
+ */
+export const deadlineLexemes = (epochMillis: number, country: string | null = null): ReadonlyArray<string> => {
   const day = Math.floor(epochMillis / dayMillis)
-  return [dayLexeme(day), weekLexeme(Math.floor(day / 7))]
+  const week = Math.floor(day / 7)
+  return [
+    dayLexeme(day),
+    weekLexeme(week),
+    ...(country === null || country === "" ? [] : [dayLexeme(day, country), weekLexeme(week, country)])
+  ]
 }
 
 /**
- * The lexemes of the tenders due in `days` days from the day of `epochMillis`: whole weeks by their week, the days
- * before and after them by their day (the GIN index merges fewer entries).
+ * The lexemes of the tenders due in `days` days from the day of `epochMillis` (of the given countries only, when
+ * any): whole weeks by their week, the days before and after them by their day (the GIN index merges fewer entries).
  */
-export const spanLexemes = (epochMillis: number, days: number): ReadonlyArray<string> => {
+export const spanLexemes = (
+  epochMillis: number,
+  days: number,
+  countries: ReadonlyArray<string> = []
+): ReadonlyArray<string> => {
   const first = Math.floor(epochMillis / dayMillis)
+  const of = countries.length === 0 ? [""] : countries
   const lexemes: Array<string> = []
   for (let day = first; day < first + days;) {
     if (day % 7 === 0 && day + 7 <= first + days) {
-      lexemes.push(weekLexeme(day / 7))
+      for (const country of of) lexemes.push(weekLexeme(day / 7, country))
       day += 7
     } else {
-      lexemes.push(dayLexeme(day))
+      for (const country of of) lexemes.push(dayLexeme(day, country))
       day += 1
     }
   }

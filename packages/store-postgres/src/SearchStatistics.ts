@@ -55,6 +55,8 @@ export interface SearchStatistics {
   readonly unlisted: (lexemes: ReadonlyArray<string>) => boolean
   readonly deadlineShare: ((from: number, to: number) => number) | undefined
   readonly filterShare: (query: SearchQuery) => number
+  /** The share of tenders in any of the countries (1 for none, or without statistics of the column). */
+  readonly countryShare: (countries: ReadonlyArray<string>) => number
 }
 
 const sum = (values: Iterable<number>) => {
@@ -115,22 +117,27 @@ const rangeShare = (column: ColumnRow, range: AmountRange) =>
 /** The share of a converted budget range of one currency: unknown per currency, so the planner's default. */
 const convertedRangeShare = 0.5
 
+/** The share of tenders in any of the countries (1 for none, or without statistics of the column). */
+const countryShareOf =
+  (column: (name: string) => ColumnRow | undefined, rows: number) =>
+  (countries: ReadonlyArray<string>): number => {
+    const country = column("country")
+    if (countries.length === 0 || country === undefined) return 1
+    return Math.min(1, sum(countries.map(valueShare(country, rows))))
+  }
+
 /** The share of tenders the filters of a search keep (1 without filters, or without statistics of a column). */
 const filterShareOf = (
   column: (name: string) => ColumnRow | undefined,
   deadlineShare: SearchStatistics["deadlineShare"],
+  countryShare: SearchStatistics["countryShare"],
   rows: number
 ) => {
-  const country = column("country")
   const currency = column("currency")
   const budget = column("budget")
   const cpv = column("cpv_prefixes")
   return (query: SearchQuery): number => {
-    let share = 1
-    if (query.countries.length > 0 && country !== undefined) {
-      const of = valueShare(country, rows)
-      share *= Math.min(1, sum(query.countries.map(of)))
-    }
+    let share = countryShare(query.countries)
     if (query.cpvPrefixes.length > 0 && cpv !== undefined) {
       const { listed, unlisted } = commonElements(cpv)
       share *= Math.min(1, sum(query.cpvPrefixes.map((prefix) => listed.get(prefix) ?? unlisted)))
@@ -167,7 +174,8 @@ export const toSearchStatistics = (columns: ReadonlyArray<ColumnRow>): SearchSta
     rows < 0 || deadlines === undefined || ((deadlines.bounds ?? []).length < 2 && !deadlines.commonValues?.length)
       ? undefined
       : (from: number, to: number) => numberShare(deadlines, from / 1000, to / 1000, false)
-  const filterShare = filterShareOf(column, deadlineShare, Math.max(rows, 0))
+  const countryShare = countryShareOf(column, Math.max(rows, 0))
+  const filterShare = filterShareOf(column, deadlineShare, countryShare, Math.max(rows, 0))
   const lexemes = column("search_vec")
   if (rows < 0 || lexemes === undefined || lexemes.elems === null || lexemes.elemShares === null)
     return {
@@ -175,7 +183,8 @@ export const toSearchStatistics = (columns: ReadonlyArray<ColumnRow>): SearchSta
       matchesOfAny: () => Infinity,
       unlisted: () => false,
       deadlineShare,
-      filterShare
+      filterShare,
+      countryShare
     }
   // The unlisted lexemes of a condition (mostly forms of one word, found together) count as one.
   const { listed: share, unlisted } = commonElements(lexemes)
@@ -193,7 +202,8 @@ export const toSearchStatistics = (columns: ReadonlyArray<ColumnRow>): SearchSta
     },
     unlisted: (lexemes) => lexemes.every((lexeme) => !share.has(lexeme)),
     deadlineShare,
-    filterShare
+    filterShare,
+    countryShare
   }
 }
 

@@ -4,12 +4,12 @@ import { deadlineLexemes, fieldLexeme, lexeme } from "./SearchSql.ts"
 
 /**
  * The tsvector text of a tender: its terms (core SearchText.documentTerms), each tagged with its best field, and the
- * day and week of its deadline.
+ * day and week of its deadline, also of its country's (`deadlineLexemes`).
  */
-export const termsVector = (terms: DocumentTerms, deadline: string | null): string =>
+export const termsVector = (terms: DocumentTerms, deadline: string | null, country: string | null): string =>
   [
     ...[...terms].map(([term, field]) => lexeme(fieldLexeme(term, field))),
-    ...(deadline === null ? [] : deadlineLexemes(Date.parse(deadline)).map(lexeme))
+    ...(deadline === null ? [] : deadlineLexemes(Date.parse(deadline), country).map(lexeme))
   ].join(" ")
 
 /** The CPV prefixes a tender is filed under: its `cpv:` terms (own codes, and those of the crosswalk). */
@@ -20,7 +20,7 @@ export const cpvPrefixesOfTerms = (terms: DocumentTerms): ReadonlyArray<string> 
 const indexColumns = (text: SearchText["Service"], record: TenderRecord) => {
   const terms = text.documentTerms(record)
   return {
-    terms: termsVector(terms, record.deadline),
+    terms: termsVector(terms, record.deadline, record.country),
     cpv_prefixes: cpvPrefixesOfTerms(terms),
     terms_version: text.version
   }

@@ -85,7 +85,28 @@ describe("the lexemes of deadlines", () => {
     expect(spanLexemes(now, 3)).toEqual(["Y2026-11-24", "Y2026-11-25", "Y2026-11-26"])
     expect(spanLexemes(now, 9)).toEqual(["Y2026-11-24", "Y2026-11-25", "W2969"])
   })
+
+  it("tag them in the tender's country too, for a span of the countries a search is filtered by", () => {
+    expect(deadlineLexemes(Date.UTC(2026, 10, 26, 23, 59), "PL")).toEqual([
+      "Y2026-11-26",
+      "W2969",
+      "YPL2026-11-26",
+      "WPL2969"
+    ])
+    expect(deadlineLexemes(Date.UTC(2026, 10, 26), null)).toEqual(["Y2026-11-26", "W2969"])
+    expect(spanLexemes(now, 9, ["PL", "AM"])).toEqual([
+      "YPL2026-11-24",
+      "YAM2026-11-24",
+      "YPL2026-11-25",
+      "YAM2026-11-25",
+      "WPL2969",
+      "WAM2969"
+    ])
+  })
 })
+
+/** The shares of a step whose filters keep `share` of its tenders, with no country filter. */
+const kept = (share: number) => ({ kept: share, inCountries: 1 })
 
 describe("the way a search step takes", () => {
   it("asks the index for a rare text and reads the deadline order for a common one", () => {
@@ -110,19 +131,41 @@ describe("the way a search step takes", () => {
   it("spans as many days from today as should hold four pages of filtered matches", () => {
     const stats = statistics()
     // 9,000 tenders have the text: 100 a day; four pages of 10 are in the first day.
-    const common = spanOf(stats, now, one(9_000), 1, 10)
+    const common = spanOf(stats, now, one(9_000), kept(1), 10)
     expect(common?.days).toBe(1)
     expect(common?.lexemes).toEqual(["Y2026-11-24"])
     // A filter keeping a tenth: 10 a day, four days.
-    expect(spanOf(stats, now, one(9_000), 0.1, 10)?.lexemes).toEqual([
+    expect(spanOf(stats, now, one(9_000), kept(0.1), 10)?.lexemes).toEqual([
       "Y2026-11-24",
       "Y2026-11-25",
       "Y2026-11-26",
       "Y2026-11-27"
     ])
     // Too rare for any span of at most 62 days; no statistics of deadlines.
-    expect(spanOf(stats, now, one(50), 1, 10)).toBeUndefined()
-    expect(spanOf({ ...stats, deadlineShare: undefined }, now, one(9_000), 1, 10)).toBeUndefined()
+    expect(spanOf(stats, now, one(50), kept(1), 10)).toBeUndefined()
+    expect(spanOf({ ...stats, deadlineShare: undefined }, now, one(9_000), kept(1), 10)).toBeUndefined()
+  })
+
+  it("asks for the filtered countries' days when they hold at most half the text's tenders", () => {
+    const stats = statistics()
+    // Two countries holding a fifth of the text's tenders, a tenth kept by every filter: four days of theirs.
+    expect(spanOf(stats, now, one(9_000), { kept: 0.1, inCountries: 0.2 }, 10, ["PL", "RU"])?.lexemes).toEqual([
+      "YPL2026-11-24",
+      "YRU2026-11-24",
+      "YPL2026-11-25",
+      "YRU2026-11-25",
+      "YPL2026-11-26",
+      "YRU2026-11-26",
+      "YPL2026-11-27",
+      "YRU2026-11-27"
+    ])
+    // Holding most of them: every country's days (theirs would drop few rows, and merge each day once per country).
+    expect(spanOf(stats, now, one(9_000), { kept: 0.1, inCountries: 0.9 }, 10, ["PL", "RU"])?.lexemes).toEqual([
+      "Y2026-11-24",
+      "Y2026-11-25",
+      "Y2026-11-26",
+      "Y2026-11-27"
+    ])
   })
 
   it("prefers the span for two common words that seldom meet, and the index for a rare word", () => {
@@ -130,11 +173,13 @@ describe("the way a search step takes", () => {
     // "school" & "building": 30,000 tenders each, 1,000 together (the independent estimate: 900).
     const pair = { matches: 5_000, least: 900, entries: 60_000, sets: 2 }
     const route = routeOf(pair, 1, 10, 1_000_000)
-    const span = spanOf(stats, now, pair, 1, 10)
+    const span = spanOf(stats, now, pair, kept(1), 10)
     expect(span).toBeDefined()
     expect(span!.cost).toBeLessThan(Math.min(route.viaIndex, route.viaDeadline))
     const rare = one(60)
-    expect(routeOf(rare, 1, 10, 1_000_000).viaIndex).toBeLessThan(spanOf(stats, now, rare, 0.1, 1)?.cost ?? Infinity)
+    expect(routeOf(rare, 1, 10, 1_000_000).viaIndex).toBeLessThan(
+      spanOf(stats, now, rare, kept(0.1), 1)?.cost ?? Infinity
+    )
   })
 })
 

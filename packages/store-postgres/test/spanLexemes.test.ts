@@ -3,7 +3,8 @@ import * as fc from "fast-check"
 import { dayMillis, deadlineLexemes, spanLexemes } from "../src/SearchSql.ts"
 
 // A search asks the GIN index for the tenders due in the next days by the day and week lexemes every deadline has
-// (`deadlineLexemes`): `spanLexemes` must name each day of the span once, and no day outside it.
+// (`deadlineLexemes`): `spanLexemes` must name each day of the span once, and no day outside it; of the countries a
+// search is filtered by, the days of those countries' tenders only.
 
 /** The UTC days (since 1970-01-01) a stored lexeme stands for: one for a day's, "Y2026-12-01"; seven for a week's. */
 const daysOf = (lexeme: string): ReadonlyArray<number> => {
@@ -60,6 +61,31 @@ describe("spanLexemes", () => {
           `${new Date(deadline).toISOString()} in ${n} days from ${new Date(at).toISOString()}`
         )
       }),
+      { numRuns: 1000 }
+    )
+  })
+
+  it("of countries, finds a deadline exactly when it falls in the span and its tender is in one of them", () => {
+    const country = fc.constantFrom("AM", "RU", "DE", "PL", "FR")
+    fc.assert(
+      fc.property(
+        instant,
+        days,
+        fc.integer({ min: -10 * dayMillis, max: 420 * dayMillis }),
+        country,
+        fc.uniqueArray(country, { minLength: 1, maxLength: 4 }),
+        (at, n, offset, own, filtered) => {
+          const first = Math.floor(at / dayMillis)
+          const deadline = first * dayMillis + offset
+          const span = new Set(spanLexemes(at, n, filtered))
+          const day = Math.floor(deadline / dayMillis)
+          assert.strictEqual(
+            deadlineLexemes(deadline, own).some((lexeme) => span.has(lexeme)),
+            day >= first && day < first + n && filtered.includes(own),
+            `${own} ${new Date(deadline).toISOString()} in ${n} days from ${new Date(at).toISOString()} in ${filtered}`
+          )
+        }
+      ),
       { numRuns: 1000 }
     )
   })

@@ -28,7 +28,9 @@ import {
   toSearchQuery
 } from "@tenders/core"
 import { isoFromNow, makeRecord } from "@tenders/core/testing"
+import { PgClient } from "@effect/sql-pg"
 import { DateTime, Duration, Effect, Layer, Option, Ref, Stream } from "effect"
+import { deadlineLexemes } from "../src/SearchSql.ts"
 import { backends } from "./backends.ts"
 
 const records = [
@@ -261,6 +263,22 @@ for (const [name, makeLayer] of backends()) {
             yield* search({ q })
           }
           assert.strictEqual((yield* search({ q: "   " })).length, 7)
+        })
+      )
+
+      it.effect("indexes a deadline's day and week, and the same of the tender's country (the spans' lexemes)", () =>
+        Effect.gen(function* () {
+          const sql = yield* PgClient.PgClient
+          const [record] = records
+          if (record?.deadline == null || record.country === null) return assert.fail("a record with a deadline")
+          const rows = yield* sql<{ readonly lexemes: ReadonlyArray<string> }>`
+            SELECT ARRAY(SELECT l FROM unnest(tsvector_to_array(search_vec)) l WHERE l ~ '^[YW]' ORDER BY l) AS lexemes
+            FROM tenders WHERE id = ${record.id}`
+          assert.deepStrictEqual(
+            rows[0]?.lexemes,
+            deadlineLexemes(Date.parse(record.deadline), record.country).toSorted()
+          )
+          assert.include(rows[0]?.lexemes ?? [], `Y${record.country}${record.deadline.slice(0, 10)}`)
         })
       )
 
