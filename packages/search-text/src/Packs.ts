@@ -98,14 +98,8 @@ const okpd2Edition = (file: PackFile): Result.Result<ReadonlyArray<PackCode>, Pa
   return Result.succeed(codes)
 }
 
-const xmlParser = new XMLParser({
-  removeNSPrefix: true,
-  ignoreAttributes: true,
-  ignoreDeclaration: true,
-  ignorePiTags: true,
-  parseTagValue: false,
-  trimValues: true
-})
+/** Elements by their local names, texts as written (a code such as `21.20` is no number). */
+const xmlParser = new XMLParser({ removeNSPrefix: true, parseTagValue: false })
 
 /** The elements of a parsed XML tree with the given name, in document order, however deep. */
 const elementsNamed = (node: unknown, name: string): ReadonlyArray<Record<string, unknown>> => {
