@@ -9,19 +9,18 @@
 // The naive baseline is measured as a search (the same use case on a store whose search is the naive statement) and
 // as its statement alone; the ratio is the baseline's p95 over the class's (above 1x: faster than the baseline).
 import {
-  Rates,
+  type QueryPlan,
   type SearchQuery,
   type SearchRequest,
   SearchText,
   searchTenders,
   type TenderRecord,
   TenderId,
-  TenderStore,
-  toFilterQuery
+  TenderStore
 } from "@tenders/core"
 import { PgClient } from "@effect/sql-pg"
 import { anyOf, TenderRow, tenderColumns, usePacksOfStore } from "@tenders/store-postgres"
-import { DateTime, Effect, Schema } from "effect"
+import { Effect, Schema } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -226,30 +225,25 @@ const withFilters = (request: SearchRequest): SearchRequest => ({
 // page read with the columns every search reads. Measured two ways: the statement alone, and as the search: the same
 // use case (`searchTenders`: plan, corrections, cards, hint, the sources' health) on a store whose search is that
 // statement, so the ratio compares the ranking, not a bare statement with a whole response.
-const naiveTenders = (query: SearchQuery) =>
+const naiveTenders = (text: QueryPlan, limit: number) =>
   Effect.gen(function* () {
     const sql = yield* PgClient.PgClient
-    const any = query.text.clauses.map((c) => anyOf(c.alternatives.map((a) => a.term))).join(" | ")
+    const any = text.clauses.map((c) => anyOf(c.alternatives.map((a) => a.term))).join(" | ")
     if (any === "") return []
     const rows = yield* sql`SELECT ${sql.literal(tenderColumns)} FROM tenders t
       WHERE t.status IN ('open', 'amended') AND t.deadline_sort > now() AND t.search_vec @@ ${any}::tsquery
-      ORDER BY ts_rank(t.search_vec, ${any}::tsquery) DESC, t.deadline_sort, t.id LIMIT ${query.limit}`.unprepared
+      ORDER BY ts_rank(t.search_vec, ${any}::tsquery) DESC, t.deadline_sort, t.id LIMIT ${limit}`.unprepared
     return yield* Schema.decodeUnknownEffect(Schema.Array(TenderRow))(rows)
   }).pipe(Effect.orDie)
 const naiveStatement = (request: SearchRequest) =>
   Effect.gen(function* () {
-    const text = (yield* SearchText).queryPlan(request.q ?? "")
-    return (yield* naiveTenders({
-      ...toFilterQuery(request, (yield* Rates).table, text),
-      limit: 10,
-      now: yield* DateTime.now
-    })).length
+    return yield* naiveTenders((yield* SearchText).queryPlan(request.q ?? ""), 10)
   })
 const naiveSearch = (request: SearchRequest) =>
   Effect.gen(function* () {
     const store = yield* TenderStore
     const search = (query: SearchQuery) =>
-      Effect.map(naiveTenders(query), (tenders) => ({ tenders, approximate: false }))
+      Effect.map(naiveTenders(query.text, query.limit), (tenders) => ({ tenders, approximate: false }))
     return yield* searchTenders(request, "business").pipe(Effect.provideService(TenderStore, { ...store, search }))
   })
 

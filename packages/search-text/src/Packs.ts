@@ -125,8 +125,8 @@ const lineOfValue = (text: string, value: string): number => {
 /**
  * OKPD2 as the EIS reference data publishes it (`nsiOKPD2`, the 44-FZ export: `export/nsiOKPD2List/nsiOKPD2`, each
  * with `code`, `name` and `actual`, namespaces as they come): the codes `actual` is not `false` for are in force, the
- * others withdrawn. A code given as in force and withdrawn (an item's older version) is in force; lettered sections
- * are skipped.
+ * others withdrawn, every version of an item as given (`addCode` keeps the one in force); lettered sections are
+ * skipped.
  */
 const okpd2Reference = (file: PackFile): Result.Result<ReadonlyArray<PackCode>, PackFileProblem> => {
   const text = file.text.replace(/^\uFEFF/u, "")
@@ -136,7 +136,7 @@ const okpd2Reference = (file: PackFile): Result.Result<ReadonlyArray<PackCode>, 
   if (Result.isFailure(parsed)) return refused(file.name, 0, "malformed XML")
   const items = elementsNamed(parsed.success, "nsiOKPD2")
   if (items.length === 0) return refused(file.name, 0, "no nsiOKPD2 element: not the EIS reference data of OKPD2")
-  const codes = new Map<string, PackCode>()
+  const codes: Array<PackCode> = []
   for (const item of items) {
     const code = textOf(item, "code").trim()
     if (/^[A-Z]$/u.test(code)) continue
@@ -145,18 +145,28 @@ const okpd2Reference = (file: PackFile): Result.Result<ReadonlyArray<PackCode>, 
     }
     const label = cleanLabel(textOf(item, "name"))
     if (label === "") return refused(file.name, lineOfValue(text, code), `${code} has no name`)
-    const withdrawn = textOf(item, "actual").trim() === "false"
-    const before = codes.get(code)
-    if (before === undefined || (before.withdrawn && !withdrawn)) codes.set(code, { code, label, withdrawn })
+    codes.push({ code, label, withdrawn: textOf(item, "actual").trim() === "false" })
   }
-  return [...codes.values()].some((code) => !code.withdrawn)
-    ? Result.succeed([...codes.values()])
+  return codes.some((code) => !code.withdrawn)
+    ? Result.succeed(codes)
     : refused(file.name, 0, "no OKPD2 code in force in the file")
 }
 
-/** What an OKPD2 file is, told by its content: EIS's XML reference data, an older edition's CSV, or the table. */
+/**
+ * Adds a code to a pack's codes unless it is there already; a code in force takes the place of a withdrawn one (an
+ * item's older version in EIS's data, an older edition's code).
+ */
+const addCode = (codes: Map<string, PackCode>, code: PackCode) => {
+  const before = codes.get(code.code)
+  if (before === undefined || (before.withdrawn && !code.withdrawn)) codes.set(code.code, code)
+}
+
+/** What an OKPD2 file is, told by how it starts: EIS's XML reference data, an older edition's CSV, or the table. */
 const okpd2FileKind = (file: PackFile): "reference" | "edition" | "table" => {
-  const start = file.text.replace(/^\uFEFF/u, "").trimStart()
+  const start = file.text
+    .slice(0, 64)
+    .replace(/^\uFEFF/u, "")
+    .trimStart()
   return start.startsWith("<") ? "reference" : /^"?Name"?;/u.test(start) ? "edition" : "table"
 }
 
@@ -167,9 +177,9 @@ const okpd2FileKind = (file: PackFile): "reference" | "edition" | "table" => {
  * them). Each file's kind is told by its content.
  */
 export const okpd2Pack = (files: ReadonlyArray<PackFile>): Result.Result<ReadonlyArray<PackCode>, PackFileProblem> => {
-  const tables = files.filter((file) => okpd2FileKind(file) === "table")
-  const references = files.filter((file) => okpd2FileKind(file) === "reference")
-  const editions = files.filter((file) => okpd2FileKind(file) === "edition")
+  const kinds = files.map((file) => [okpd2FileKind(file), file] as const)
+  const ofKind = (kind: ReturnType<typeof okpd2FileKind>) => kinds.flatMap(([k, file]) => (k === kind ? [file] : []))
+  const [tables, references, editions] = [ofKind("table"), ofKind("reference"), ofKind("edition")]
   const [table] = tables
   if (!(tables.length === 1 && references.length === 0) && !(tables.length === 0 && references.length > 0)) {
     return refused(
@@ -183,15 +193,12 @@ export const okpd2Pack = (files: ReadonlyArray<PackFile>): Result.Result<Readonl
   for (const source of table === undefined ? references : [table]) {
     const read = table === undefined ? okpd2Reference(source) : okpd2Table(source)
     if (Result.isFailure(read)) return read
-    for (const code of read.success) {
-      const before = codes.get(code.code)
-      if (before === undefined || (before.withdrawn && !code.withdrawn)) codes.set(code.code, code)
-    }
+    for (const code of read.success) addCode(codes, code)
   }
   for (const edition of editions) {
     const older = okpd2Edition(edition)
     if (Result.isFailure(older)) return older
-    for (const code of older.success) if (!codes.has(code.code)) codes.set(code.code, code)
+    for (const code of older.success) addCode(codes, code)
   }
   return Result.succeed([...codes.values()])
 }

@@ -25,8 +25,8 @@ const edition = [
 const reference = `<?xml version="1.0" encoding="UTF-8"?>
 <ns2:export xmlns:ns2="http://zakupki.gov.ru/oos/export/1" xmlns="http://zakupki.gov.ru/oos/types/1">
   <ns2:nsiOKPD2List>
-    <ns2:nsiOKPD2><id>1</id><code>C</code><name>Продукция обрабатывающих производств</name><actual>true</actual></ns2:nsiOKPD2>
-    <ns2:nsiOKPD2><id>2</id><parentId>1</parentId><code>21</code><name>Средства лекарственные</name><actual>true</actual></ns2:nsiOKPD2>
+    <ns2:nsiOKPD2><code>C</code><name>Продукция обрабатывающих производств</name><actual>true</actual></ns2:nsiOKPD2>
+    <ns2:nsiOKPD2><id>2</id><code>21</code><name>Средства лекарственные</name><actual>true</actual></ns2:nsiOKPD2>
     <ns2:nsiOKPD2>
       <id>3</id><parentId>2</parentId><parentCode>21</parentCode><code>21.20.10.110</code>
       <name>Препараты лекарственные, содержащие пенициллины &amp; иные</name><actual>false</actual>
@@ -35,7 +35,9 @@ const reference = `<?xml version="1.0" encoding="UTF-8"?>
       <id>4</id><parentId>2</parentId><parentCode>21</parentCode><code>21.20.10.110</code>
       <name>Препараты лекарственные, содержащие пенициллины</name><actual>true</actual>
     </ns2:nsiOKPD2>
-    <ns2:nsiOKPD2><id>5</id><code>21.20.10.000</code><name>Препараты лекарственные прочие</name><actual>false</actual></ns2:nsiOKPD2>
+    <ns2:nsiOKPD2>
+      <id>5</id><code>21.20.10.000</code><name>Препараты лекарственные прочие</name><actual>false</actual>
+    </ns2:nsiOKPD2>
   </ns2:nsiOKPD2List>
 </ns2:export>
 `
@@ -103,7 +105,7 @@ describe("classification pack files", () => {
     )
   })
 
-  it("reads OKPD2 from EIS's reference data (nsiOKPD2 XML): in force unless not actual, an item's newest version", () => {
+  it("reads EIS's nsiOKPD2 XML: a code in force unless not actual, an item's newest version", () => {
     const codes = Result.getOrThrow(okpd2Pack([{ name: "nsiOKPD2_all.xml", text: reference }]))
     assert.deepStrictEqual(codes, [
       { code: "21", label: "Средства лекарственные", withdrawn: false },

@@ -44,12 +44,11 @@ export const isFieldLexeme = (stored: string): boolean => fieldLetters.has(store
 /** A day in milliseconds (deadline days are UTC days). */
 export const dayMillis = 86_400_000
 
-/**
- * The stored lexeme of a day (UTC), by its number since 1970-01-01, of every tender ("Y2026-12-01") or of a country's
- * ("YPL2026-12-01").
- */
-const dayLexeme = (day: number, country = ""): string =>
-  `Y${country}${new Date(day * dayMillis).toISOString().slice(0, 10)}`
+/** The stored lexeme of a day (UTC) by its date: every tender's ("Y2026-12-01"), a country's ("YPL2026-12-01"). */
+const dayLexeme = (date: string, country = ""): string => `Y${country}${date}`
+
+/** The date of a UTC day by its number since 1970-01-01: "2026-12-01". */
+const dateOf = (day: number): string => new Date(day * dayMillis).toISOString().slice(0, 10)
 
 /**
  * The stored lexeme of a week: days 7k to 7k + 6 since 1970-01-01 (a Thursday to a Wednesday), of every tender
@@ -64,11 +63,12 @@ const weekLexeme = (week: number, country = ""): string => `W${country}${week}`
  */
 export const deadlineLexemes = (epochMillis: number, country: string | null = null): ReadonlyArray<string> => {
   const day = Math.floor(epochMillis / dayMillis)
+  const date = dateOf(day)
   const week = Math.floor(day / 7)
   return [
-    dayLexeme(day),
+    dayLexeme(date),
     weekLexeme(week),
-    ...(country === null || country === "" ? [] : [dayLexeme(day, country), weekLexeme(week, country)])
+    ...(country === null || country === "" ? [] : [dayLexeme(date, country), weekLexeme(week, country)])
   ]
 }
 
@@ -89,7 +89,8 @@ export const spanLexemes = (
       for (const country of of) lexemes.push(weekLexeme(day / 7, country))
       day += 7
     } else {
-      for (const country of of) lexemes.push(dayLexeme(day, country))
+      const date = dateOf(day)
+      for (const country of of) lexemes.push(dayLexeme(date, country))
       day += 1
     }
   }

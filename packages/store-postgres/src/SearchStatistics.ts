@@ -118,13 +118,12 @@ const rangeShare = (column: ColumnRow, range: AmountRange) =>
 const convertedRangeShare = 0.5
 
 /** The share of tenders in any of the countries (1 for none, or without statistics of the column). */
-const countryShareOf =
-  (column: (name: string) => ColumnRow | undefined, rows: number) =>
-  (countries: ReadonlyArray<string>): number => {
-    const country = column("country")
-    if (countries.length === 0 || country === undefined) return 1
-    return Math.min(1, sum(countries.map(valueShare(country, rows))))
-  }
+const countryShareOf = (column: (name: string) => ColumnRow | undefined, rows: number) => {
+  const country = column("country")
+  const of = country === undefined ? undefined : valueShare(country, rows)
+  return (countries: ReadonlyArray<string>): number =>
+    countries.length === 0 || of === undefined ? 1 : Math.min(1, sum(countries.map(of)))
+}
 
 /** The share of tenders the filters of a search keep (1 without filters, or without statistics of a column). */
 const filterShareOf = (

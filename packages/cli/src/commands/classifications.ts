@@ -34,7 +34,8 @@ export const registerClassifications = (program: Command, globals: () => GlobalO
     .command("import")
     .description(
       "import a pack: okpd2 FILE... (the codes in force as a table, code<TAB>label, or as EIS's nsiOKPD2 XML, and " +
-        "older editions as CSV Name;...;Kod for the withdrawn codes) or cpv-ru FILE (a JSON object of code-check: Russian label); the " +
+        "older editions as CSV Name;...;Kod for the withdrawn codes) or cpv-ru FILE (a JSON object of code-check: " +
+        "Russian label); the " +
         "tenders are then analysed again, while a running server keeps answering"
     )
     .addArgument(new Argument("<pack>", "the pack").choices(classificationPacks))
