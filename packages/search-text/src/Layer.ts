@@ -9,7 +9,7 @@ import { buildLexicon, dataDirectory, type LexiconData, parseLexiconData, readLe
 import { labelLinks } from "./Crosswalk.ts"
 
 /** Version of the analysis code: bump when what it makes of the same data changes. */
-const analysisVersion = 17
+const analysisVersion = 18
 
 /** The stop words of every language (a query's language is not known, so all lists apply). */
 export const readStopWords = (directory: string = dataDirectory): ReadonlySet<string> => {

@@ -27,10 +27,14 @@ export interface ManualCrosswalk {
   readonly related: ReadonlyArray<readonly [okpd2: string, cpv: string]>
 }
 
-/** A glossary concept: its terms per language (ISO 639-1), dictionary forms. */
+/**
+ * A glossary concept: its terms per language (ISO 639-1), dictionary forms, and the concepts it is a kind of
+ * (`broader`: every laptop is a computer, every diesel fuel a fuel).
+ */
 export interface GlossaryEntry {
   readonly id: string
   readonly generic?: boolean
+  readonly broader?: ReadonlyArray<string>
   readonly [language: string]: ReadonlyArray<string> | string | boolean | undefined
 }
 
@@ -184,6 +188,8 @@ export interface Lexicon {
   /** Concept id -> readable names per language (for the hint). */
   readonly names: ReadonlyMap<string, Readonly<Record<string, ReadonlyArray<string>>>>
   readonly generic: ReadonlySet<string>
+  /** Concept -> the concepts it is a kind of, at every remove (its glossary entry's `broader`, theirs, ...). */
+  readonly broader: ReadonlyMap<string, ReadonlyArray<string>>
   /** NUTS code -> place concepts. */
   readonly nuts: ReadonlyMap<string, ReadonlyArray<string>>
   /** Place concept -> the place concepts it lies in, nearest first. */
@@ -208,7 +214,7 @@ const push = <K, V>(map: Map<K, Array<V>>, key: K, value: V) => {
 
 const languageTerms = (entry: GlossaryEntry): ReadonlyArray<readonly [string, ReadonlyArray<string>]> =>
   Object.entries(entry).flatMap(([key, value]) =>
-    Array.isArray(value) ? [[key, value as Array<string>] as const] : []
+    key !== "broader" && Array.isArray(value) ? [[key, value as Array<string>] as const] : []
   )
 
 /** The significant prefix of a CPV code: without trailing zeros, at least two digits. */
@@ -261,6 +267,19 @@ export const buildLexicon = (data: LexiconData, stopWords: ReadonlySet<string> =
     if (chain.length > 0) within.set(`p:${place.id}`, chain)
   }
 
+  const broaderOf = new Map(data.glossary.map((entry) => [entry.id, entry.broader ?? []]))
+  const broader = new Map<string, ReadonlyArray<string>>()
+  for (const entry of data.glossary) {
+    const found: Array<string> = []
+    const queue = [...(entry.broader ?? [])]
+    for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
+      if (id === entry.id || found.includes(`c:${id}`)) continue
+      found.push(`c:${id}`)
+      queue.push(...(broaderOf.get(id) ?? []))
+    }
+    if (found.length > 0) broader.set(`c:${entry.id}`, found)
+  }
+
   const labels = new Map<string, Array<LabelMatch>>()
   for (const match of data.labels) for (const stem of match.stems) push(labels, stem, match)
 
@@ -277,6 +296,7 @@ export const buildLexicon = (data: LexiconData, stopWords: ReadonlySet<string> =
     places: indexPhrases(placePhrases),
     names,
     generic,
+    broader,
     nuts,
     within,
     labels,

@@ -210,6 +210,42 @@ describe("the text analysis", () => {
     expect(score("Syunik", region)).toBeGreaterThan(score("Syunik", town))
   })
 
+  it("finds a notice naming a kind by the class it belongs to (broader), below one naming the class", () => {
+    const withKinds = makeAnalyzer(
+      buildLexicon({
+        ...lexiconData,
+        glossary: [
+          ...lexiconData.glossary,
+          { id: "computers", en: ["computers"], ru: ["компьютеры"], hy: ["համակարգիչներ"] },
+          { id: "laptops", en: ["laptops"], ru: ["ноутбуки"], hy: ["նոութբուքեր"], broader: ["portables"] },
+          { id: "portables", en: ["portable devices"], ru: ["портативные устройства"], hy: ["շարժական սարքեր"] },
+          { id: "hospital", en: ["hospital"], ru: ["больница"], hy: ["հիվանդանոց"] },
+          { id: "maternity", en: ["maternity hospital"], ru: ["роддом"], hy: ["ծննդատուն"], broader: ["hospital"] }
+        ].map((entry) => (entry.id === "portables" ? { ...entry, broader: ["computers"] } : entry))
+      }),
+      readStopWords()
+    )
+    const terms = (tender: TenderRecord) => withKinds.documentTerms(tender)
+    const laptops = record({
+      id: "eaeu-7",
+      source: "eaeu",
+      country: "RU",
+      title: "Поставка ноутбуков",
+      buyer: "Роддом № 2"
+    })
+    const computers = record({ id: "eaeu-8", source: "eaeu", country: "RU", title: "Поставка компьютеров" })
+    const plan = withKinds.queryPlan("computers")
+    // At every remove (laptops -> portable devices -> computers), as low as its codes; a party's as its parties.
+    expect(terms(laptops).get("c:portables")).toBe("codes")
+    expect(terms(laptops).get("c:computers")).toBe("codes")
+    expect(terms(laptops).get("c:hospital")).toBe("parties")
+    expect(hasEveryClause(plan.clauses, terms(laptops))).toBe(true)
+    expect(relevance(plan, terms(computers))).toBeGreaterThan(relevance(plan, terms(laptops)))
+    // Not the other way: a notice naming the class is not one of each of its kinds.
+    expect(hasEveryClause(withKinds.queryPlan("laptops").clauses, terms(computers))).toBe(false)
+    expect(terms(computers).has("c:laptops")).toBe(false)
+  })
+
   it("drops elided articles and the English possessive's s, so the word after them is a word of its own", () => {
     const texts = (text: string) => wordsOf(text).map((word) => word.text)
     expect(texts("Rénovation de l'école d'Angers")).toEqual(["rénovation", "de", "école", "angers"])

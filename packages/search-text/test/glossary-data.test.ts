@@ -125,10 +125,37 @@ describe("glossary.jsonl", () => {
   it("has non-empty, trimmed terms, no duplicate in a language of a concept, each script in its own language", () => {
     const problems = glossary.flatMap((entry) =>
       Object.entries(entry)
-        .filter(([key]) => key !== "id" && key !== "generic")
+        .filter(([key]) => key !== "id" && key !== "generic" && key !== "broader")
         .flatMap(([language, terms]) => termProblems(String(entry.id), language, terms))
     )
     expect(problems).toEqual([])
+  })
+
+  it("says what a concept is a kind of by other concepts' ids: never a generic one, itself, or in a circle", () => {
+    const byId = new Map(glossary.map((entry) => [String(entry.id), entry]))
+    const broaderOf = (entry: Record<string, unknown>): ReadonlyArray<string> =>
+      Array.isArray(entry.broader) ? entry.broader.map(String) : []
+    const problems = glossary.flatMap((entry) => {
+      const id = String(entry.id)
+      if ("broader" in entry && (!Array.isArray(entry.broader) || entry.broader.length === 0)) return [`${id}: broader`]
+      return broaderOf(entry).flatMap((other) => {
+        const target = byId.get(other)
+        if (target === undefined) return [`${id}: no concept ${other}`]
+        if (target.generic === true) return [`${id}: ${other} is generic`]
+        // Circles: the concept among those its broader ones are kinds of, at any remove.
+        const seen = new Set<string>()
+        const queue = [other]
+        for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+          if (next === id) return [`${id}: in a circle through ${other}`]
+          if (seen.has(next)) continue
+          seen.add(next)
+          queue.push(...broaderOf(byId.get(next) ?? {}))
+        }
+        return []
+      })
+    })
+    expect(problems).toEqual([])
+    expect(glossary.filter((entry) => "broader" in entry).length).toBeGreaterThan(0)
   })
 
   it("marks generic concepts with generic: true only", () => {
