@@ -129,8 +129,13 @@ export const routeOf = (estimate: Estimate, share: number, limit: number, tender
   return { indexFirst: viaIndex <= viaDeadline, viaIndex, viaDeadline, viaAll, probeCap, window }
 }
 
-/** How many pages of matches a span of deadline days is chosen to hold, and the most days it spans. */
-const spanPages = 4
+/**
+ * How many pages of matches a span of deadline days is chosen to hold, and the most days it spans. The span is sized
+ * by the fewest matches the text likely has (2σ below the sample's count, and the filters' share counted with the
+ * text): two pages are margin enough, and a span falling short is followed by one sized by what it found. Four cost
+ * every filtered class at 1M a third more at p95 (docs/benchmarks.md, 2026-11-27, fourth session).
+ */
+const spanPages = 2
 const maxSpanDays = 62
 /**
  * How many times the matches a span is sized for it may find before it stops, none of them known to be the nearest

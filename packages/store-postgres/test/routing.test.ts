@@ -128,43 +128,38 @@ describe("the way a search step takes", () => {
     expect(Math.min(between.viaIndex, between.viaDeadline)).toBeGreaterThan(between.viaAll)
   })
 
-  it("spans as many days from today as should hold four pages of filtered matches", () => {
+  it("spans as many days from today as should hold two pages of filtered matches", () => {
     const stats = statistics()
-    // 9,000 tenders have the text: 100 a day; four pages of 10 are in the first day.
+    // 9,000 tenders have the text: 100 a day; two pages of 10 are in the first day.
     const common = spanOf(stats, now, one(9_000), kept(1), 10)
     expect(common?.days).toBe(1)
     expect(common?.lexemes).toEqual(["Y2026-11-24"])
-    // A filter keeping a tenth: 10 a day, four days.
-    expect(spanOf(stats, now, one(9_000), kept(0.1), 10)?.lexemes).toEqual([
+    // A filter keeping a tenth: 10 a day, two days; a twentieth: 5 a day, four days.
+    expect(spanOf(stats, now, one(9_000), kept(0.1), 10)?.lexemes).toEqual(["Y2026-11-24", "Y2026-11-25"])
+    expect(spanOf(stats, now, one(9_000), kept(0.05), 10)?.lexemes).toEqual([
       "Y2026-11-24",
       "Y2026-11-25",
       "Y2026-11-26",
       "Y2026-11-27"
     ])
     // Too rare for any span of at most 62 days; no statistics of deadlines.
-    expect(spanOf(stats, now, one(50), kept(1), 10)).toBeUndefined()
+    expect(spanOf(stats, now, one(20), kept(1), 10)).toBeUndefined()
     expect(spanOf({ ...stats, deadlineShare: undefined }, now, one(9_000), kept(1), 10)).toBeUndefined()
   })
 
   it("asks for the filtered countries' days when they hold at most half the text's tenders", () => {
     const stats = statistics()
-    // Two countries holding a fifth of the text's tenders, a tenth kept by every filter: four days of theirs.
+    // Two countries holding a fifth of the text's tenders, a tenth kept by every filter: two days of theirs.
     expect(spanOf(stats, now, one(9_000), { kept: 0.1, inCountries: 0.2 }, 10, ["PL", "RU"])?.lexemes).toEqual([
       "YPL2026-11-24",
       "YRU2026-11-24",
       "YPL2026-11-25",
-      "YRU2026-11-25",
-      "YPL2026-11-26",
-      "YRU2026-11-26",
-      "YPL2026-11-27",
-      "YRU2026-11-27"
+      "YRU2026-11-25"
     ])
     // Holding most of them: every country's days (theirs would drop few rows, and merge each day once per country).
     expect(spanOf(stats, now, one(9_000), { kept: 0.1, inCountries: 0.9 }, 10, ["PL", "RU"])?.lexemes).toEqual([
       "Y2026-11-24",
-      "Y2026-11-25",
-      "Y2026-11-26",
-      "Y2026-11-27"
+      "Y2026-11-25"
     ])
   })
 
