@@ -13,7 +13,7 @@ import { PgClient } from "@effect/sql-pg"
 import { DateTime, Effect, Fiber, Layer, Schema } from "effect"
 import { SqlSchema } from "effect/sql"
 import { makeRankedSearch } from "./RankedSearch.ts"
-import { makeScanSettings } from "./ScanSettings.ts"
+import { transactionSettings } from "./ScanSettings.ts"
 import { anyOf, everyClause, lexemesOf, searchConditions } from "./SearchSql.ts"
 import { lapsedTender, openTender } from "./Sql.ts"
 import { TenderRow, tenderColumns } from "./TenderRow.ts"
@@ -92,7 +92,7 @@ export const PgTenderStore = Layer.effect(
       const rows = yield* sql.withTransaction(
         Effect.andThen(
           Effect.andThen(
-            makeScanSettings(sql).free(false),
+            transactionSettings(sql).free(false),
             sql`SELECT set_config('pg_trgm.similarity_threshold', ${String(spellingCandidates.minSimilarity)}, true)`
           ),
           sql<{ text: string; lookup: string; word: string; similarity: number }>`WITH unknown AS MATERIALIZED (

@@ -62,7 +62,7 @@ import {
 } from "./SearchSql.ts"
 import { type LexemeSample, loadLexemeSample } from "./LexemeSample.ts"
 import { loadSearchStatistics, type SearchStatistics } from "./SearchStatistics.ts"
-import { makeScanSettings, type ScanSettings } from "./ScanSettings.ts"
+import { BitmapClient, makeScanSettings, type ScanSettings } from "./ScanSettings.ts"
 import { openTender } from "./Sql.ts"
 import { TenderRow, tenderColumns } from "./TenderRow.ts"
 
@@ -289,6 +289,7 @@ const documentTermsOf = (lexemes: ReadonlyArray<string>): DocumentTerms => {
 }
 export const makeRankedSearch = Effect.gen(function* () {
   const sql = yield* PgClient.PgClient
+  const bitmap = yield* Effect.serviceOption(BitmapClient)
 
   // Statistics change when ANALYZE runs (after a large ingest, or by autovacuum): read again after a minute. How
   // often words meet changes slowly: its sample is read again after ten minutes (LexemeSample.ts).
@@ -323,7 +324,7 @@ export const makeRankedSearch = Effect.gen(function* () {
       (_, i) => sql`(SELECT ${i}::int AS level, (SELECT count(*)::int FROM ${name(i)}) AS matches, id
         FROM (SELECT id FROM ${name(i)} ORDER BY deadline_sort, id LIMIT ${limit}) n)`
     )
-    const rows = yield* sql`WITH ${sql.join(", ", false)(probes)}
+    const rows = yield* planner.sql(false)`WITH ${sql.join(", ", false)(probes)}
       SELECT ${sql.literal(tenderColumns)}, p.level, p.matches
       FROM (${sql.join(" UNION ALL ", false)(nearestOf)}) p JOIN tenders t ON t.id = p.id
       ORDER BY p.level, t.deadline_sort, t.id`.pipe(Effect.flatMap(decodeLevels))
@@ -516,8 +517,7 @@ export const makeRankedSearch = Effect.gen(function* () {
     }
   })
 
-  const rankedSearch = Effect.fnUntraced(function* (query: SearchQuery) {
-    const planner = makeScanSettings(sql)
+  const rankedSearch = Effect.fnUntraced(function* (query: SearchQuery, planner: ScanSettings) {
     const stats = yield* statistics
     const sampled = yield* sample
     const shareOf = (sets: ReadonlyArray<ReadonlyArray<string>>) => filteredShares(query, stats, sampled, sets)
@@ -576,12 +576,16 @@ export const makeRankedSearch = Effect.gen(function* () {
     }
   })
 
+  // Its bitmap statements on the bitmap pool when there is one (PostgreSQL), else in a transaction that sets them.
+  const rankedSearchScoped = (query: SearchQuery) => {
+    const { settings, scoped } = makeScanSettings(sql, bitmap)
+    return scoped(rankedSearch(query, settings))
+  }
+
   /** Searches open tenders: with text best first (`approximate` when some lack a clause), else by deadline. */
   const search = (query: SearchQuery) =>
     query.text.clauses.length > 0
-      ? Effect.flatMap(rankedFew(query), (few) =>
-          few === undefined ? sql.withTransaction(rankedSearch(query)) : Effect.succeed(few)
-        )
+      ? Effect.flatMap(rankedFew(query), (few) => (few === undefined ? rankedSearchScoped(query) : Effect.succeed(few)))
       : Effect.map(page(searchConditions(sql, query, []), query.limit), (tenders) => ({ tenders, approximate: false }))
 
   return { search, statisticsChanged, sample, statistics }

@@ -1,23 +1,57 @@
-import type { PgClient } from "@effect/sql-pg"
-import { Effect } from "effect"
+import { PgClient } from "@effect/sql-pg"
+import { Context, Effect, Layer, Option, Redacted } from "effect"
 import type { SqlError } from "effect/sql/SqlError"
 
 /**
- * The scan settings of one transaction: free (the planner's choice), or the indexes' bitmap scans only (no
- * sequential scan, no index scan in an index's order) with the prepared statements' generic plan. A statement whose
- * plan must not rest on the planner's estimate of a rare term runs with the latter: the planner guesses a few rows for
- * a term it has no statistics for, and would look for them by reading every tender (RankedSearch.ts, PgTenderStore
- * `spellings`); its plan is then the same for every word, so it is planned once per connection, not at each bind (a
- * probe of seven levels spent 2-6 ms planning at 1M).
+ * The settings a statement whose plan must not rest on the planner's estimate of a rare term runs with: the indexes'
+ * bitmap scans only (no sequential scan, no index scan in an index's order), with the prepared statements' generic
+ * plan. The planner guesses a few rows for a term it has no statistics for, and would look for them by reading every
+ * tender (RankedSearch.ts, PgTenderStore `spellings`); the plan is then the same for every word, so it is planned once
+ * per connection, not at each bind (a probe of seven levels spent 2-6 ms planning at 1M).
+ */
+const bitmapOnly = { enable_seqscan: "off", enable_indexscan: "off", plan_cache_mode: "force_generic_plan" } as const
+
+/**
+ * On PostgreSQL, a pool of its own whose sessions have those settings (sent in each connection's startup packet):
+ * a search's bitmap statements run there, its others on the main pool, each in one round trip. The embedded store,
+ * one session behind its socket server, has none (`ScanSettings` then sets them in a transaction).
+ */
+export class BitmapClient extends Context.Service<BitmapClient, PgClient.PgClient>()(
+  "@tenders/store-postgres/BitmapClient"
+) {}
+
+/** The bitmap pool for a PostgreSQL URL (a few connections: one search holds one at a time). */
+export const layerBitmapClient = (url: string) =>
+  Layer.effect(
+    BitmapClient,
+    PgClient.make({ url: Redacted.make(url), maxConnections: 4, startupParameters: bitmapOnly })
+  )
+
+/**
+ * The scan settings of one search: free (the planner's choice), or bitmap-only (`bitmapOnly`). `sql(free)` is the
+ * client a statement of those settings is written with, after `free(free)` ran: with a bitmap pool, the main client or
+ * the bitmap one, and nothing to run; without one, the main client, the settings changed in the transaction
+ * (`scoped`) when they differ.
  */
 export interface ScanSettings {
   readonly free: (free: boolean) => Effect.Effect<void, SqlError>
+  readonly sql: (free: boolean) => PgClient.PgClient
 }
 
-/** The scan settings of a transaction about to start (free, PostgreSQL's default); changed only when they differ. */
-export const makeScanSettings = (sql: PgClient.PgClient): ScanSettings => {
+/** A search's scan settings and the scope its statements run in (a transaction without a bitmap pool). */
+export const makeScanSettings = (sql: PgClient.PgClient, bitmap: Option.Option<PgClient.PgClient>) => {
+  if (Option.isSome(bitmap)) {
+    const settings: ScanSettings = { free: () => Effect.void, sql: (free) => (free ? sql : bitmap.value) }
+    return { settings, scoped: <A, E, R>(effect: Effect.Effect<A, E, R>) => effect }
+  }
+  return { settings: transactionSettings(sql), scoped: sql.withTransaction }
+}
+
+/** Scan settings set in the transaction about to start (free, PostgreSQL's default), when they differ. */
+export const transactionSettings = (sql: PgClient.PgClient): ScanSettings => {
   let current = true
   return {
+    sql: () => sql,
     free: (free) =>
       free === current
         ? Effect.void

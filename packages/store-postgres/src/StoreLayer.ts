@@ -1,6 +1,7 @@
 import { useSourceLabelsOfStore } from "@tenders/core"
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, Redacted } from "effect"
+import { Reactivity } from "effect/reactivity"
 import type { SqlClient, SqlError } from "effect/sql"
 import { layerEmbedded } from "./embedded/EmbeddedPostgres.ts"
 import type { EmbeddedStoreError } from "./embedded/EmbeddedStoreError.ts"
@@ -17,6 +18,7 @@ import { PgSourceRunStore } from "./PgSourceRunStore.ts"
 import { PgSourceStatusStore } from "./PgSourceStatusStore.ts"
 import { PgTenderStore } from "./PgTenderStore.ts"
 import { PgWatchlistStore } from "./PgWatchlistStore.ts"
+import { layerBitmapClient } from "./ScanSettings.ts"
 import { refreshSearchTerms } from "./SearchIndex.ts"
 
 /** Where the data lives: real PostgreSQL when `databaseUrl` is set, else embedded PGlite in `dataDir`. */
@@ -30,7 +32,10 @@ export const layerSql = (
   options: StoreOptions
 ): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, EmbeddedStoreError | SqlError.SqlError> =>
   options.databaseUrl !== undefined && options.databaseUrl.length > 0
-    ? PgClient.layer({ url: Redacted.make(options.databaseUrl), maxConnections: 10 })
+    ? Layer.merge(
+        PgClient.layer({ url: Redacted.make(options.databaseUrl), maxConnections: 10 }),
+        layerBitmapClient(options.databaseUrl).pipe(Layer.provide(Reactivity.layer))
+      )
     : layerEmbedded(options.dataDir)
 
 /**
