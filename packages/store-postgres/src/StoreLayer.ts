@@ -27,7 +27,7 @@ export interface StoreOptions {
   readonly dataDir: string
 }
 
-/** The SQL client for the configured store. */
+/** The SQL client for the configured store; on PostgreSQL also the search's pool of bitmap-only sessions. */
 export const layerSql = (
   options: StoreOptions
 ): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, EmbeddedStoreError | SqlError.SqlError> =>
