@@ -369,14 +369,13 @@ export const makeAnalyzer = (
     for (const code of record.okpd2Codes) for (const concept of okpd2Concepts(code)) add(concept, "codes")
     // The concepts each found one is a kind of (laptops: computers), as low as its codes count, or as its parties for
     // a party's (a maternity hospital is a hospital): a query for the class finds the notices naming only the kind.
-    const kinds = new Map<string, Field>()
-    for (const [term, field] of terms)
-      for (const concept of lexicon.broader.get(term) ?? [])
-        if (field === "parties" || !kinds.has(concept)) kinds.set(concept, field === "parties" ? "parties" : "codes")
-    for (const [concept, field] of kinds) {
-      const before = terms.get(concept)
-      if (before === undefined || (before === "codes" && field === "parties")) terms.set(concept, field)
-    }
+    for (const [term, field] of Array.from(terms))
+      for (const concept of lexicon.broader.get(term) ?? []) {
+        const kindOf = field === "parties" ? "parties" : "codes"
+        const before = terms.get(concept)
+        if (before === undefined || rankedFields.indexOf(kindOf) < rankedFields.indexOf(before))
+          terms.set(concept, kindOf)
+      }
     // The codes its subject names: by the glossary's concepts, and, for a notice filed under no code, by the words
     // of the labels too (a classified notice has its codes' own).
     const unclassified = codes.length === 0

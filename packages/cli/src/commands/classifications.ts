@@ -7,7 +7,8 @@ import { type GlobalOptions, runCommand } from "../Runtime.ts"
 
 /** A pack's status in one line. */
 export const describePack = (info: PackInfo) =>
-  `${info.pack}: ${info.inForce} in force, ${info.withdrawn} withdrawn (version ${info.version}, imported ${info.importedAt})`
+  `${info.pack}: ${info.inForce} in force, ${info.withdrawn} withdrawn ` +
+  `(version ${info.version}, imported ${info.importedAt})`
 
 /** Prints a line in place (a terminal) or once per tenth (a file or pipe): re-analysis progress. */
 const progressPrinter = () => {
@@ -35,8 +36,7 @@ export const registerClassifications = (program: Command, globals: () => GlobalO
     .description(
       "import a pack: okpd2 FILE... (the codes in force as a table, code<TAB>label, or as EIS's nsiOKPD2 XML, and " +
         "older editions as CSV Name;...;Kod for the withdrawn codes) or cpv-ru FILE (a JSON object of code-check: " +
-        "Russian label); the " +
-        "tenders are then analysed again, while a running server keeps answering"
+        "Russian label); the tenders are then analysed again, while a running server keeps answering"
     )
     .addArgument(new Argument("<pack>", "the pack").choices(classificationPacks))
     .argument("<files...>", "the pack's files")
