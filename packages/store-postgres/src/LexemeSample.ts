@@ -81,12 +81,14 @@ export const toLexemeSample = (rows: ReadonlyArray<typeof SampleRow.Type>): Lexe
   const tendersOfEvery = (sets: ReadonlyArray<ReadonlyArray<string>>): ReadonlyArray<number> => {
     if (sets.length === 0) return []
     const met = new Uint16Array(open)
-    sets.forEach((set, k) => {
-      for (const lexeme of set) for (const i of postings.get(lexeme) ?? []) if (met[i] === k) met[i] = k + 1
-    })
     const having: Array<number> = []
-    met.forEach((count, i) => {
-      if (count === sets.length) having.push(i)
+    sets.forEach((set, k) => {
+      for (const lexeme of set)
+        for (const i of postings.get(lexeme) ?? [])
+          if (met[i] === k) {
+            met[i] = k + 1
+            if (k + 1 === sets.length) having.push(i)
+          }
     })
     return having
   }

@@ -43,7 +43,7 @@ import {
   weighClauses
 } from "@tenders/core"
 import { PgClient } from "@effect/sql-pg"
-import { DateTime, Effect, Schema } from "effect"
+import { DateTime, Effect, Option, Schema } from "effect"
 import type { Statement } from "effect/sql"
 import {
   allButOne,
@@ -216,6 +216,9 @@ const decodeLevels = Schema.decodeUnknownEffect(
 )
 const decodeRanked = Schema.decodeUnknownEffect(
   Schema.Array(Schema.Struct({ ...TenderRow.fields, complete: Schema.Boolean }))
+)
+const decodeFew = Schema.decodeUnknownEffect(
+  Schema.Array(Schema.Struct({ ...TenderRow.fields, complete: Schema.Boolean, matches: Schema.Number }))
 )
 const termsOf = (clause: Clause) => clause.alternatives.map((a) => a.term)
 /** A query's clause with the fewest tenders by the statistics, as its lexemes. */
@@ -474,10 +477,11 @@ export const makeRankedSearch = Effect.gen(function* () {
   /**
    * A text few tenders have (by the statistics, at most `candidateWindow` after the filters, or made of lexemes too
    * rare for the statistics to list, whose index entries are then few): every match read in one small statement, as
-   * the naive baseline reads them, with its lexemes, and ranked here by core's own rules (`rankOrder`), when they are
-   * indeed no more than that (the statement stops reading at one more); else undefined, and the search takes its
-   * steps. Ranking in the statement instead (`rankOrderSql`) was no faster at 1M on PostgreSQL and slower on the
-   * embedded store, whose planning of the longer statement costs more (docs/benchmarks.md).
+   * the naive baseline reads them, and ranked by core's own rules (`rankOrder`), when they are indeed no more than
+   * that (the statement stops reading at one more); else undefined, and the search takes its steps. On PostgreSQL the
+   * statement ranks them (`rankOrderSql`) on the bitmap pool, whose sessions plan it once: only the page is sent
+   * (p95 at 1M 2.4 -> 1.5 ms). The embedded store, which would plan the longer statement at every call, sends every
+   * match with its lexemes and they are ranked here (docs/benchmarks.md, issue 21, fifth session).
    */
   const rankedFew = Effect.fnUntraced(function* (query: SearchQuery) {
     const stats = yield* statistics
@@ -490,6 +494,18 @@ export const makeRankedSearch = Effect.gen(function* () {
     )
       return undefined
     const where = searchConditions(sql, query, [sql`t.search_vec @@ ${anyLexeme(lexemes)}::tsquery`])
+    if (Option.isSome(bitmap)) {
+      const rows = yield* bitmap.value`WITH few AS MATERIALIZED (
+          SELECT * FROM tenders t WHERE ${where} LIMIT ${candidateWindow + 1})
+        SELECT ${sql.literal(tenderColumns)}, t.search_vec @@ ${allOf(sql, clauseLexemes(query.text))} AS complete,
+          (SELECT count(*) FROM few)::int AS matches
+        FROM few t ORDER BY ${rankOrderSql(query, stats)} LIMIT ${query.limit}`.pipe(Effect.flatMap(decodeFew))
+      if ((rows[0]?.matches ?? 0) > candidateWindow) return undefined
+      return {
+        tenders: rows.map(({ complete: _complete, matches: _matches, ...tender }) => tender),
+        approximate: rows.some((row) => !row.complete)
+      }
+    }
     const rows = yield* sql<{ readonly vector: ReadonlyArray<string>; readonly [column: string]: unknown }>`
       SELECT ${sql.literal(tenderColumns)}, tsvector_to_array(t.search_vec) AS vector FROM tenders t WHERE ${where}
       LIMIT ${candidateWindow + 1}`.unprepared
