@@ -487,12 +487,11 @@ export const makeRankedSearch = Effect.gen(function* () {
     const stats = yield* statistics
     const sampled = yield* sample
     const lexemes = [...new Set(clauseLexemes(query.text).flat())]
-    const estimate = estimateOf(stats, sampled, [lexemes])
-    if (
-      !(estimate.matches * filteredShares(query, stats, sampled, [lexemes]).kept <= candidateWindow) &&
-      !stats.unlisted(lexemes)
-    )
-      return undefined
+    const few =
+      stats.unlisted(lexemes) ||
+      estimateOf(stats, sampled, [lexemes]).matches * filteredShares(query, stats, sampled, [lexemes]).kept <=
+        candidateWindow
+    if (!few) return undefined
     const where = searchConditions(sql, query, [sql`t.search_vec @@ ${anyLexeme(lexemes)}::tsquery`])
     if (Option.isSome(bitmap)) {
       const rows = yield* bitmap.value`WITH few AS MATERIALIZED (
