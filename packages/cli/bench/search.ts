@@ -291,7 +291,7 @@ const program = Effect.gen(function* () {
     const analyzeStarted = performance.now()
     yield* store.refreshStatistics
     const analyzeSeconds = (performance.now() - analyzeStarted) / 1000
-    process.stdout.write(`statistics refresh (ANALYZE): ${analyzeSeconds.toFixed(1)} s\n`)
+    process.stdout.write(`statistics refresh (VACUUM ANALYZE): ${analyzeSeconds.toFixed(1)} s\n`)
   }
   // Warm-up, not measured: each class's first searches, filtered and not, compile the code every search runs and
   // make the statements' plans; measured cold, the classes measured first paid for those after them, and the naive

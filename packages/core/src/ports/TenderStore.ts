@@ -45,7 +45,10 @@ export class TenderStore extends Context.Service<
     readonly size: Effect.Effect<number>
     /** Closes open and amended tenders whose deadline has passed, with a `closed` event each; returns how many. */
     readonly closeExpired: Effect.Effect<number>
-    /** After a large ingestion run: refreshes the planner's statistics and merges pending index entries. */
+    /**
+     * After a large ingestion run: refreshes the planner's statistics, merges pending index entries and marks the new
+     * rows visible to all (PostgreSQL's VACUUM ANALYZE).
+     */
     readonly refreshStatistics: Effect.Effect<void>
   }
 >()("@tenders/core/TenderStore") {}
