@@ -138,12 +138,13 @@ export const clauseLexemes = (text: FilterQuery["text"], fields?: ReadonlyArray<
 
 /**
  * The condition of a tender matching the whole query (core `matchesWhole`): every clause but the generic ones by its
- * `wholeTerms`.
+ * `wholeTerms`. The same for every tender when no clause can be matched whole, or every clause is generic: then a
+ * cast constant, which an ORDER BY takes (it refuses a bare `true`: "non-integer constant in ORDER BY").
  */
 export const wholeCondition = (sql: Sql, text: FilterQuery["text"]): Statement.Fragment => {
   const sets = text.clauses.filter((clause) => clause.generic !== true).map((clause) => lexemesOf(wholeTerms(clause)))
-  if (sets.some((set) => set.length === 0)) return sql`false`
-  return sets.length === 0 ? sql`true` : sql`t.search_vec @@ ${allOf(sql, sets)}`
+  if (sets.some((set) => set.length === 0)) return sql`false::boolean`
+  return sets.length === 0 ? sql`true::boolean` : sql`t.search_vec @@ ${allOf(sql, sets)}`
 }
 
 /** The tsquery of tenders having every clause (what alerts and `count` match), or undefined without text. */
