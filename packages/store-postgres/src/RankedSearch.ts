@@ -538,8 +538,14 @@ export const makeRankedSearch = Effect.gen(function* () {
     const shareOf = (sets: ReadonlyArray<ReadonlyArray<string>>) => filteredShares(query, stats, sampled, sets)
     const clauses = clauseLexemes(query.text)
     const best = bestLexemes(query.text)
+    // One condition per set, each a key of its own for the GIN index, which then skips through each set's entries
+    // to the others' (one tsquery of them all: a span of "road repair" read 7.8 ms of entries against 6.1-6.4).
     const whereAll = (sets: ReadonlyArray<ReadonlyArray<string>>) =>
-      searchConditions(sql, query, [sql`t.search_vec @@ ${allOf(sql, sets)}`])
+      searchConditions(
+        sql,
+        query,
+        sets.map((set) => sql`t.search_vec @@ ${anyLexeme(set)}::tsquery`)
+      )
     const estimateAll = (sets: ReadonlyArray<ReadonlyArray<string>>) => estimateOf(stats, sampled, sets)
     const top = yield* nearest(planner, query, whereAll(best), estimateAll(best), shareOf(best), query.limit)
     if (top.length === query.limit) return { tenders: top, approximate: false }
