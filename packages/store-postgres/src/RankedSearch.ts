@@ -48,10 +48,10 @@ import type { Statement } from "effect/sql"
 import {
   allButOne,
   allOf,
-  anyLexeme,
   bestLexemes,
   clauseLexemes,
   dayMillis,
+  hasAnyLexeme,
   levelLexemes,
   lexemesOf,
   relevanceSql,
@@ -396,12 +396,7 @@ export const makeRankedSearch = Effect.gen(function* () {
       } else if (span !== undefined) {
         spans++
         const cap = Math.max(route.probeCap, spanSlack * spanPages * limit)
-        const [found] = yield* probe(
-          planner,
-          [sql`${where} AND t.search_vec @@ ${anyLexeme(span.lexemes)}::tsquery`],
-          limit,
-          cap
-        )
+        const [found] = yield* probe(planner, [sql`${where} AND ${hasAnyLexeme(sql, span.lexemes)}`], limit, cap)
         if (found?.length === limit) return found
         // Fewer than a page: about that many; stopped at its cap: at least that many (a shorter span holds the page).
         const measured = Math.max(found?.length ?? cap, 0.5) / Math.max(span.share * kept, 1e-9)
@@ -431,7 +426,7 @@ export const makeRankedSearch = Effect.gen(function* () {
       const estimate = estimateOf(stats, sampled, [lexemes])
       const shares = filteredShares(query, stats, sampled, [lexemes])
       return {
-        where: searchConditions(sql, query, [sql`t.search_vec @@ ${anyLexeme(lexemes)}::tsquery`]),
+        where: searchConditions(sql, query, [hasAnyLexeme(sql, lexemes)]),
         estimate,
         shares,
         route: routeOf(estimate, shares.kept, query.limit, stats.tenders)
@@ -468,8 +463,11 @@ export const makeRankedSearch = Effect.gen(function* () {
     const weighed = weighedPlan(query, stats)
     return sql`${wholeCondition(sql, query.text)} DESC, ${relevanceSql(sql, weighed)} DESC, t.deadline_sort, t.id`
   }
+  // A ranked page's columns: the tender's, and whether it has every clause.
+  const rankedColumns = (query: SearchQuery) =>
+    sql`${sql.literal(tenderColumns)}, t.search_vec @@ ${allOf(sql, clauseLexemes(query.text))} AS complete`
   const ranked = (query: SearchQuery, stats: SearchStatistics, ids: ReadonlyArray<string>) =>
-    sql`SELECT ${sql.literal(tenderColumns)}, t.search_vec @@ ${allOf(sql, clauseLexemes(query.text))} AS complete
+    sql`SELECT ${rankedColumns(query)}
       FROM tenders t WHERE t.id IN ${sql.in(ids)}
       ORDER BY ${rankOrderSql(query, stats)}
       LIMIT ${query.limit}`.unprepared.pipe(Effect.flatMap(decodeRanked))
@@ -492,11 +490,11 @@ export const makeRankedSearch = Effect.gen(function* () {
       estimateOf(stats, sampled, [lexemes]).matches * filteredShares(query, stats, sampled, [lexemes]).kept <=
         candidateWindow
     if (!few) return undefined
-    const where = searchConditions(sql, query, [sql`t.search_vec @@ ${anyLexeme(lexemes)}::tsquery`])
+    const where = searchConditions(sql, query, [hasAnyLexeme(sql, lexemes)])
     if (Option.isSome(bitmap)) {
       const rows = yield* bitmap.value`WITH few AS MATERIALIZED (
           SELECT * FROM tenders t WHERE ${where} LIMIT ${candidateWindow + 1})
-        SELECT ${sql.literal(tenderColumns)}, t.search_vec @@ ${allOf(sql, clauseLexemes(query.text))} AS complete,
+        SELECT ${rankedColumns(query)},
           (SELECT count(*) FROM few)::int AS matches
         FROM few t ORDER BY ${rankOrderSql(query, stats)} LIMIT ${query.limit}`.pipe(Effect.flatMap(decodeFew))
       if ((rows[0]?.matches ?? 0) > candidateWindow) return undefined
@@ -544,7 +542,7 @@ export const makeRankedSearch = Effect.gen(function* () {
       searchConditions(
         sql,
         query,
-        sets.map((set) => sql`t.search_vec @@ ${anyLexeme(set)}::tsquery`)
+        sets.map((set) => hasAnyLexeme(sql, set))
       )
     const estimateAll = (sets: ReadonlyArray<ReadonlyArray<string>>) => estimateOf(stats, sampled, sets)
     const top = yield* nearest(planner, query, whereAll(best), estimateAll(best), shareOf(best), query.limit)

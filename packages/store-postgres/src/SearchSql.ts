@@ -104,6 +104,10 @@ export const lexemesOf = (terms: ReadonlyArray<string>, fields: ReadonlyArray<Fi
 /** The tsquery text of a tender having any of the stored lexemes. */
 export const anyLexeme = (lexemes: ReadonlyArray<string>) => `(${lexemes.map(lexeme).join(" | ")})`
 
+/** The condition of a tender `t` having any of the stored lexemes. */
+export const hasAnyLexeme = (sql: Sql, lexemes: ReadonlyArray<string>): Statement.Fragment =>
+  sql`t.search_vec @@ ${anyLexeme(lexemes)}::tsquery`
+
 /** The tsquery text of a tender having any of the terms in any of the fields (all fields when not given). */
 export const anyOf = (terms: ReadonlyArray<string>, fields: ReadonlyArray<Field> = rankedFields) =>
   anyLexeme(lexemesOf(terms, fields))
