@@ -1,7 +1,6 @@
 import type { DateTime } from "effect"
 import type { Alert, AlertReason } from "./Alert.ts"
 import type { AccountId, AlertId, WatchlistId } from "./Ids.ts"
-import type { EmailDigest } from "./ports/Notifier.ts"
 import { newWebhookId } from "./Secrets.ts"
 import type { TenderRecord } from "./Tender.ts"
 import { toCard } from "./TenderRead.ts"
@@ -44,6 +43,13 @@ export interface CreatedAlert {
   readonly createdAt: DateTime.Utc
   readonly tender: TenderRecord
   readonly recipient: AlertRecipient
+}
+
+/** One e-mail digest: every alert one watchlist raised in one evaluation run. */
+export interface EmailDigest {
+  readonly to: string
+  readonly watchlistName: string
+  readonly alerts: ReadonlyArray<Alert>
 }
 
 /** A delivery to queue; the store keeps it with the alerts, in their transaction. */

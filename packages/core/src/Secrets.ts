@@ -29,3 +29,9 @@ export const newWebhookId = (): string => `msg_${SecureRandom.uuidV4Unsafe()}`
 
 /** 32 random bytes, base64url (43 characters): a sign-in link's, a session's or an OAuth code's or token's secret. */
 export const newOpaqueToken = (): string => Base64Url.encode(SecureRandom.randomBytesUnsafe(32))
+
+/** OAuth access and refresh tokens: a prefix (secret scanners find them) and an opaque token (`newOpaqueToken`). */
+export const oauthTokenPrefix = { access: "mcp_at_", refresh: "mcp_rt_" } as const
+
+/** The text of an OAuth access token: its prefix and an opaque token. */
+export const accessTokenPattern = new RegExp(`^${oauthTokenPrefix.access}[A-Za-z0-9_-]{43}$`, "u")

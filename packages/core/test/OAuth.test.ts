@@ -352,6 +352,40 @@ describe("OAuth rules", () => {
     }).pipe(Effect.provide(oauthWorld))
   )
 
+  it.effect("an access token authenticates a /mcp caller for its lifetime, then is refused as expired", () =>
+    Effect.gen(function* () {
+      const account = yield* (yield* AccountStore).saveAccount({
+        email: "expiry@example.com",
+        plan: "pro",
+        monthlyLimit: null
+      })
+      const client = yield* registerClient({
+        client_name: "Expiring",
+        redirect_uris: ["https://expiring.example/cb"]
+      })
+      const checked = yield* check(request(client.clientId, { redirect_uri: "https://expiring.example/cb" }))
+      if (checked._tag !== "Valid") return assert.fail(checked._tag)
+      const code = new URL(yield* approveAuthorization(checked.request, account.id)).searchParams.get("code") ?? ""
+      const tokens = yield* exchange({
+        grant_type: "authorization_code",
+        code,
+        client_id: client.clientId,
+        code_verifier: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk",
+        redirect_uri: "https://expiring.example/cb"
+      })
+      const { accessTokenTtl } = yield* OAuthSettings
+      assert.strictEqual(tokens.expires_in, Duration.toSeconds(accessTokenTtl))
+      const caller = (token: string) => authenticateMcpCaller(token, "https://tenders.example/mcp")
+      assert.strictEqual((yield* caller(tokens.access_token)).id, account.id)
+      yield* TestClock.adjust(Duration.subtract(accessTokenTtl, Duration.seconds(1)))
+      assert.strictEqual((yield* caller(tokens.access_token)).id, account.id)
+      yield* TestClock.adjust(Duration.seconds(2))
+      const expired = yield* Effect.flip(caller(tokens.access_token))
+      assert.strictEqual(expired._tag, "Unauthorized")
+      assert.strictEqual(expired.message, "Invalid, expired or revoked access token.")
+    }).pipe(Effect.provide(oauthWorld))
+  )
+
   it.effect("revokes a grant by its refresh or access token, for its own client only; anything else is no error", () =>
     Effect.gen(function* () {
       const account = yield* (yield* AccountStore).saveAccount({

@@ -1,6 +1,6 @@
 import { Context, type DateTime, type Effect } from "effect"
+import type { EmailDigest } from "../Delivery.ts"
 import type { AccountId, WatchlistId } from "../Ids.ts"
-import type { EmailDigest } from "./Notifier.ts"
 
 /** A delivery claimed for one attempt. */
 export type ClaimedDelivery =

@@ -1,12 +1,6 @@
 import { Context, type Effect } from "effect"
-import type { Alert } from "../Alert.ts"
-
-/** One e-mail digest: every alert one watchlist raised in one evaluation run. */
-export interface EmailDigest {
-  readonly to: string
-  readonly watchlistName: string
-  readonly alerts: ReadonlyArray<Alert>
-}
+import type { EmailDigest } from "../Delivery.ts"
+import type { UiLanguage } from "../Language.ts"
 
 /** One signed webhook call (Standard Webhooks): the same `webhookId` on every retry of it. */
 export interface WebhookCall {
@@ -19,10 +13,6 @@ export interface WebhookCall {
   /** The JSON body: `{"type":"alert.created","timestamp":<ISO>,"data":<Alert>}`. */
   readonly body: string
 }
-
-/** The languages of the dashboard and of the messages it sends. */
-export const uiLanguages = ["en", "ru", "hy"] as const
-export type UiLanguage = (typeof uiLanguages)[number]
 
 /** A sign-in link for the dashboard, valid `minutes` and once. */
 export interface SignInMessage {

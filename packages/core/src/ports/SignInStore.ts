@@ -1,7 +1,8 @@
 import { Context, type DateTime, type Effect, type Option } from "effect"
 import type { Account } from "../Account.ts"
 import type { AccountId } from "../Ids.ts"
-import type { SignInMessage, UiLanguage } from "./Notifier.ts"
+import type { UiLanguage } from "../Language.ts"
+import type { SignInMessage } from "./Notifier.ts"
 
 /** The mail of a sign-in link, kept with the link until it is sent (its URL holds the link's secret). */
 export interface SignInMail {

@@ -1,7 +1,7 @@
 import { Context, type DateTime, Layer } from "effect"
 import type { Account, KeyInfo } from "../Account.ts"
 import type { AlertReason } from "../Alert.ts"
-import type { EmailDigest } from "../ports/Notifier.ts"
+import type { EmailDigest } from "../Delivery.ts"
 import type { AccountId, AlertId, GrantId, WatchlistId } from "../Ids.ts"
 import type { GrantRequest, OAuthClient } from "../ports/OAuthStore.ts"
 import type { SignInMail } from "../ports/SignInStore.ts"

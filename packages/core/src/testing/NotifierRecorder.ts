@@ -1,11 +1,6 @@
 import { Context, Effect, Layer } from "effect"
-import {
-  type DeliveryOutcome,
-  type EmailDigest,
-  Notifier,
-  type SignInMessage,
-  type WebhookCall
-} from "../ports/Notifier.ts"
+import type { EmailDigest } from "../Delivery.ts"
+import { type DeliveryOutcome, Notifier, type SignInMessage, type WebhookCall } from "../ports/Notifier.ts"
 
 /** Every attempt the recording notifier saw, in order. */
 export interface NotifierLog {

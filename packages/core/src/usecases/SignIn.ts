@@ -1,7 +1,7 @@
 import { DateTime, Duration, Effect, Option, Schema } from "effect"
 import { Unauthorized } from "../Errors.ts"
 import { AccountStore } from "../ports/AccountStore.ts"
-import type { UiLanguage } from "../ports/Notifier.ts"
+import type { UiLanguage } from "../Language.ts"
 import { SignInStore } from "../ports/SignInStore.ts"
 import { newOpaqueToken } from "../Secrets.ts"
 import { takeUses, type UseLimit } from "../Throttle.ts"
