@@ -10,20 +10,16 @@ import {
 } from "@tenders/core"
 import { Effect, type Layer, Option } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { authInfoWith, CallQuota } from "./CallQuota.ts"
+import { authInfoWith } from "./AuthInfo.ts"
+import { CallQuota } from "./CallQuota.ts"
 import { admitMessage, JsonRpcCode, jsonRpcError } from "./JsonRpc.ts"
 import { makeMcpFetchHandler } from "./McpHandler.ts"
+import { protectedResourceMetadataUrl } from "./OAuthMetadata.ts"
 import { corsHeaders, McpAllowedOrigins, originAllowed, originRefusal, preflightHeaders } from "./Origin.ts"
 import { makeRunner, type McpPorts } from "./Server.ts"
 
 /** The path of the MCP endpoint. */
 export const mcpPath = "/mcp"
-
-/** Where the protected resource's metadata is (RFC 9728 §3.1: the well-known path before the resource's path). */
-export const protectedResourceMetadataUrl = (resource: string): string => {
-  const url = new URL(resource)
-  return `${url.origin}/.well-known/oauth-protected-resource${url.pathname === "/" ? "" : url.pathname}`
-}
 
 const bearer = (header: string | undefined): string | undefined => /^Bearer\s+(\S+)\s*$/iu.exec(header ?? "")?.[1]
 

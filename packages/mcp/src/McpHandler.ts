@@ -4,7 +4,7 @@ import {
   isLegacyRequest,
   WebStandardStreamableHTTPServerTransport
 } from "@modelcontextprotocol/server"
-import { callQuotaOf, credentialOf } from "./CallQuota.ts"
+import { callQuotaOf, credentialOf } from "./AuthInfo.ts"
 import { maxMcpBodyBytes } from "./JsonRpc.ts"
 import { type McpRunner, makeMcpServer } from "./Server.ts"
 

@@ -1,8 +1,6 @@
 import {
   exchangeToken,
   isBodyTooLarge,
-  mcpScope,
-  oauthAuthorizationPath,
   OAuthError,
   type OAuthErrorCode,
   OAuthSettings,
@@ -12,27 +10,21 @@ import {
   takeUse,
   type UseLimit
 } from "@tenders/core"
-import { DateTime, Duration, Effect, Option } from "effect"
+import { DateTime, Duration, Effect, Layer, Option } from "effect"
 import { HttpMiddleware, HttpRouter, type HttpServerRequest, HttpServerResponse, UrlParams } from "effect/http"
 import type { RateLimiter } from "effect/persistence"
-import { protectedResourceMetadataUrl } from "./McpApp.ts"
+import {
+  metadataOf,
+  protectedResourceMetadataUrl,
+  registrationPath,
+  revocationPath,
+  tokenPath
+} from "./OAuthMetadata.ts"
 
 /** The ports the authorization server uses. */
 type OAuthPorts = OAuthStore | OAuthSettings | RateLimiter.RateLimiter
 
-export const tokenPath = "/oauth/token"
-export const registrationPath = "/oauth/register"
-export const revocationPath = "/oauth/revoke"
-
-// Public, credential-free JSON: browser-based MCP clients (an inspector) may read it from any origin. These endpoints
-// take no cookie, so allowing any origin exposes nothing a plain HTTP client could not get.
-const withCors = HttpMiddleware.cors({
-  allowedMethods: ["GET", "POST", "OPTIONS"],
-  allowedHeaders: ["content-type", "authorization", "mcp-protocol-version"]
-})
 const noStore = { "cache-control": "no-store", pragma: "no-cache" }
-
-const path = (text: string) => text as HttpRouter.PathInput
 
 const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
   HttpServerResponse.jsonUnsafe(body, { status, headers })
@@ -60,37 +52,13 @@ const oauthFailure = (failure: OAuthError) =>
     failure.retryAfter === undefined ? noStore : { ...noStore, "retry-after": String(failure.retryAfter) }
   )
 
+/** An endpoint's `OAuthError` as its answer. */
+const answerFailure = <A, R>(answer: Effect.Effect<A, OAuthError, R>) =>
+  Effect.catch(answer, (failure) => Effect.succeed(oauthFailure(failure)))
+
 /** Client registrations one address may make an hour (anonymous, so limited; each is a row kept). */
 export const registrationsPerHour = 20
 const registrations: UseLimit = { name: "oauth-registrations", limit: registrationsPerHour, window: Duration.hours(1) }
-
-/** The metadata documents (RFC 9728, RFC 8414) for the configured public URL. */
-export const metadataOf = (settings: OAuthSettings["Service"]) => ({
-  protectedResource: {
-    resource: settings.resource,
-    authorization_servers: [settings.issuer],
-    scopes_supported: [mcpScope],
-    bearer_methods_supported: ["header"],
-    resource_name: "Tenders"
-  },
-  authorizationServer: {
-    issuer: settings.issuer,
-    authorization_endpoint: `${settings.issuer}${oauthAuthorizationPath}`,
-    token_endpoint: `${settings.issuer}${tokenPath}`,
-    registration_endpoint: `${settings.issuer}${registrationPath}`,
-    revocation_endpoint: `${settings.issuer}${revocationPath}`,
-    response_types_supported: ["code"],
-    response_modes_supported: ["query"],
-    grant_types_supported: ["authorization_code", "refresh_token"],
-    code_challenge_methods_supported: ["S256"],
-    token_endpoint_auth_methods_supported: ["none"],
-    revocation_endpoint_auth_methods_supported: ["none"],
-    scopes_supported: [mcpScope],
-    client_id_metadata_document_supported: true,
-    authorization_response_iss_parameter_supported: true,
-    service_documentation: `${settings.issuer}/docs`
-  }
-})
 
 /** A form's parameters; a body that is no form reads as none (each endpoint then names what is missing). */
 const formOf = (request: HttpServerRequest.HttpServerRequest) =>
@@ -102,89 +70,97 @@ const tooLarge = (request: HttpServerRequest.HttpServerRequest) =>
 
 const tooLargeAnswer = json({ error: "invalid_request", error_description: "the body is too large" }, 413, noStore)
 
+/** Dynamic Client Registration (RFC 7591), limited per client address. */
+const register = Effect.fn("oauth.register")(function* (request: HttpServerRequest.HttpServerRequest) {
+  if (yield* tooLarge(request)) return tooLargeAnswer
+  const wait = yield* takeUse(
+    registrations,
+    Option.getOrElse(request.remoteAddress, () => "unknown")
+  )
+  if (wait > 0) {
+    const description = `too many client registrations from this address; try again in ${wait} s`
+    return yield* new OAuthError({ error: "temporarily_unavailable", description, retryAfter: wait })
+  }
+  const metadata = yield* request.json.pipe(
+    Effect.catchTag("HttpServerError", () =>
+      Effect.fail(new OAuthError({ error: "invalid_client_metadata", description: "the body must be JSON" }))
+    )
+  )
+  const client = yield* registerClient(metadata)
+  return json(
+    {
+      client_id: client.clientId,
+      client_id_issued_at: Math.floor(DateTime.toEpochMillis(client.createdAt) / 1000),
+      client_name: client.clientName,
+      redirect_uris: client.redirectUris,
+      token_endpoint_auth_method: "none",
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"]
+    },
+    201,
+    noStore
+  )
+}, answerFailure)
+
+/** The token endpoint. */
+const token = Effect.fn("oauth.token")(function* (request: HttpServerRequest.HttpServerRequest) {
+  if (yield* tooLarge(request)) return tooLargeAnswer
+  return json(yield* exchangeToken(yield* formOf(request)), 200, noStore)
+}, answerFailure)
+
+/** Token revocation; RFC 7009 §2.2: 200 whether or not there was such a token, the body empty. */
+const revoke = Effect.fn("oauth.revoke")(function* (request: HttpServerRequest.HttpServerRequest) {
+  if (yield* tooLarge(request)) return tooLargeAnswer
+  yield* revokeToken(yield* formOf(request))
+  return HttpServerResponse.empty({ status: 200, headers: noStore })
+}, answerFailure)
+
+// Answered by the CORS middleware before it comes here.
+const preflight = HttpServerResponse.empty({ status: 204 })
+
+/** A URL's path, as the router takes it (an http URL's path starts with a slash). */
+const pathOf = (url: string): HttpRouter.PathInput => {
+  const { pathname } = new URL(url)
+  return isPath(pathname) ? pathname : "/"
+}
+const isPath = (text: string): text is `/${string}` => text.startsWith("/")
+
+/** The routes, and a preflight route for each path; the metadata documents' paths follow the public URL. */
+const routes = Effect.gen(function* () {
+  const settings = yield* OAuthSettings
+  const { protectedResource, authorizationServer } = metadataOf(settings)
+  const issuerPath = new URL(settings.issuer).pathname.replace(/\/$/u, "")
+  const documents: ReadonlyArray<readonly [HttpRouter.PathInput, unknown]> = [
+    [pathOf(protectedResourceMetadataUrl(settings.resource)), protectedResource],
+    ["/.well-known/oauth-protected-resource", protectedResource],
+    [`/.well-known/oauth-authorization-server${issuerPath}`, authorizationServer]
+  ]
+  const endpoints = [
+    HttpRouter.route("POST", registrationPath, register),
+    HttpRouter.route("POST", tokenPath, token),
+    HttpRouter.route("POST", revocationPath, revoke)
+  ]
+  const served = [...documents.map(([path, body]) => HttpRouter.route("GET", path, json(body))), ...endpoints]
+  return [...served, ...served.map(({ path }) => HttpRouter.route("OPTIONS", path, preflight))]
+})
+
+// Public, credential-free JSON: browser-based MCP clients (an inspector) may read it from any origin. These endpoints
+// take no cookie, so allowing any origin exposes nothing a plain HTTP client could not get.
+const cors = HttpRouter.middleware(
+  HttpMiddleware.cors({
+    allowedMethods: ["GET", "POST", "OPTIONS"],
+    allowedHeaders: ["content-type", "authorization", "mcp-protocol-version"]
+  })
+).layer
+
 /**
  * The OAuth 2.1 authorization server of `/mcp`, as a router layer: the protected resource's and the authorization
- * server's metadata, Dynamic Client Registration, the token endpoint and token revocation (RFC 7009); the consent
- * page is the dashboard's. Needs OAuthStore, OAuthSettings and the RateLimiter (the registrations' limit per address,
- * `request.remoteAddress`: the server applies `X-Forwarded-For` from its trusted proxies before).
+ * server's metadata, Dynamic Client Registration, the token endpoint and token revocation (RFC 7009), each open to
+ * any origin (CORS); the consent page is the dashboard's. Needs OAuthStore, OAuthSettings and the RateLimiter (the
+ * registrations' limit per address, `request.remoteAddress`: the server applies `X-Forwarded-For` from its trusted
+ * proxies before), which its requests use as the layer was given them.
  */
-export const OAuthApp = HttpRouter.use(
-  Effect.fnUntraced(function* (router) {
-    const settings = yield* OAuthSettings
-    const context = yield* Effect.context<OAuthPorts>()
-    const { protectedResource, authorizationServer } = metadataOf(settings)
-    const resourceMetadata = new URL(protectedResourceMetadataUrl(settings.resource)).pathname
-    const issuerPath = new URL(settings.issuer).pathname.replace(/\/$/u, "")
-    const served = (body: unknown) => () => Effect.succeed(json(body))
-    const answered = <A>(
-      answer: Effect.Effect<A, OAuthError, OAuthPorts>,
-      ok: (a: A) => HttpServerResponse.HttpServerResponse
-    ) =>
-      answer.pipe(
-        Effect.map(ok),
-        Effect.catchTag("OAuthError", (failure) => Effect.succeed(oauthFailure(failure)))
-      )
-
-    const register = Effect.fnUntraced(function* (request: HttpServerRequest.HttpServerRequest) {
-      if (yield* tooLarge(request)) return tooLargeAnswer
-      const wait = yield* takeUse(
-        registrations,
-        Option.getOrElse(request.remoteAddress, () => "unknown")
-      )
-      if (wait > 0) {
-        const description = `too many client registrations from this address; try again in ${wait} s`
-        return oauthFailure(new OAuthError({ error: "temporarily_unavailable", description, retryAfter: wait }))
-      }
-      const registered = request.json.pipe(
-        Effect.catchTag("HttpServerError", () =>
-          Effect.fail(new OAuthError({ error: "invalid_client_metadata", description: "the body must be JSON" }))
-        ),
-        Effect.flatMap(registerClient)
-      )
-      return yield* answered(registered, (c) =>
-        json(
-          {
-            client_id: c.clientId,
-            client_id_issued_at: Math.floor(DateTime.toEpochMillis(c.createdAt) / 1000),
-            client_name: c.clientName,
-            redirect_uris: c.redirectUris,
-            token_endpoint_auth_method: "none",
-            grant_types: ["authorization_code", "refresh_token"],
-            response_types: ["code"]
-          },
-          201,
-          noStore
-        )
-      )
-    })
-
-    const token = Effect.fnUntraced(function* (request: HttpServerRequest.HttpServerRequest) {
-      if (yield* tooLarge(request)) return tooLargeAnswer
-      return yield* answered(Effect.flatMap(formOf(request), exchangeToken), (tokens) => json(tokens, 200, noStore))
-    })
-
-    // RFC 7009 §2.2: 200 whether or not there was such a token; the body is empty.
-    const revoke = Effect.fnUntraced(function* (request: HttpServerRequest.HttpServerRequest) {
-      if (yield* tooLarge(request)) return tooLargeAnswer
-      return yield* answered(Effect.flatMap(formOf(request), revokeToken), () =>
-        HttpServerResponse.empty({ status: 200, headers: noStore })
-      )
-    })
-
-    const routes = [
-      ["GET", path(resourceMetadata), served(protectedResource)],
-      ["GET", "/.well-known/oauth-protected-resource", served(protectedResource)],
-      ["GET", path(`/.well-known/oauth-authorization-server${issuerPath}`), served(authorizationServer)],
-      ["POST", registrationPath, register],
-      ["POST", tokenPath, token],
-      ["POST", revocationPath, revoke]
-    ] as const
-    for (const [method, route, handle] of routes) {
-      const handler = (request: HttpServerRequest.HttpServerRequest) =>
-        handle(request).pipe(withCors, Effect.provide(context))
-      yield* router.add(method, route, handler)
-      // A browser's preflight, answered by the CORS middleware before the handler.
-      yield* router.add("OPTIONS", route, handler)
-    }
-  })
+export const OAuthApp: Layer.Layer<never, never, HttpRouter.HttpRouter | OAuthPorts> = HttpRouter.addAll(routes).pipe(
+  Layer.provide(cors),
+  HttpRouter.provideRequest(Layer.effectContext(Effect.context<OAuthPorts>()))
 )

@@ -12,18 +12,10 @@ import {
 } from "@tenders/core"
 import { Context, Effect, Option, Predicate, Schema } from "effect"
 import { HttpApi } from "effect/http-api"
+import type { Credential } from "./AuthInfo.ts"
 import type { CallQuota } from "./CallQuota.ts"
 import { toolDefect, toolFailure, toolSuccess } from "./ToolResult.ts"
 import { contractJsonSchema, type JsonSchemaObject } from "./ToolSchema.ts"
-
-/**
- * What a request to the MCP server carries: its bearer secret (a static MCP token or an OAuth access token), and,
- * over HTTP, the resource an access token must be bound to (the server's `/mcp` URL).
- */
-export interface Credential {
-  readonly secret: string | undefined
-  readonly resource: string | undefined
-}
 
 /** A tool as the server registers it: advertised schemas and a call over the core ports `R`. */
 export interface McpTool<R> {
