@@ -1,7 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import { type OpenAlert, SourceStatusStore, WatchlistId } from "@tenders/core"
 import { isoFromNow, makeRecord } from "@tenders/core/testing"
-import { DateTime, Effect, Layer, Schema } from "effect"
+import { DateTime, Duration, Effect, Layer, Schema } from "effect"
+import { TestClock } from "effect/testing"
 import { OriginRefused } from "../src/index.ts"
 import { endpoint, makeTestMcp, textJson, toolError } from "./support.ts"
 
@@ -59,6 +60,7 @@ const post = (headers: Record<string, string>, body: unknown = initialize) => ({
 const refusedBody = (response: Response) =>
   Effect.promise(() => response.json()).pipe(Effect.flatMap(Schema.decodeUnknownEffect(OriginRefused)))
 
+// Tests over records and alerts dated from the wall clock (isoFromNow) run on it (it.live); the others on TestClock.
 describe("MCP endpoint, in-process", () => {
   it.live("lists exactly the four tools, with descriptions, on the 2025 and the 2026-07-28 protocol", () =>
     Effect.gen(function* () {
@@ -157,6 +159,21 @@ describe("MCP endpoint, in-process", () => {
       }
       assert.include(yield* mcp.connectError(rest.key), "unauthorized")
       assert.include(yield* mcp.connectError(undefined), "Missing credentials")
+    }).pipe(Effect.scoped)
+  )
+
+  it.effect("stops an OAuth access token at the end of its lifetime: 200 until then, 401 after", () =>
+    Effect.gen(function* () {
+      const mcp = yield* makeTestMcp()
+      const { token, lifetime } = yield* mcp.oauthToken("expiring@example.com")
+      const status = Effect.promise(() => mcp.fetch(endpoint, post({ authorization: `Bearer ${token}` }))).pipe(
+        Effect.map((response) => response.status)
+      )
+      assert.strictEqual(yield* status, 200)
+      yield* TestClock.adjust(Duration.subtract(lifetime, Duration.seconds(1)))
+      assert.strictEqual(yield* status, 200)
+      yield* TestClock.adjust(Duration.seconds(2))
+      assert.strictEqual(yield* status, 401)
     }).pipe(Effect.scoped)
   )
 

@@ -15,8 +15,9 @@ import {
 import { memoryStore } from "@tenders/core/testing"
 import { ErrorMapping } from "@tenders/http"
 import { Effect, Layer } from "effect"
-import { HttpRouter, HttpServer, UrlParams } from "effect/http"
+import { UrlParams } from "effect/http"
 import { OAuthApp, registrationsPerHour } from "../src/OAuthApp.ts"
+import { webHandlerInTest } from "./webHandler.ts"
 
 const makeOAuth = Effect.gen(function* () {
   const ports = yield* Layer.build(
@@ -27,14 +28,9 @@ const makeOAuth = Effect.gen(function* () {
     )
   )
   // Served as `tenders serve` serves it: with the REST edge's body limit and error mapping around every route.
-  const { handler, dispose } = HttpRouter.toWebHandler(
-    Layer.mergeAll(OAuthApp, ErrorMapping).pipe(
-      Layer.provide(Layer.succeedContext(ports)),
-      Layer.provide(HttpServer.layerServices)
-    ),
-    { disableLogger: true }
+  const handler = yield* webHandlerInTest(
+    Layer.mergeAll(OAuthApp, ErrorMapping).pipe(Layer.provide(Layer.succeedContext(ports)))
   )
-  yield* Effect.addFinalizer(() => Effect.promise(dispose))
   const send = (path: string, init: RequestInit = {}) =>
     Effect.promise(() => handler(new Request(`http://localhost${path}`, init)))
   const post = (path: string, body: string) =>
@@ -50,7 +46,7 @@ const answer = (response: Response) =>
   })
 
 describe("the OAuth endpoints", () => {
-  it.live("registers clients, then refuses an address that registers too many with 429 and Retry-After", () =>
+  it.effect("registers clients, then refuses an address that registers too many with 429 and Retry-After", () =>
     Effect.gen(function* () {
       const { send } = yield* makeOAuth
       const register = (name: string) =>
@@ -68,7 +64,7 @@ describe("the OAuth endpoints", () => {
     })
   )
 
-  it.live("refuses a token request with a parameter given twice; answers the metadata's preflight", () =>
+  it.effect("refuses a token request with a parameter given twice; answers the metadata's preflight", () =>
     Effect.gen(function* () {
       const { send, post } = yield* makeOAuth
       const twice = yield* post("/oauth/token", "grant_type=refresh_token&client_id=a&refresh_token=x&refresh_token=y")
@@ -86,7 +82,7 @@ describe("the OAuth endpoints", () => {
     })
   )
 
-  it.live("revokes a grant by its refresh token at /oauth/revoke (RFC 7009), and says 200 to any other token", () =>
+  it.effect("revokes a grant by its refresh token at /oauth/revoke (RFC 7009), and says 200 to any other token", () =>
     Effect.gen(function* () {
       const { send, post, ports } = yield* makeOAuth
       const onPorts = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.provide(effect, ports)
@@ -171,35 +167,40 @@ describe("the OAuth endpoints", () => {
     })
   )
 
-  it.live("refuses a malformed revocation with 400 invalid_request, a large one with 413; answers its preflight", () =>
-    Effect.gen(function* () {
-      const { send, post } = yield* makeOAuth
-      for (const body of [
-        "client_id=a",
-        "token=x",
-        "token=x&token=y&client_id=a",
-        "token=x&client_id=a&client_id=b",
-        ""
-      ]) {
-        const refused = yield* answer(yield* post("/oauth/revoke", body))
-        assert.strictEqual(refused.status, 400, body)
-        assert.strictEqual((refused.body as { error: string }).error, "invalid_request", body)
-      }
-      const twice = yield* answer(yield* post("/oauth/revoke", "token=x&token=y&client_id=a"))
-      assert.deepStrictEqual(twice.body, { error: "invalid_request", error_description: "token given more than once" })
-      const large = yield* post("/oauth/revoke", `client_id=a&token=${"x".repeat(70 * 1024)}`)
-      assert.deepStrictEqual(yield* answer(large), {
-        status: 413,
-        body: { error: "invalid_request", error_description: "the body is too large" }
+  it.effect(
+    "refuses a malformed revocation with 400 invalid_request, a large one with 413; answers its preflight",
+    () =>
+      Effect.gen(function* () {
+        const { send, post } = yield* makeOAuth
+        for (const body of [
+          "client_id=a",
+          "token=x",
+          "token=x&token=y&client_id=a",
+          "token=x&client_id=a&client_id=b",
+          ""
+        ]) {
+          const refused = yield* answer(yield* post("/oauth/revoke", body))
+          assert.strictEqual(refused.status, 400, body)
+          assert.strictEqual((refused.body as { error: string }).error, "invalid_request", body)
+        }
+        const twice = yield* answer(yield* post("/oauth/revoke", "token=x&token=y&client_id=a"))
+        assert.deepStrictEqual(twice.body, {
+          error: "invalid_request",
+          error_description: "token given more than once"
+        })
+        const large = yield* post("/oauth/revoke", `client_id=a&token=${"x".repeat(70 * 1024)}`)
+        assert.deepStrictEqual(yield* answer(large), {
+          status: 413,
+          body: { error: "invalid_request", error_description: "the body is too large" }
+        })
+        const preflight = yield* send("/oauth/revoke", {
+          method: "OPTIONS",
+          headers: { origin: "https://inspector.example", "access-control-request-method": "POST" }
+        })
+        assert.strictEqual(preflight.status, 204)
+        assert.strictEqual(preflight.headers.get("access-control-allow-origin"), "*")
+        assert.include(preflight.headers.get("access-control-allow-methods") ?? "", "POST")
+        assert.isNull(preflight.headers.get("access-control-allow-credentials"))
       })
-      const preflight = yield* send("/oauth/revoke", {
-        method: "OPTIONS",
-        headers: { origin: "https://inspector.example", "access-control-request-method": "POST" }
-      })
-      assert.strictEqual(preflight.status, 204)
-      assert.strictEqual(preflight.headers.get("access-control-allow-origin"), "*")
-      assert.include(preflight.headers.get("access-control-allow-methods") ?? "", "POST")
-      assert.isNull(preflight.headers.get("access-control-allow-credentials"))
-    })
   )
 })

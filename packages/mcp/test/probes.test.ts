@@ -4,7 +4,7 @@ import { makeTestMcp, toolError } from "./support.ts"
 
 // Issue 9's probe inputs through the MCP tools: the same 4xx as REST, as `isError` results with invalid_input.
 describe("issue 9's probe inputs on /mcp", () => {
-  it.live("answers out-of-range deadlineAfter, NUL, lone surrogates and private webhooks with invalid_input", () =>
+  it.effect("answers out-of-range deadlineAfter, NUL, lone surrogates and private webhooks with invalid_input", () =>
     Effect.gen(function* () {
       const mcp = yield* makeTestMcp()
       const { key } = yield* mcp.createKey("probes@example.com", "pro")

@@ -50,30 +50,32 @@ const prototypeNames = ["constructor", "__proto__", "toString", "hasOwnProperty"
 const rateLimit = (answer: RawAnswer) => [answer.headers.get("ratelimit-policy"), answer.headers.get("ratelimit")]
 
 describe("MCP endpoint, in JSON-RPC's words (served next to the REST routes)", () => {
-  it.live("answers a body that is not JSON by type, too large, or not JSON at all with a JSON-RPC error, id null", () =>
-    Effect.gen(function* () {
-      const mcp = yield* makeTestMcp()
-      const { key } = yield* mcp.createKey("bodies@example.com", "pro")
-      const cases: ReadonlyArray<[RawAnswer, number, number, RegExp]> = [
-        [
-          yield* mcp.post(key, JSON.stringify(initialize), "text/plain"),
-          415,
-          -32600,
-          /Content-Type: application\/json/u
-        ],
-        [yield* mcp.post(key, { ...initialize, pad: "x".repeat(70_000) }), 413, -32600, /larger than 64 KiB/u],
-        [yield* mcp.post(key, '{"jsonrpc":'), 400, -32700, /^Parse error/u],
-        [yield* mcp.post(key, "\u0000"), 400, -32700, /^Parse error/u]
-      ]
-      for (const [answer, status, code, message] of cases) {
-        const error = rpcError(answer)
-        assert.deepStrictEqual([answer.status, error.error.code, error.id], [status, code, null], error.error.message)
-        assert.match(error.error.message, message)
-      }
-    }).pipe(Effect.scoped)
+  it.effect(
+    "answers a body that is not JSON by type, too large, or not JSON at all with a JSON-RPC error, id null",
+    () =>
+      Effect.gen(function* () {
+        const mcp = yield* makeTestMcp()
+        const { key } = yield* mcp.createKey("bodies@example.com", "pro")
+        const cases: ReadonlyArray<[RawAnswer, number, number, RegExp]> = [
+          [
+            yield* mcp.post(key, JSON.stringify(initialize), "text/plain"),
+            415,
+            -32600,
+            /Content-Type: application\/json/u
+          ],
+          [yield* mcp.post(key, { ...initialize, pad: "x".repeat(70_000) }), 413, -32600, /larger than 64 KiB/u],
+          [yield* mcp.post(key, '{"jsonrpc":'), 400, -32700, /^Parse error/u],
+          [yield* mcp.post(key, "\u0000"), 400, -32700, /^Parse error/u]
+        ]
+        for (const [answer, status, code, message] of cases) {
+          const error = rpcError(answer)
+          assert.deepStrictEqual([answer.status, error.error.code, error.id], [status, code, null], error.error.message)
+          assert.match(error.error.message, message)
+        }
+      }).pipe(Effect.scoped)
   )
 
-  it.live("answers a batch with one Invalid Request per request in it, and an empty batch with one error", () =>
+  it.effect("answers a batch with one Invalid Request per request in it, and an empty batch with one error", () =>
     Effect.gen(function* () {
       const mcp = yield* makeTestMcp()
       const { key } = yield* mcp.createKey("batch@example.com", "pro")
@@ -100,7 +102,7 @@ describe("MCP endpoint, in JSON-RPC's words (served next to the REST routes)", (
     }).pipe(Effect.scoped)
   )
 
-  it.live("answers a request whose params do not fit its method with -32602, its id and a readable reason", () =>
+  it.effect("answers a request whose params do not fit its method with -32602, its id and a readable reason", () =>
     Effect.gen(function* () {
       const mcp = yield* makeTestMcp()
       const { key } = yield* mcp.createKey("params@example.com", "pro")
@@ -122,7 +124,7 @@ describe("MCP endpoint, in JSON-RPC's words (served next to the REST routes)", (
     }).pipe(Effect.scoped)
   )
 
-  it.live("answers a method named after an Object.prototype property as the SDK answers any unknown method", () =>
+  it.effect("answers a method named after an Object.prototype property as the SDK answers any unknown method", () =>
     Effect.gen(function* () {
       const mcp = yield* makeTestMcp()
       const { key } = yield* mcp.createKey("prototype@example.com", "pro")
@@ -150,7 +152,7 @@ describe("MCP endpoint, in JSON-RPC's words (served next to the REST routes)", (
     }).pipe(Effect.scoped)
   )
 
-  it.live("answers a tools/call of a tool named after an Object.prototype property as one of any unknown tool", () =>
+  it.effect("answers a tools/call of a tool named after an Object.prototype property as one of any unknown tool", () =>
     Effect.gen(function* () {
       const mcp = yield* makeTestMcp()
       const { key } = yield* mcp.createKey("prototype-tool@example.com", "pro", "mcp", 1)
@@ -169,7 +171,7 @@ describe("MCP endpoint, in JSON-RPC's words (served next to the REST routes)", (
     }).pipe(Effect.scoped)
   )
 
-  it.live("keeps a missing or bad token an HTTP 401 with the contract's error body, whatever the body", () =>
+  it.effect("keeps a missing or bad token an HTTP 401 with the contract's error body, whatever the body", () =>
     Effect.gen(function* () {
       const mcp = yield* makeTestMcp()
       for (const [key, body, type] of [
@@ -185,7 +187,7 @@ describe("MCP endpoint, in JSON-RPC's words (served next to the REST routes)", (
     }).pipe(Effect.scoped)
   )
 
-  it.live("puts the RateLimit fields on the HTTP response of a counted tools/call, refused ones included", () =>
+  it.effect("puts the RateLimit fields on the HTTP response of a counted tools/call, refused ones included", () =>
     Effect.gen(function* () {
       const mcp = yield* makeTestMcp()
       const { key } = yield* mcp.createKey("ratelimit@example.com", "pro", "mcp", 2)
@@ -205,7 +207,7 @@ describe("MCP endpoint, in JSON-RPC's words (served next to the REST routes)", (
     }).pipe(Effect.scoped)
   )
 
-  it.live(
+  it.effect(
     "answers a server fault outside a tool call with HTTP 500 and -32603 naming a trace id and nothing else",
     () =>
       Effect.gen(function* () {

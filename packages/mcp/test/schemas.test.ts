@@ -38,7 +38,7 @@ const response = (path: string, method: string, status: string) =>
   resolve(at(operation(path, method), "responses", status, "content", "application/json", "schema"))
 
 describe("MCP tool schemas and /v1/openapi.json", () => {
-  it.live("advertise the same input and output JSON Schemas as the REST contract, so the surfaces cannot drift", () =>
+  it.effect("advertise the same input and output JSON Schemas as the REST contract, so the surfaces cannot drift", () =>
     Effect.gen(function* () {
       const mcp = yield* makeTestMcp()
       const { key } = yield* mcp.createKey("schemas@example.com", "pro")

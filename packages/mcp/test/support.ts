@@ -1,15 +1,21 @@
 import { Client, StreamableHTTPClientTransport, type VersionNegotiationOptions } from "@modelcontextprotocol/client"
 import {
   AccountStore,
+  approveAuthorization,
+  checkAuthorization,
+  ClientMetadataDocuments,
+  exchangeToken,
   type KeyId,
   type OpenAlert,
   type Plan,
   OAuthSettings,
   oauthSettingsFor,
   Rates,
+  registerClient,
   type SourceStatusStore,
   TenderStore,
-  type TenderRecord
+  type TenderRecord,
+  unusableMetadataDocument
 } from "@tenders/core"
 import {
   AccountStoreOnMemory,
@@ -23,9 +29,10 @@ import {
   SearchTextSimple
 } from "@tenders/core/testing"
 import { Effect, Layer } from "effect"
-import { HttpRouter, HttpServer } from "effect/http"
+import { UrlParams } from "effect/http"
 import { HttpApp, routerConfig } from "@tenders/http"
 import { McpAllowedOrigins, McpApp } from "../src/index.ts"
+import { webHandlerInTest } from "./webHandler.ts"
 
 export const endpoint = "http://localhost/mcp"
 
@@ -81,6 +88,7 @@ export const makeTestMcp = (
         TenderStoreMemory,
         Layer.mergeAll(AccountStoreOnMemory, OAuthStoreOnMemory).pipe(Layer.provide(MemoryDb.layer)),
         Layer.succeed(OAuthSettings, oauthSettingsFor(new URL("http://localhost"))),
+        Layer.succeed(ClientMetadataDocuments, { fetch: () => Effect.fail(unusableMetadataDocument()) }),
         SourceStatusStoreEmpty,
         WatchlistStoreMemory,
         alertStoreWith(options.alerts ?? []),
@@ -90,14 +98,13 @@ export const makeTestMcp = (
       )
     )
     // Served as `tenders serve` serves it: next to the REST routes, whose router-level error mapping sees /mcp too.
-    const { handler, dispose } = HttpRouter.toWebHandler(
+    const handler = yield* webHandlerInTest(
       Layer.mergeAll(
         HttpApp,
         McpApp.pipe(Layer.provide(Layer.succeed(McpAllowedOrigins, options.allowedOrigins ?? [])))
-      ).pipe(Layer.provide(Layer.succeedContext(ports)), Layer.provide(HttpServer.layerServices)),
-      { disableLogger: true, routerConfig }
+      ).pipe(Layer.provide(Layer.succeedContext(ports))),
+      routerConfig
     )
-    yield* Effect.addFinalizer(() => Effect.promise(dispose))
     const fetch = (input: string | URL | Request, init?: RequestInit) => handler(new Request(input, init))
     const connect = (key: string | undefined, versionNegotiation?: VersionNegotiationOptions) =>
       Effect.acquireRelease(
@@ -133,6 +140,32 @@ export const makeTestMcp = (
         const store = yield* AccountStore
         return yield* store.revokeKey(keyId)
       }).pipe(Effect.provide(ports))
+    /** An OAuth access token for a new account, as a registered client gets it: consent, then the code exchanged. */
+    const oauthToken = (email: string) =>
+      Effect.gen(function* () {
+        const account = yield* (yield* AccountStore).saveAccount({ email, plan: "pro", monthlyLimit: null })
+        const client = yield* registerClient({ client_name: "Agent", redirect_uris: ["https://agent.example/cb"] })
+        const checked = yield* checkAuthorization(
+          UrlParams.fromInput({
+            response_type: "code",
+            client_id: client.clientId,
+            code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+            code_challenge_method: "S256"
+          }),
+          account.id
+        )
+        if (checked._tag !== "Valid") return yield* Effect.die(new Error(`authorization ${checked._tag}`))
+        const back = new URL(yield* approveAuthorization(checked.request, account.id))
+        const tokens = yield* exchangeToken(
+          UrlParams.fromInput({
+            grant_type: "authorization_code",
+            code: back.searchParams.get("code") ?? "",
+            client_id: client.clientId,
+            code_verifier: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk" // RFC 7636's example for the challenge
+          })
+        )
+        return { token: tokens.access_token, lifetime: (yield* OAuthSettings).accessTokenTtl }
+      }).pipe(Effect.orDie, Effect.provide(ports))
     const seed = (records: ReadonlyArray<TenderRecord>) =>
       Effect.gen(function* () {
         const store = yield* TenderStore
@@ -182,5 +215,5 @@ export const makeTestMcp = (
         const text = await response.text()
         return { status: response.status, headers: response.headers, json: text.length > 0 ? JSON.parse(text) : null }
       })
-    return { fetch, connect, connectError, createKey, revoke, seed, call, post, postModern }
+    return { fetch, connect, connectError, createKey, oauthToken, revoke, seed, call, post, postModern }
   })
