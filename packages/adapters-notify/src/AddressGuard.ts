@@ -1,3 +1,7 @@
+/**
+ * The guard of every outbound HTTP call to an address a user gave (webhooks, OAuth Client ID Metadata Documents):
+ * core's URL check, DNS, core's address policy on every address found, and a connection pinned to those addresses.
+ */
 import { addressProblem, type DeliveryOutcome, parseWebhookTarget, type WebhookTarget } from "@tenders/core"
 import { Effect, Result } from "effect"
 import { lookup } from "node:dns/promises"

@@ -1,3 +1,8 @@
+/**
+ * The live `ClientMetadataDocuments`: OAuth clients' metadata documents fetched from the https URL a client gives as
+ * its `client_id`. It lives with the webhooks because it is the same kind of call, to an address someone else chose,
+ * and goes through the same guard (`AddressGuard.ts`).
+ */
 import {
   type AccountId,
   ClientMetadataDocuments,

@@ -42,7 +42,7 @@ const ClientMetadata = Schema.Struct({
     .annotateKey({ messageMissingKey: "is required (from 1 to 10 redirect URIs)" })
 }).annotate({ message: "the client metadata must be a JSON object" })
 
-/** Decodes client metadata (registration or metadata document): its redirect URIs' faults are `invalid_redirect_uri`. */
+/** Decodes client metadata (registered or by document); its redirect URIs' faults are `invalid_redirect_uri`. */
 const checkMetadata = (metadata: unknown) =>
   decodeOAuthWith(ClientMetadata, (key) =>
     key === "redirect_uris" ? "invalid_redirect_uri" : "invalid_client_metadata"
