@@ -53,6 +53,7 @@ const oauthWorld = Layer.mergeAll(
   Layer.succeed(OAuthSettings, oauthSettingsFor(new URL("https://tenders.example")))
 )
 const challenge = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM" // RFC 7636, appendix B
+const verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk" // RFC 7636's example for `challenge`
 const someone = AccountId.make("00000000-0000-4000-8000-00000000000a")
 /** Checks an authorization request given as a query, for `account`. */
 const check = (params: Record<string, string>, account: AccountId = someone) =>
@@ -68,6 +69,22 @@ const request = (client: string, extra: Record<string, string> = {}) => ({
   state: "xyz",
   resource: "https://tenders.example/mcp",
   ...extra
+})
+/** A new account on the Pro plan. */
+const proAccount = (email: string) =>
+  Effect.flatMap(AccountStore, (store) => store.saveAccount({ email, plan: "pro", monthlyLimit: null }))
+/** Tokens for a client, as `account` allowed its request to `redirectUri`: the code, exchanged with its verifier. */
+const tokensFor = Effect.fnUntraced(function* (clientId: string, redirectUri: string, account: AccountId) {
+  const checked = yield* check(request(clientId, { redirect_uri: redirectUri }))
+  if (checked._tag !== "Valid") return assert.fail(checked._tag)
+  const code = new URL(yield* approveAuthorization(checked.request, account)).searchParams.get("code") ?? ""
+  return yield* exchange({
+    grant_type: "authorization_code",
+    code,
+    client_id: clientId,
+    code_verifier: verifier,
+    redirect_uri: redirectUri
+  })
 })
 
 describe("OAuth rules", () => {
@@ -109,11 +126,7 @@ describe("OAuth rules", () => {
 
   it.effect("a registration forgets the clients registered over 30 days before it that nobody authorized", () =>
     Effect.gen(function* () {
-      const account = yield* (yield* AccountStore).saveAccount({
-        email: "forget@example.com",
-        plan: "pro",
-        monthlyLimit: null
-      })
+      const account = yield* proAccount("forget@example.com")
       const unused = yield* registerClient({ client_name: "Unused", redirect_uris: ["https://agent.example/cb"] })
       const used = yield* registerClient({ client_name: "Used", redirect_uris: ["https://agent.example/cb"] })
       const checked = yield* check(request(used.clientId))
@@ -179,13 +192,8 @@ describe("OAuth rules", () => {
 
   it.effect("the token request names the redirect URI when the authorization request did, and may omit it else", () =>
     Effect.gen(function* () {
-      const account = yield* (yield* AccountStore).saveAccount({
-        email: "uri@example.com",
-        plan: "pro",
-        monthlyLimit: null
-      })
+      const account = yield* proAccount("uri@example.com")
       const client = yield* registerClient({ client_name: "One", redirect_uris: ["https://one.example/cb"] })
-      const verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk" // RFC 7636's example for `challenge`
       const codeFor = Effect.fnUntraced(function* (params: Record<string, string>) {
         const checked = yield* check(params)
         assert.strictEqual(checked._tag, "Valid")
@@ -266,11 +274,7 @@ describe("OAuth rules", () => {
 
   it.effect("a loopback redirect URI matches at any port (RFC 8252 §7.3), and the code goes to the port asked", () =>
     Effect.gen(function* () {
-      const account = yield* (yield* AccountStore).saveAccount({
-        email: "loopback@example.com",
-        plan: "pro",
-        monthlyLimit: null
-      })
+      const account = yield* proAccount("loopback@example.com")
       const native = yield* registerClient({
         client_name: "Native",
         redirect_uris: ["http://127.0.0.1/cb", "http://localhost:1234/cb"]
@@ -354,25 +358,9 @@ describe("OAuth rules", () => {
 
   it.effect("an access token authenticates a /mcp caller for its lifetime, then is refused as expired", () =>
     Effect.gen(function* () {
-      const account = yield* (yield* AccountStore).saveAccount({
-        email: "expiry@example.com",
-        plan: "pro",
-        monthlyLimit: null
-      })
-      const client = yield* registerClient({
-        client_name: "Expiring",
-        redirect_uris: ["https://expiring.example/cb"]
-      })
-      const checked = yield* check(request(client.clientId, { redirect_uri: "https://expiring.example/cb" }))
-      if (checked._tag !== "Valid") return assert.fail(checked._tag)
-      const code = new URL(yield* approveAuthorization(checked.request, account.id)).searchParams.get("code") ?? ""
-      const tokens = yield* exchange({
-        grant_type: "authorization_code",
-        code,
-        client_id: client.clientId,
-        code_verifier: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk",
-        redirect_uri: "https://expiring.example/cb"
-      })
+      const account = yield* proAccount("expiry@example.com")
+      const client = yield* registerClient({ client_name: "Expiring", redirect_uris: ["https://expiring.example/cb"] })
+      const tokens = yield* tokensFor(client.clientId, "https://expiring.example/cb", account.id)
       const { accessTokenTtl } = yield* OAuthSettings
       assert.strictEqual(tokens.expires_in, Duration.toSeconds(accessTokenTtl))
       const caller = (token: string) => authenticateMcpCaller(token, "https://tenders.example/mcp")
@@ -388,25 +376,9 @@ describe("OAuth rules", () => {
 
   it.effect("revokes a grant by its refresh or access token, for its own client only; anything else is no error", () =>
     Effect.gen(function* () {
-      const account = yield* (yield* AccountStore).saveAccount({
-        email: "revoke@example.com",
-        plan: "pro",
-        monthlyLimit: null
-      })
+      const account = yield* proAccount("revoke@example.com")
       const client = yield* registerClient({ client_name: "Revoker", redirect_uris: ["https://revoker.example/cb"] })
-      const verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
-      const connect = Effect.gen(function* () {
-        const checked = yield* check(request(client.clientId, { redirect_uri: "https://revoker.example/cb" }))
-        if (checked._tag !== "Valid") return assert.fail(checked._tag)
-        const code = new URL(yield* approveAuthorization(checked.request, account.id)).searchParams.get("code") ?? ""
-        return yield* exchange({
-          grant_type: "authorization_code",
-          code,
-          client_id: client.clientId,
-          code_verifier: verifier,
-          redirect_uri: "https://revoker.example/cb"
-        })
-      })
+      const connect = tokensFor(client.clientId, "https://revoker.example/cb", account.id)
       const revoke = (form: Record<string, string>) => revokeToken(UrlParams.fromInput(form))
       const works = (token: string) =>
         Effect.match(authenticateMcpCaller(token, "https://tenders.example/mcp"), {

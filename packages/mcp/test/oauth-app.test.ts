@@ -3,9 +3,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import {
   AccountStore,
-  approveAuthorization,
   authenticateMcpCaller,
-  checkAuthorization,
   ClientMetadataDocuments,
   OAuthSettings,
   oauthSettingsFor,
@@ -15,8 +13,8 @@ import {
 import { memoryStore } from "@tenders/core/testing"
 import { ErrorMapping } from "@tenders/http"
 import { Effect, Layer } from "effect"
-import { UrlParams } from "effect/http"
 import { OAuthApp, registrationsPerHour } from "../src/OAuthApp.ts"
+import { authorizationCode, pkceExample } from "./support.ts"
 import { webHandlerInTest } from "./webHandler.ts"
 
 const makeOAuth = Effect.gen(function* () {
@@ -99,26 +97,12 @@ describe("the OAuth endpoints", () => {
         )
       )
       const client = yield* onPorts(registerClient({ client_name: "App", redirect_uris: ["https://app.example/cb"] }))
-      const verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
       const connect = Effect.gen(function* () {
-        const checked = yield* onPorts(
-          checkAuthorization(
-            UrlParams.fromInput({
-              response_type: "code",
-              client_id: client.clientId,
-              code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
-              code_challenge_method: "S256"
-            }),
-            account.id
-          )
-        )
-        if (checked._tag !== "Valid") return assert.fail(checked._tag)
-        const back = new URL(yield* onPorts(approveAuthorization(checked.request, account.id)))
         const form = new URLSearchParams({
           grant_type: "authorization_code",
-          code: back.searchParams.get("code") ?? "",
+          code: yield* onPorts(authorizationCode(client.clientId, account.id)),
           client_id: client.clientId,
-          code_verifier: verifier
+          code_verifier: pkceExample.verifier
         })
         const issued = yield* answer(yield* post("/oauth/token", form.toString()))
         assert.strictEqual(issued.status, 200)

@@ -1,5 +1,7 @@
 import { Client, StreamableHTTPClientTransport, type VersionNegotiationOptions } from "@modelcontextprotocol/client"
+import { assert } from "@effect/vitest"
 import {
+  type AccountId,
   AccountStore,
   approveAuthorization,
   checkAuthorization,
@@ -73,6 +75,27 @@ export const textJson = (result: ToolResult): unknown => {
   return JSON.parse(first.text)
 }
 
+/** RFC 7636's example (appendix B): an S256 challenge and its verifier. */
+export const pkceExample = {
+  challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+  verifier: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
+}
+
+/** The code a registered client gets once `account` allowed its request (PKCE S256, `pkceExample`). */
+export const authorizationCode = Effect.fnUntraced(function* (clientId: string, account: AccountId) {
+  const checked = yield* checkAuthorization(
+    UrlParams.fromInput({
+      response_type: "code",
+      client_id: clientId,
+      code_challenge: pkceExample.challenge,
+      code_challenge_method: "S256"
+    }),
+    account
+  )
+  if (checked._tag !== "Valid") return assert.fail(checked._tag)
+  return new URL(yield* approveAuthorization(checked.request, account)).searchParams.get("code") ?? ""
+})
+
 /** The real `/mcp` route over in-memory ports, driven through web Requests (and by the official client). */
 export const makeTestMcp = (
   options: {
@@ -145,23 +168,13 @@ export const makeTestMcp = (
       Effect.gen(function* () {
         const account = yield* (yield* AccountStore).saveAccount({ email, plan: "pro", monthlyLimit: null })
         const client = yield* registerClient({ client_name: "Agent", redirect_uris: ["https://agent.example/cb"] })
-        const checked = yield* checkAuthorization(
-          UrlParams.fromInput({
-            response_type: "code",
-            client_id: client.clientId,
-            code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
-            code_challenge_method: "S256"
-          }),
-          account.id
-        )
-        if (checked._tag !== "Valid") return yield* Effect.die(new Error(`authorization ${checked._tag}`))
-        const back = new URL(yield* approveAuthorization(checked.request, account.id))
+        const code = yield* authorizationCode(client.clientId, account.id)
         const tokens = yield* exchangeToken(
           UrlParams.fromInput({
             grant_type: "authorization_code",
-            code: back.searchParams.get("code") ?? "",
+            code,
             client_id: client.clientId,
-            code_verifier: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk" // RFC 7636's example for the challenge
+            code_verifier: pkceExample.verifier
           })
         )
         return { token: tokens.access_token, lifetime: (yield* OAuthSettings).accessTokenTtl }
