@@ -1,3 +1,7 @@
+/**
+ * The OAuth endpoints of `/mcp` at the HTTP edge: their routes, the HTTP status of each error code, and their answers
+ * in RFC 6749's shape.
+ */
 import {
   exchangeToken,
   isBodyTooLarge,
