@@ -1,11 +1,6 @@
+import { russianPlural as plural } from "@tenders/core"
 import type { Messages } from "./en.ts"
 
-const rules = new Intl.PluralRules("ru")
-/** The form of a Russian noun after the number `n`: one (1, 21), few (2-4, 22-24), many (5-20, 25...), other. */
-const plural = (n: number, one: string, few: string, many: string) => {
-  const form = rules.select(n)
-  return form === "one" ? one : form === "few" ? few : many
-}
 const tenders = (n: number, shown: string) =>
   `${shown} ${plural(n, "открытая закупка", "открытые закупки", "открытых закупок")}`
 

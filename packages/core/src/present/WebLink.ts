@@ -1,0 +1,5 @@
+/**
+ * Whether a URL from a feed or a message may be a link: a web address (`http:` or `https:`) that parses. Anything
+ * else (`javascript:`, `data:`, a broken address) is shown as text, never put in an `href`.
+ */
+export const isWebLink = (url: string): boolean => /^https?:\/\//iu.test(url) && URL.canParse(url)
