@@ -68,7 +68,12 @@ export const appsPage = (ctx: PageContext, grants: ReadonlyArray<GrantInfo>) => 
             <td data-label="${t.connected}">${when(grant.createdAt)}</td>
             <td data-label="${t.lastUsed}">${grant.lastUsedAt === null ? t.never : when(grant.lastUsedAt)}</td>
             <td>
-              ${rowButton(ctx, paths.revokeApp.of(grant.grantId), { text: t.revoke, label: t.revokeLabel(grant.clientName), testId: "revoke-app", style: "danger" })}
+              ${rowButton(ctx, paths.revokeApp.of(grant.grantId), {
+                text: t.revoke,
+                label: t.revokeLabel(grant.clientName),
+                testId: "revoke-app",
+                style: "danger"
+              })}
             </td>
           </tr>`
       ),

@@ -20,7 +20,7 @@ export const queryOf = (request: HttpServerRequest.HttpServerRequest): URLSearch
 export const clientAddress = (request: HttpServerRequest.HttpServerRequest) =>
   Option.getOrElse(request.remoteAddress, () => "unknown")
 
-/** The ids in a request's path, decoded by `schema`; nothing when one is not what it must be (its page is not found). */
+/** The ids in a request's path, decoded by `schema`; nothing when one is not what it must be (no such page). */
 export const pathParams = <A, I extends Readonly<Record<string, string | undefined>>, RD>(
   schema: Schema.ConstraintCodec<A, I, RD, unknown>
 ) => Effect.option(HttpRouter.schemaPathParams(schema))

@@ -46,7 +46,12 @@ const row = (ctx: SignedInContext, w: WatchlistWithMatches) => {
     </td>
     <td data-label="${l.created}">${formatDate(ctx.language, w.createdAt)}</td>
     <td>
-      ${rowButton(ctx, paths.deleteWatchlist.of(w.id), { text: l.remove, label: l.removeLabel(w.name), testId: "delete-watchlist", style: "danger" })}
+      ${rowButton(ctx, paths.deleteWatchlist.of(w.id), {
+        text: l.remove,
+        label: l.removeLabel(w.name),
+        testId: "delete-watchlist",
+        style: "danger"
+      })}
     </td>
   </tr>`
 }

@@ -1,5 +1,6 @@
 // The OAuth consent page (the authorization endpoint) over in-memory ports, driven through web Requests: the headers
-// it builds from a client's redirect URI, what it shows of a client, and the account a metadata document is fetched for.
+// it builds from a client's redirect URI, what it shows of a client, and the account a metadata document is fetched
+// for.
 import { assert, describe, it } from "@effect/vitest"
 import {
   type AccountId,
