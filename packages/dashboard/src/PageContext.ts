@@ -32,6 +32,10 @@ export const visitorPage = (language: UiLanguage, path: string, reopen: string):
   reopen
 })
 
+/** A request's URL, of which a page reads only the path and query: the overview's when it cannot be read. */
+export const pageUrlOf = (request: HttpServerRequest.HttpServerRequest): URL =>
+  Option.getOrElse(HttpServerRequest.toURL(request), () => new URL(paths.home, "http://dashboard.invalid"))
+
 /** The section of a dashboard path, which has a page: `/dashboard/settings/webhook-secret` → `/dashboard/settings`. */
 const sectionOf = (pathname: string): string => {
   const section = pathname.split("/").slice(0, 3).join("/")
@@ -43,8 +47,7 @@ const sectionOf = (pathname: string): string => {
  * session cookie, the URL, and the language its `?lang=` chose.
  */
 export const readPage = Effect.fnUntraced(function* (request: HttpServerRequest.HttpServerRequest) {
-  // Only the path and query are read: a request whose URL cannot be read is the overview's.
-  const url = Option.getOrElse(HttpServerRequest.toURL(request), () => new URL(paths.home, "http://dashboard.invalid"))
+  const url = pageUrlOf(request)
   const language = languageOf(request, url)
   const token = request.cookies[sessionCookie]
   const account =

@@ -1,9 +1,9 @@
 import { isBodyTooLarge, reportDefect } from "@tenders/core"
-import { Effect, Option } from "effect"
+import { Effect } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { errorPage } from "./ErrorPage.ts"
 import { languageOf } from "./Language.ts"
-import { visitorPage } from "./PageContext.ts"
+import { pageUrlOf, visitorPage } from "./PageContext.ts"
 import { paths } from "./Paths.ts"
 import { showPage } from "./Responses.ts"
 
@@ -18,7 +18,7 @@ const unreadableForm = (request: HttpServerRequest.HttpServerRequest) =>
     : Effect.match(request.urlParamsBody, {
         onSuccess: () => undefined,
         onFailure: (error) => {
-          const url = Option.getOrElse(HttpServerRequest.toURL(request), () => new URL(`http://host${paths.home}`))
+          const url = pageUrlOf(request)
           const ctx = visitorPage(languageOf(request, url), url.pathname, paths.home)
           const tooLarge = isBodyTooLarge(error)
           const message = tooLarge ? ctx.t.errors.tooLarge : ctx.t.errors.unreadable
