@@ -1,4 +1,5 @@
-import type { Alert, AlertReason, EmailDigest } from "@tenders/core"
+import { type Alert, type AlertReason, type EmailDigest, html, linkedUrl, utcStamp } from "@tenders/core"
+import { DateTime, Option } from "effect"
 
 /** The rendered parts of one digest e-mail. */
 export interface RenderedDigest {
@@ -13,15 +14,6 @@ const reasonLabels: Record<AlertReason, string> = {
   amended: "Tender amended"
 }
 
-/** Escapes text for HTML element content and quoted attribute values. */
-export const escapeHtml = (text: string): string =>
-  text
-    .replaceAll("&", "&amp;")
-    .replaceAll("<", "&lt;")
-    .replaceAll(">", "&gt;")
-    .replaceAll('"', "&quot;")
-    .replaceAll("'", "&#39;")
-
 const oneLine = (text: string): string => text.replaceAll(/[\r\n\t]+/gu, " ").trim()
 
 const formatBudget = (alert: Alert): string => {
@@ -30,15 +22,12 @@ const formatBudget = (alert: Alert): string => {
   return currency === null ? budget : `${budget} ${currency}`
 }
 
+// An instant reads the same for every recipient: UTC to the minute; a text that is no instant is shown as it is.
 const formatDeadline = (alert: Alert): string => {
   const { deadline } = alert.tender
   if (deadline === null) return "not stated"
-  const instant = new Date(deadline)
-  if (Number.isNaN(instant.getTime())) return deadline
-  return `${instant.toISOString().slice(0, 16).replace("T", " ")} UTC`
+  return Option.match(DateTime.make(deadline), { onNone: () => deadline, onSome: (at) => utcStamp(DateTime.toUtc(at)) })
 }
-
-const isWebLink = (url: string): boolean => /^https?:\/\//iu.test(url)
 
 /** The subject line: names the watchlist and the number of alerts. */
 export const digestSubject = (digest: EmailDigest): string => {
@@ -64,37 +53,30 @@ const textPart = (digest: EmailDigest): string => {
   ].join("\n")
 }
 
-const htmlItem = (alert: Alert): string => {
-  const title = escapeHtml(alert.tender.title)
-  const url = escapeHtml(alert.tender.url)
-  const link = isWebLink(alert.tender.url) ? `<a href="${url}">${url}</a>` : url
-  return [
-    "<li>",
-    `<p><strong>${escapeHtml(reasonLabels[alert.reason])}:</strong> ${title}</p>`,
-    "<ul>",
-    `<li>Buyer: ${escapeHtml(alert.tender.buyer ?? "not stated")}</li>`,
-    `<li>Budget: ${escapeHtml(formatBudget(alert))}</li>`,
-    `<li>Deadline: ${escapeHtml(formatDeadline(alert))}</li>`,
-    `<li>Link: ${link}</li>`,
-    "</ul>",
-    "</li>"
-  ].join("\n")
-}
+// The markup is written as it is sent, one element a line (prettier would reflow it): each alert ends its line.
+// prettier-ignore
+const htmlItem = (alert: Alert) => html`<li>
+<p><strong>${reasonLabels[alert.reason]}:</strong> ${alert.tender.title}</p>
+<ul>
+<li>Buyer: ${alert.tender.buyer ?? "not stated"}</li>
+<li>Budget: ${formatBudget(alert)}</li>
+<li>Deadline: ${formatDeadline(alert)}</li>
+<li>Link: ${linkedUrl(alert.tender.url)}</li>
+</ul>
+</li>
+`
 
-const htmlPart = (digest: EmailDigest, subject: string): string =>
-  [
-    "<!doctype html>",
-    `<html><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head><body>`,
-    `<p>Your watchlist &quot;${escapeHtml(digest.watchlistName)}&quot; raised ${digest.alerts.length} alert(s):</p>`,
-    "<ol>",
-    ...digest.alerts.map(htmlItem),
-    "</ol>",
-    "</body></html>",
-    ""
-  ].join("\n")
+// prettier-ignore
+const htmlPart = (digest: EmailDigest, subject: string) => html`<!doctype html>
+<html><head><meta charset="utf-8"><title>${subject}</title></head><body>
+<p>Your watchlist &quot;${digest.watchlistName}&quot; raised ${digest.alerts.length} alert(s):</p>
+<ol>
+${digest.alerts.map(htmlItem)}</ol>
+</body></html>
+`
 
-/** Renders a digest as subject, plain text and HTML (all tender fields HTML-escaped). */
+/** Renders a digest as subject, plain text and HTML (every tender field escaped by the `html` tag). */
 export const renderDigest = (digest: EmailDigest): RenderedDigest => {
   const subject = digestSubject(digest)
-  return { subject, text: textPart(digest), html: htmlPart(digest, subject) }
+  return { subject, text: textPart(digest), html: htmlPart(digest, subject).markup }
 }

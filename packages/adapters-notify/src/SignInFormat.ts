@@ -1,5 +1,4 @@
-import type { SignInMessage, UiLanguage } from "@tenders/core"
-import { escapeHtml } from "./DigestFormat.ts"
+import { html, linkedUrl, russianPlural, type SignInMessage, type UiLanguage } from "@tenders/core"
 
 /** The rendered parts of one sign-in e-mail. */
 export interface RenderedSignIn {
@@ -17,8 +16,6 @@ interface SignInCopy {
   readonly ignore: string
 }
 
-const russianPlural = new Intl.PluralRules("ru")
-
 const copies: Record<UiLanguage, SignInCopy> = {
   en: {
     subject: "Sign in to Tenders",
@@ -33,7 +30,8 @@ const copies: Record<UiLanguage, SignInCopy> = {
     open: "Чтобы войти в Tenders, откройте эту ссылку:",
     // "в течение" takes the genitive: 1, 21, 31 минуты; 2, 5, 11 минут.
     validity: (minutes) =>
-      `Ссылкой можно воспользоваться один раз в течение ${minutes} ${russianPlural.select(minutes) === "one" ? "минуты" : "минут"}.`,
+      `Ссылкой можно воспользоваться один раз в течение ${minutes} ` +
+      `${russianPlural(minutes, "минуты", "минут", "минут")}.`,
     ignore: "Если вы не запрашивали вход, просто проигнорируйте это письмо."
   },
   hy: {
@@ -46,24 +44,22 @@ const copies: Record<UiLanguage, SignInCopy> = {
   }
 }
 
-const isWebLink = (url: string): boolean => /^https?:\/\//iu.test(url)
+// The markup is written as it is sent, one element a line (prettier would reflow it).
+// prettier-ignore
+const htmlPart = (message: SignInMessage, copy: SignInCopy, validity: string) => html`<!doctype html>
+<html lang="${message.language}"><head><meta charset="utf-8"><title>${copy.subject}</title></head><body>
+<p>${copy.greeting}</p>
+<p>${copy.open}</p>
+<p>${linkedUrl(message.url)}</p>
+<p>${validity}</p>
+<p>${copy.ignore}</p>
+</body></html>
+`
 
-/** Renders a sign-in link in the message's language as subject, plain text and HTML (the URL HTML-escaped). */
+/** Renders a sign-in link in the message's language as subject, plain text and HTML (the URL escaped by `html`). */
 export const renderSignIn = (message: SignInMessage): RenderedSignIn => {
   const copy = copies[message.language]
   const validity = copy.validity(message.minutes)
   const text = `${[copy.greeting, copy.open, message.url, validity, copy.ignore].join("\n\n")}\n`
-  const url = escapeHtml(message.url)
-  const html = [
-    "<!doctype html>",
-    `<html lang="${message.language}"><head><meta charset="utf-8"><title>${escapeHtml(copy.subject)}</title></head><body>`,
-    `<p>${escapeHtml(copy.greeting)}</p>`,
-    `<p>${escapeHtml(copy.open)}</p>`,
-    `<p>${isWebLink(message.url) ? `<a href="${url}">${url}</a>` : url}</p>`,
-    `<p>${escapeHtml(validity)}</p>`,
-    `<p>${escapeHtml(copy.ignore)}</p>`,
-    "</body></html>",
-    ""
-  ].join("\n")
-  return { subject: copy.subject, text, html }
+  return { subject: copy.subject, text, html: htmlPart(message, copy, validity).markup }
 }

@@ -1,5 +1,5 @@
 import { afterAll, assert, beforeAll, beforeEach, describe, it } from "@effect/vitest"
-import { parseEmailAddress } from "@tenders/core"
+import { escapeHtml, parseEmailAddress } from "@tenders/core"
 import { refusedAddressProbes } from "@tenders/core/testing"
 import { Effect, Result } from "effect"
 import * as fc from "fast-check"
@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { SMTPServer } from "smtp-server"
-import { digestSubject, escapeHtml, makeEmailSender, renderDigest } from "../src/index.ts"
+import { digestSubject, makeEmailSender, renderDigest } from "../src/index.ts"
 import { decodeQuotedPrintable, digest, partOf, signIn, subjectOf } from "./fixtures.ts"
 
 interface Received {

@@ -1,19 +1,17 @@
-import { type Alert, classificationPacks, type DeliveryInfo, type PackInfo } from "@tenders/core"
-import { DateTime } from "effect"
-import { formatInstant, formatNumber } from "./Format.ts"
-import { html } from "./Html.ts"
-import { messages } from "./I18n.ts"
-import { dataTable, page, paths, postForm, rowButton, shownSecret } from "./Pages.ts"
-import type { SignedInContext } from "./Web.ts"
+import { type Alert, classificationPacks, dayOf, type DeliveryInfo, html, type PackInfo } from "@tenders/core"
+import type { DateTime } from "effect"
+import { formatDeadline, formatInstant, formatNumber, instantOf } from "./Format.ts"
+import { page } from "./Layout.ts"
+import type { SignedInContext } from "./PageContext.ts"
+import { paths } from "./Paths.ts"
+import { dataTable, postForm, rowButton, shownSecret } from "./Widgets.ts"
 
 const buyerOf = (alert: Alert) =>
   alert.tender.buyer === null ? "" : html`<br /><span class="muted">${alert.tender.buyer}</span>`
 
 /** The account's open alerts, as `GET /v1/alerts` gives them, each tender linked to its full card. */
 export const alertsPage = (ctx: SignedInContext, alerts: ReadonlyArray<Alert>) => {
-  const t = messages[ctx.language]
-  const a = t.alerts
-  const deadline = (at: string | null) => (at === null ? t.search.notGiven : formatInstant(ctx.language, at))
+  const a = ctx.t.alerts
   return page(
     ctx,
     a.title,
@@ -24,13 +22,13 @@ export const alertsPage = (ctx: SignedInContext, alerts: ReadonlyArray<Alert>) =
           (alert) =>
             html`<tr data-testid="alert-row" data-tender-id="${alert.tender.id}">
               <td data-label="${a.tender}" class="wrap">
-                <a href="${paths.tender(alert.tender.id)}">${alert.tender.title}</a>
+                <a href="${paths.tender.of(alert.tender.id)}">${alert.tender.title}</a>
                 ${buyerOf(alert)}
               </td>
               <td data-label="${a.watchlist}">${alert.watchlistName}</td>
               <td data-label="${a.reason}">${a.reasons[alert.reason]}</td>
-              <td data-label="${a.deadline}">${deadline(alert.tender.deadline)}</td>
-              <td data-label="${a.raised}">${formatInstant(ctx.language, alert.createdAt)}</td>
+              <td data-label="${a.deadline}">${formatDeadline(ctx, alert.tender.deadline)}</td>
+              <td data-label="${a.raised}">${formatInstant(ctx.language, instantOf(alert.createdAt))}</td>
             </tr>`
         ),
         html`<p class="notice" data-testid="no-alerts">${a.none}</p>`
@@ -40,8 +38,8 @@ export const alertsPage = (ctx: SignedInContext, alerts: ReadonlyArray<Alert>) =
 
 /** The account's deliveries, newest first, with a way to send a failed one again. */
 export const deliveriesPage = (ctx: SignedInContext, deliveries: ReadonlyArray<DeliveryInfo>, retried = false) => {
-  const d = messages[ctx.language].deliveries
-  const instant = (at: DateTime.Utc | null) => (at === null ? "—" : formatInstant(ctx.language, DateTime.formatIso(at)))
+  const d = ctx.t.deliveries
+  const instant = (at: DateTime.Utc | null) => (at === null ? "—" : formatInstant(ctx.language, at))
   return page(
     ctx,
     d.title,
@@ -66,7 +64,7 @@ export const deliveriesPage = (ctx: SignedInContext, deliveries: ReadonlyArray<D
               <td>
                 ${
                   delivery.status === "failed"
-                    ? rowButton(ctx, paths.retryDelivery(delivery.id), {
+                    ? rowButton(ctx, paths.retryDelivery.of(delivery.id), {
                         text: d.retry,
                         label: d.retryLabel(delivery.id),
                         testId: "retry-delivery",
@@ -89,7 +87,7 @@ export const settingsPage = (
   packs: ReadonlyArray<PackInfo>,
   secret?: { readonly value: string; readonly rotated: boolean }
 ) => {
-  const t = messages[ctx.language]
+  const t = ctx.t
   const s = t.settings
   const account = ctx.session.account
   return page(
@@ -105,7 +103,7 @@ export const settingsPage = (
       <h2 id="webhook-secret">${s.secretTitle}</h2>
       <p>${s.secretIntro}</p>
       ${webhooks ? "" : html`<p class="help">${s.paidOnly}</p>`}
-      ${secret ? shownSecret(t, "signing-secret", secret.rotated ? s.rotated : s.secret, secret.value) : ""}
+      ${secret ? shownSecret(ctx, "signing-secret", secret.rotated ? s.rotated : s.secret, secret.value) : ""}
       <div class="actions">
         ${
           secret
@@ -148,7 +146,7 @@ export const settingsPage = (
                       formatNumber(ctx.language, info.inForce),
                       formatNumber(ctx.language, info.withdrawn),
                       info.version,
-                      info.importedAt.slice(0, 10)
+                      dayOf(instantOf(info.importedAt))
                     )
               }
             </dd>`

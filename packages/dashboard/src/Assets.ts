@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto"
+import { paths } from "./Paths.ts"
 
 /**
  * The dashboard's style sheet and script, served by the server itself (`/dashboard/assets/...`): no CDN, nothing to
@@ -151,6 +152,6 @@ const versionOf = (text: string) => createHash("sha256").update(text).digest("ba
  * cached for a year and a deploy never runs a page with the old script.
  */
 export const assetUrls = {
-  style: `/dashboard/assets/app.css?v=${versionOf(styleSheet)}`,
-  script: `/dashboard/assets/app.js?v=${versionOf(script)}`
+  style: `${paths.style}?v=${versionOf(styleSheet)}`,
+  script: `${paths.script}?v=${versionOf(script)}`
 } as const

@@ -1,5 +1,6 @@
 import { Option, type Schema, SchemaIssue } from "effect"
 import { UrlParams } from "effect/http"
+import type { Messages } from "./I18n.ts"
 
 /** The form fields of the filters (spec "Filters"), named as the API names them. */
 export const filterFieldNames = ["q", "countries", "cpv", "minBudget", "maxBudget", "budgetCurrency", "deadlineAfter"]
@@ -43,7 +44,7 @@ const formatter = SchemaIssue.makeFormatterStandardSchemaV1()
  * The form fields a schema refused, by the path of each issue: its first field name (a filter, `name`, `webhook`);
  * the one check on the filters as a whole (minBudget above maxBudget) is put on `maxBudget`.
  */
-export const refusedFields = (error: Schema.SchemaError): ReadonlySet<string> =>
+const refusedFields = (error: Schema.SchemaError): ReadonlySet<string> =>
   new Set(
     formatter(error.issue).issues.map((issue) => {
       const keys = (issue.path ?? []).map((segment) => (typeof segment === "object" ? segment.key : segment))
@@ -51,3 +52,9 @@ export const refusedFields = (error: Schema.SchemaError): ReadonlySet<string> =>
       return field === undefined ? "maxBudget" : String(field)
     })
   )
+
+/** The refused fields of a form, each with its problem in the page's language (the form's own title if it has none). */
+export const problemsOf = (t: Messages, error: Schema.SchemaError): ReadonlyMap<string, string> => {
+  const texts = new Map(Object.entries(t.filters.problems))
+  return new Map([...refusedFields(error)].map((field) => [field, texts.get(field) ?? t.errors.title]))
+}

@@ -1,6 +1,5 @@
-import { BudgetCurrency } from "@tenders/core"
+import { BudgetCurrency, html, type HtmlPart } from "@tenders/core"
 import { filterFieldNames, type FormValues } from "./FilterForm.ts"
-import { html, type HtmlPart } from "./Html.ts"
 import type { Messages } from "./I18n.ts"
 
 /** What a form shows: the values typed, and the fields refused with why. */

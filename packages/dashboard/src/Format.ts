@@ -1,4 +1,6 @@
 import type { UiLanguage } from "@tenders/core"
+import { DateTime } from "effect"
+import type { PageContext } from "./PageContext.ts"
 
 // British English for the 24-hour clock and day-month order; Russian and Armenian as they are.
 const locales: Record<UiLanguage, string> = { en: "en-GB", ru: "ru", hy: "hy" }
@@ -18,21 +20,25 @@ export const formatMoney = (language: UiLanguage, amount: string, currency: stri
   )
 }
 
-const dateTime = (language: UiLanguage, options: Intl.DateTimeFormatOptions) =>
-  new Intl.DateTimeFormat(locales[language], { ...options, timeZone: "UTC" })
-
-/** A day (`YYYY-MM-DD` or an instant) as the language writes a date. */
-export const formatDate = (language: UiLanguage, iso: string): string =>
-  dateTime(language, { dateStyle: "medium" }).format(new Date(iso.length === 10 ? `${iso}T00:00:00Z` : iso))
+/** The day of an instant as the language writes a date, in UTC. */
+export const formatDate = (language: UiLanguage, at: DateTime.Utc): string =>
+  DateTime.formatUtc(at, { locale: locales[language], dateStyle: "medium" })
 
 /** An instant as the language writes a date and time, in UTC. */
-export const formatInstant = (language: UiLanguage, iso: string): string =>
-  `${dateTime(language, { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso))} UTC`
+export const formatInstant = (language: UiLanguage, at: DateTime.Utc): string =>
+  `${DateTime.formatUtc(at, { locale: locales[language], dateStyle: "medium", timeStyle: "short" })} UTC`
 
-/** A day of a month (`YYYY-MM-DD`) as the language names it: `5 November`. */
-export const formatDayOfMonth = (language: UiLanguage, day: string): string =>
-  dateTime(language, { day: "numeric", month: "long" }).format(new Date(`${day}T00:00:00Z`))
+/** A day of a month as the language names it: `5 November`. */
+export const formatDayOfMonth = (language: UiLanguage, day: DateTime.Utc): string =>
+  DateTime.formatUtc(day, { locale: locales[language], day: "numeric", month: "long" })
 
-/** A month (`YYYY-MM`) as the language names it on its own, with its year: `November 2026`, `ноябрь 2026`. */
-export const formatMonth = (language: UiLanguage, month: string): string =>
-  `${dateTime(language, { month: "long" }).format(new Date(`${month}-01T00:00:00Z`))} ${month.slice(0, 4)}`
+/** A month as the language names it on its own, with its year: `November 2026`, `ноябрь 2026`. */
+export const formatMonth = (language: UiLanguage, month: DateTime.Utc): string =>
+  `${DateTime.formatUtc(month, { locale: locales[language], month: "long" })} ${DateTime.getPartUtc(month, "year")}`
+
+/** A stored ISO date or instant (already checked by core's schemas) as an instant. */
+export const instantOf = (iso: string): DateTime.Utc => DateTime.makeUnsafe(iso)
+
+/** A tender's deadline as the page's language writes it, or that the notice gives none. */
+export const formatDeadline = (ctx: Pick<PageContext, "language" | "t">, deadline: string | null): string =>
+  deadline === null ? ctx.t.search.notGiven : formatInstant(ctx.language, instantOf(deadline))

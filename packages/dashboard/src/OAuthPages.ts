@@ -1,9 +1,10 @@
-import type { GrantInfo } from "@tenders/core"
-import { DateTime } from "effect"
+import { type GrantInfo, html } from "@tenders/core"
+import type { DateTime } from "effect"
 import { formatInstant } from "./Format.ts"
-import { html } from "./Html.ts"
-import { messages } from "./I18n.ts"
-import { dataTable, type PageContext, page, paths, postForm, rowButton } from "./Pages.ts"
+import { page } from "./Layout.ts"
+import type { PageContext } from "./PageContext.ts"
+import { paths } from "./Paths.ts"
+import { dataTable, postForm, rowButton } from "./Widgets.ts"
 
 /** Where a redirect URI sends the browser back to, as a person reads it: its host, or its app scheme. */
 export const returnHost = (redirectUri: string): string => {
@@ -17,7 +18,7 @@ export const consentPage = (
   request: { readonly clientName: string; readonly redirectUri: string; readonly publishedBy: string | undefined },
   params: ReadonlyArray<readonly [string, string]>
 ) => {
-  const t = messages[ctx.language].oauth
+  const t = ctx.t.oauth
   return page(
     ctx,
     t.consentTitle,
@@ -41,7 +42,7 @@ export const consentPage = (
  * the app with the error, followed only by a person's click (the page does not redirect by itself: RFC 9700 §4.11).
  */
 export const refusedRequestPage = (ctx: PageContext, description: string, backToApp: string) => {
-  const t = messages[ctx.language]
+  const t = ctx.t
   return page(
     ctx,
     t.errors.title,
@@ -52,8 +53,8 @@ export const refusedRequestPage = (ctx: PageContext, description: string, backTo
 
 /** The apps connected by OAuth, each with a button that revokes its grant. */
 export const appsPage = (ctx: PageContext, grants: ReadonlyArray<GrantInfo>) => {
-  const t = messages[ctx.language].oauth
-  const when = (instant: DateTime.Utc) => formatInstant(ctx.language, DateTime.formatIso(instant))
+  const t = ctx.t.oauth
+  const when = (instant: DateTime.Utc) => formatInstant(ctx.language, instant)
   return page(
     ctx,
     t.appsTitle,
@@ -67,7 +68,12 @@ export const appsPage = (ctx: PageContext, grants: ReadonlyArray<GrantInfo>) => 
             <td data-label="${t.connected}">${when(grant.createdAt)}</td>
             <td data-label="${t.lastUsed}">${grant.lastUsedAt === null ? t.never : when(grant.lastUsedAt)}</td>
             <td>
-              ${rowButton(ctx, paths.revokeApp(grant.grantId), { text: t.revoke, label: t.revokeLabel(grant.clientName), testId: "revoke-app", style: "danger" })}
+              ${rowButton(ctx, paths.revokeApp.of(grant.grantId), {
+                text: t.revoke,
+                label: t.revokeLabel(grant.clientName),
+                testId: "revoke-app",
+                style: "danger"
+              })}
             </td>
           </tr>`
       ),

@@ -1,10 +1,18 @@
-import { type FullTender, type HintInput, planRules, type SearchResponse, type TenderCard } from "@tenders/core"
-import { formatInstant, formatMoney, formatNumber } from "./Format.ts"
+import {
+  type FullTender,
+  type HintInput,
+  html,
+  type HtmlPart,
+  isWebLink,
+  planRules,
+  type SearchResponse,
+  type TenderCard
+} from "@tenders/core"
+import { formatDeadline, formatInstant, formatMoney, formatNumber, instantOf } from "./Format.ts"
 import { type FormState, filterFields, problemSummary } from "./FormFields.ts"
-import { html, type HtmlPart } from "./Html.ts"
-import { type Messages, messages } from "./I18n.ts"
-import { page, paths } from "./Pages.ts"
-import type { SignedInContext } from "./Web.ts"
+import { page } from "./Layout.ts"
+import type { SignedInContext } from "./PageContext.ts"
+import { paths } from "./Paths.ts"
 
 /** What a search gave: its results, or why it was refused (the plan, as the API refuses it). */
 export type SearchOutcome =
@@ -13,31 +21,31 @@ export type SearchOutcome =
 
 /** A link to a source's page, only when it is a web address (a feed's text is not trusted to be one). */
 const outbound = (url: string, label: string) =>
-  /^https?:\/\//iu.test(url) && URL.canParse(url)
+  isWebLink(url)
     ? html`<a href="${url}" rel="noopener noreferrer external">${label}</a>`
     : html`<span>${label === url ? url : ""}</span>`
 
-const budgetOf = (ctx: SignedInContext, t: Messages, card: Pick<TenderCard, "budget" | "currency">) =>
-  card.budget === null ? t.search.notGiven : formatMoney(ctx.language, card.budget, card.currency)
-
-const deadlineOf = (ctx: SignedInContext, t: Messages, deadline: string | null) =>
-  deadline === null ? t.search.notGiven : formatInstant(ctx.language, deadline)
+const budgetOf = ({ language, t }: SignedInContext, card: Pick<TenderCard, "budget" | "currency">) =>
+  card.budget === null ? t.search.notGiven : formatMoney(language, card.budget, card.currency)
 
 /** A tender's facts common to its card and its full page, as label and value. */
-const cardFacts = (ctx: SignedInContext, t: Messages, card: TenderCard): ReadonlyArray<readonly [string, string]> => [
-  [t.search.buyer, card.buyer ?? t.search.notGiven],
-  [t.search.country, card.country ?? t.search.notGiven],
-  [t.search.budget, budgetOf(ctx, t, card)],
-  [t.search.deadline, deadlineOf(ctx, t, card.deadline)],
-  [t.search.source, card.source]
-]
+const cardFacts = (ctx: SignedInContext, card: TenderCard): ReadonlyArray<readonly [string, string]> => {
+  const s = ctx.t.search
+  return [
+    [s.buyer, card.buyer ?? s.notGiven],
+    [s.country, card.country ?? s.notGiven],
+    [s.budget, budgetOf(ctx, card)],
+    [s.deadline, formatDeadline(ctx, card.deadline)],
+    [s.source, card.source]
+  ]
+}
 
-const resultCard = (ctx: SignedInContext, t: Messages, card: TenderCard) =>
+const resultCard = (ctx: SignedInContext, card: TenderCard) =>
   html`<li class="card" data-testid="result" data-tender-id="${card.id}">
-    <h3><a href="${paths.tender(card.id)}">${card.title}</a></h3>
+    <h3><a href="${paths.tender.of(card.id)}">${card.title}</a></h3>
     ${card.subject === undefined ? "" : html`<p class="muted">${card.subject}</p>`}
     <dl class="pairs">
-      ${cardFacts(ctx, t, card).map(
+      ${cardFacts(ctx, card).map(
         ([label, value]) =>
           html`<div>
             <dt>${label}</dt>
@@ -45,15 +53,15 @@ const resultCard = (ctx: SignedInContext, t: Messages, card: TenderCard) =>
           </div>`
       )}
     </dl>
-    <p>${outbound(card.url, t.search.onSource)}</p>
+    <p>${outbound(card.url, ctx.t.search.onSource)}</p>
   </li>`
 
 /**
  * The search's notes in the page's language, from what the API's `hint` is made of (corrections, widening, too few
  * results, budgets converted); "none match" is the heading already.
  */
-const notesOf = (ctx: SignedInContext, t: Messages, notes: HintInput): Array<string> => {
-  const s = t.search.notes
+const notesOf = (ctx: SignedInContext, notes: HintInput): Array<string> => {
+  const s = ctx.t.search.notes
   const said: Array<string> = []
   if (notes.corrections.length > 0) {
     said.push(s.read(notes.corrections.map(([typed, read]) => s.readAs(typed, read)).join(", ")))
@@ -68,9 +76,10 @@ const notesOf = (ctx: SignedInContext, t: Messages, notes: HintInput): Array<str
   return said
 }
 
-const results = (ctx: SignedInContext, t: Messages, response: SearchResponse, notes: HintInput) => {
+const results = (ctx: SignedInContext, response: SearchResponse, notes: HintInput) => {
+  const t = ctx.t
   const n = response.results.length
-  const said = notesOf(ctx, t, notes)
+  const said = notesOf(ctx, notes)
   return html`<h2 id="results">${n === 0 ? t.search.none : t.search.results(n, formatNumber(ctx.language, n))}</h2>
     ${
       said.length === 0
@@ -82,13 +91,13 @@ const results = (ctx: SignedInContext, t: Messages, response: SearchResponse, no
         : html`<p class="notice error">${t.search.degraded(response.degradedSources.join(", "))}</p>`
     }
     <ol class="cards" aria-labelledby="results">
-      ${response.results.map((card) => resultCard(ctx, t, card))}
+      ${response.results.map((card) => resultCard(ctx, card))}
     </ol>`
 }
 
 /** The search: words and filters (a GET form, so a search is a link), and the results as cards. */
 export const searchPage = (ctx: SignedInContext, form: FormState, outcome?: SearchOutcome) => {
-  const t = messages[ctx.language]
+  const t = ctx.t
   const refusal = outcome?._tag === "Refused" ? outcome.message : undefined
   return page(
     ctx,
@@ -99,7 +108,7 @@ export const searchPage = (ctx: SignedInContext, form: FormState, outcome?: Sear
         <button type="submit">${t.search.submit}</button>
         <p class="help">${t.search.notCounted}</p>
       </form>
-      ${outcome?._tag === "Results" ? results(ctx, t, outcome.response, outcome.notes) : ""}`
+      ${outcome?._tag === "Results" ? results(ctx, outcome.response, outcome.notes) : ""}`
   )
 }
 
@@ -111,15 +120,16 @@ const codes = (label: string, list: ReadonlyArray<string> | undefined) =>
 
 /** One tender's full card, as `GET /v1/tenders/{id}` gives it for the account's plan. */
 export const tenderPage = (ctx: SignedInContext, tender: FullTender) => {
-  const t = messages[ctx.language]
+  const t = ctx.t
   const d = t.tender
+  const published = tender.publishedAt === null ? undefined : instantOf(tender.publishedAt)
   return page(
     ctx,
     tender.title,
     html`<dl class="facts" data-testid="tender" data-tender-id="${tender.id}">
         <dt>${d.status}</dt>
         <dd>${d.statuses[tender.status]}</dd>
-        ${cardFacts(ctx, t, tender).map(
+        ${cardFacts(ctx, tender).map(
           ([label, value]) =>
             html`<dt>${label}</dt>
               <dd>${value}</dd>`
@@ -127,9 +137,9 @@ export const tenderPage = (ctx: SignedInContext, tender: FullTender) => {
         <dt>${d.region}</dt>
         <dd>${tender.region ?? t.search.notGiven}</dd>
         <dt>${d.published}</dt>
-        <dd>${tender.publishedAt === null ? t.search.notGiven : formatInstant(ctx.language, tender.publishedAt)}</dd>
+        <dd>${published === undefined ? t.search.notGiven : formatInstant(ctx.language, published)}</dd>
         <dt>${d.updated}</dt>
-        <dd>${formatInstant(ctx.language, tender.updatedAt)}</dd>
+        <dd>${formatInstant(ctx.language, instantOf(tender.updatedAt))}</dd>
         <dt>${d.lotsCount}</dt>
         <dd>${tender.lotsCount === null ? t.search.notGiven : formatNumber(ctx.language, tender.lotsCount)}</dd>
         ${
@@ -158,7 +168,7 @@ export const tenderPage = (ctx: SignedInContext, tender: FullTender) => {
                     (lot) =>
                       html`<tr>
                         <td data-label="${d.lotTitle}" class="wrap">${lot.title}</td>
-                        <td data-label="${t.search.budget}">${budgetOf(ctx, t, lot)}</td>
+                        <td data-label="${t.search.budget}">${budgetOf(ctx, lot)}</td>
                         <td data-label="${d.cpvCodes}">${lot.cpvCodes.join(", ")}</td>
                       </tr>`
                   )}

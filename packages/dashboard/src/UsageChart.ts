@@ -1,7 +1,6 @@
-import type { UiLanguage, UsageDay } from "@tenders/core"
-import { formatDayOfMonth, formatMonth, formatNumber } from "./Format.ts"
-import { html } from "./Html.ts"
-import { messages } from "./I18n.ts"
+import { html, type UsageDay } from "@tenders/core"
+import { formatDayOfMonth, formatMonth, formatNumber, instantOf } from "./Format.ts"
+import type { PageContext } from "./PageContext.ts"
 
 // The drawing's own units (the SVG scales to the page's width): a slot per day, room on the left for the scale and
 // on the right for the last day's number.
@@ -19,10 +18,12 @@ const dayNumber = (day: string) => Number(day.slice(8))
  * own title), and the same numbers as a table under a disclosure, for screen readers and for reading exact values.
  */
 export const usageChart = (
-  language: UiLanguage,
+  ctx: PageContext,
   usage: { readonly month: string; readonly today: string; readonly days: ReadonlyArray<UsageDay> }
 ) => {
-  const t = messages[language].overview
+  const { language } = ctx
+  const t = ctx.t.overview
+  const dayName = (day: string) => formatDayOfMonth(language, instantOf(day))
   const past = usage.days.filter((d) => !d.future)
   const total = past.reduce((sum, d) => sum + d.calls, 0)
   const busiest = past.reduce<UsageDay | undefined>(
@@ -37,10 +38,10 @@ export const usageChart = (
     formatNumber(language, total),
     busiest === undefined || busiest.calls === 0
       ? undefined
-      : `${formatDayOfMonth(language, busiest.day)} (${formatNumber(language, busiest.calls)})`
+      : `${dayName(busiest.day)} (${formatNumber(language, busiest.calls)})`
   )
   return html`<section aria-labelledby="usage-chart-title" data-testid="usage-chart">
-    <h2 id="usage-chart-title">${t.chartTitle(formatMonth(language, usage.month))}</h2>
+    <h2 id="usage-chart-title">${t.chartTitle(formatMonth(language, instantOf(`${usage.month}-01`)))}</h2>
     <p id="usage-chart-summary">${summary}</p>
     <svg
       class="chart"
@@ -64,7 +65,7 @@ export const usageChart = (
                 y="${axis - height}"
                 width="${slot - 4}"
                 height="${height}"
-                ><title>${t.dayCalls(formatDayOfMonth(language, d.day), formatNumber(language, d.calls))}</title></rect
+                ><title>${t.dayCalls(dayName(d.day), formatNumber(language, d.calls))}</title></rect
               >`
             : ""
         }${
@@ -90,7 +91,7 @@ export const usageChart = (
           ${past.map(
             (d) =>
               html`<tr data-testid="usage-day" data-day="${d.day}" data-calls="${d.calls}">
-                <th scope="row">${formatDayOfMonth(language, d.day)}</th>
+                <th scope="row">${dayName(d.day)}</th>
                 <td>${formatNumber(language, d.calls)}</td>
               </tr>`
           )}

@@ -1,11 +1,10 @@
-import { type Filters, planRules, type WatchlistWithMatches } from "@tenders/core"
-import { DateTime } from "effect"
-import { formatDate, formatMoney, formatNumber } from "./Format.ts"
+import { type Filters, html, type HtmlPart, planRules, type WatchlistWithMatches } from "@tenders/core"
+import { formatDate, formatMoney, formatNumber, instantOf } from "./Format.ts"
 import { type FormState, filterFields, inputField, problemSummary } from "./FormFields.ts"
-import { html, type HtmlPart } from "./Html.ts"
-import { type Messages, messages } from "./I18n.ts"
-import { dataTable, page, paths, postForm, rowButton } from "./Pages.ts"
-import type { SignedInContext } from "./Web.ts"
+import { page } from "./Layout.ts"
+import type { SignedInContext } from "./PageContext.ts"
+import { paths } from "./Paths.ts"
+import { dataTable, postForm, rowButton } from "./Widgets.ts"
 
 /** What the watchlists page shows besides the list: the form (as typed), and what just happened. */
 export interface WatchlistsView {
@@ -17,8 +16,8 @@ export interface WatchlistsView {
   readonly deleted?: boolean
 }
 
-const filtersOf = (ctx: SignedInContext, t: Messages, filters: Filters) => {
-  const f = t.filters
+const filtersOf = (ctx: SignedInContext, filters: Filters) => {
+  const f = ctx.t.filters
   const budget = (value: number) => formatMoney(ctx.language, String(value), filters.budgetCurrency ?? null)
   const parts: ReadonlyArray<string | undefined> = [
     filters.q === undefined || filters.q.length === 0 ? undefined : `“${filters.q}”`,
@@ -28,33 +27,38 @@ const filtersOf = (ctx: SignedInContext, t: Messages, filters: Filters) => {
     filters.maxBudget === undefined ? undefined : `${f.maxBudget}: ${budget(filters.maxBudget)}`,
     filters.deadlineAfter === undefined
       ? undefined
-      : `${f.deadlineAfter}: ${formatDate(ctx.language, filters.deadlineAfter)}`
+      : `${f.deadlineAfter}: ${formatDate(ctx.language, instantOf(filters.deadlineAfter))}`
   ]
   return html`<ul class="plain">
     ${parts.map((part) => (part === undefined ? "" : html`<li>${part}</li>`))}
   </ul>`
 }
 
-const row = (ctx: SignedInContext, t: Messages, w: WatchlistWithMatches) => {
-  const l = t.watchlists
+const row = (ctx: SignedInContext, w: WatchlistWithMatches) => {
+  const l = ctx.t.watchlists
   const channels = [w.channels?.email === false ? "" : l.email, w.channels?.webhook ?? ""].filter((c) => c)
   return html`<tr data-testid="watchlist-row" data-watchlist-id="${w.id}">
     <td data-label="${l.name}"><strong>${w.name}</strong></td>
-    <td data-label="${l.filters}">${filtersOf(ctx, t, w.filters)}</td>
+    <td data-label="${l.filters}">${filtersOf(ctx, w.filters)}</td>
     <td data-label="${l.alertsBy}" class="wrap">${channels.length > 0 ? channels.join(", ") : l.alertsPageOnly}</td>
     <td data-label="${l.matches}" data-testid="matches" data-count="${w.estimatedMatches}">
       ${formatNumber(ctx.language, w.estimatedMatches)}
     </td>
-    <td data-label="${l.created}">${formatDate(ctx.language, DateTime.formatIso(w.createdAt))}</td>
+    <td data-label="${l.created}">${formatDate(ctx.language, w.createdAt)}</td>
     <td>
-      ${rowButton(ctx, paths.deleteWatchlist(w.id), { text: l.remove, label: l.removeLabel(w.name), testId: "delete-watchlist", style: "danger" })}
+      ${rowButton(ctx, paths.deleteWatchlist.of(w.id), {
+        text: l.remove,
+        label: l.removeLabel(w.name),
+        testId: "delete-watchlist",
+        style: "danger"
+      })}
     </td>
   </tr>`
 }
 
 /** The account's watchlists with their matches now, and the form that saves a new one through the API's rules. */
 export const watchlistsPage = (ctx: SignedInContext, view: WatchlistsView) => {
-  const t = messages[ctx.language]
+  const t = ctx.t
   const l = t.watchlists
   const rules = planRules[ctx.session.account.plan]
   const n = (value: number) => formatNumber(ctx.language, value)
@@ -75,7 +79,7 @@ export const watchlistsPage = (ctx: SignedInContext, view: WatchlistsView) => {
       <h2>${l.yours(n(view.watchlists.length), n(rules.watchlists))}</h2>
       ${dataTable(
         [l.name, l.filters, l.alertsBy, l.matches, l.created, { quiet: l.remove }],
-        view.watchlists.map((w) => row(ctx, t, w)),
+        view.watchlists.map((w) => row(ctx, w)),
         html`<p class="muted" data-testid="no-watchlists">${l.none}</p>`
       )}
       <h2 id="new-watchlist">${l.create}</h2>

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { type UiLanguage, uiLanguages } from "@tenders/core"
 import * as fc from "fast-check"
-import { chooseLanguage } from "../src/I18n.ts"
+import { chooseLanguage } from "../src/Language.ts"
 
 const isUiLanguage = (code: string | undefined): boolean => uiLanguages.some((ui) => ui === code)
 

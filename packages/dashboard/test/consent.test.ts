@@ -1,5 +1,6 @@
 // The OAuth consent page (the authorization endpoint) over in-memory ports, driven through web Requests: the headers
-// it builds from a client's redirect URI, what it shows of a client, and the account a metadata document is fetched for.
+// it builds from a client's redirect URI, what it shows of a client, and the account a metadata document is fetched
+// for.
 import { assert, describe, it } from "@effect/vitest"
 import {
   type AccountId,
@@ -15,9 +16,8 @@ import {
 } from "@tenders/core"
 import { memoryStore } from "@tenders/core/testing"
 import { DateTime, Duration, Effect, Layer } from "effect"
-import { HttpRouter, HttpServer } from "effect/http"
 import { DashboardSettings, OAuthConsentApp } from "../src/index.ts"
-import { base, hiddenValue } from "./support.ts"
+import { base, hiddenValue, webAppOf } from "./support.ts"
 
 const challenge = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
 const pageOf = (path: string) => new URL(path, base)
@@ -47,11 +47,7 @@ const makeConsent = (documents: Readonly<Record<string, unknown>>) =>
         })
       )
     )
-    const { handler, dispose } = HttpRouter.toWebHandler(
-      OAuthConsentApp.pipe(Layer.provide(Layer.succeedContext(ports)), Layer.provide(HttpServer.layerServices)),
-      { disableLogger: true }
-    )
-    yield* Effect.addFinalizer(() => Effect.promise(dispose))
+    const app = yield* webAppOf(OAuthConsentApp.pipe(Layer.provide(Layer.succeedContext(ports))))
     const onPorts = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.provide(effect, ports)
     const account = yield* onPorts(
       Effect.flatMap(AccountStore, (store) =>
@@ -71,16 +67,13 @@ const makeConsent = (documents: Readonly<Record<string, unknown>>) =>
       )
     )
     const send = (url: URL, init: RequestInit = {}) =>
-      Effect.promise(async () => {
-        const response = await handler(
-          new Request(url, {
-            redirect: "manual",
-            ...init,
-            headers: { host: "localhost", cookie: `tenders_session=${session}`, ...init.headers }
-          })
-        )
-        return { status: response.status, headers: response.headers, text: await response.text() }
-      })
+      app(
+        new Request(url, {
+          redirect: "manual",
+          ...init,
+          headers: { host: "localhost", cookie: `tenders_session=${session}`, ...init.headers }
+        })
+      )
     /** The authorization page for these parameters, as a signed-in person opens it. */
     const authorize = (params: Record<string, string>) => {
       const url = pageOf("/dashboard/oauth/authorize")
@@ -100,7 +93,7 @@ const requestFor = (clientId: string, redirectUri: string) => ({
 })
 
 describe("the OAuth consent page", () => {
-  it.live("lets the form go on only to the redirect URI's checked origin: a;sandbox adds no directive", () =>
+  it.effect("lets the form go on only to the redirect URI's checked origin: a;sandbox adds no directive", () =>
     Effect.gen(function* () {
       const sandbox = "https://sandbox.example/client.json"
       const consent = yield* makeConsent({
@@ -153,7 +146,7 @@ describe("the OAuth consent page", () => {
     })
   )
 
-  it.live("does not show a client name with a bidi override (U+202E), nor the document's reasons for refusal", () =>
+  it.effect("does not show a client name with a bidi override (U+202E), nor the document's reasons for refusal", () =>
     Effect.gen(function* () {
       const spoof = "https://spoof.example/client.json"
       const broken = "https://broken.example/client.json"
@@ -176,7 +169,7 @@ describe("the OAuth consent page", () => {
     })
   )
 
-  it.live("fetches a metadata document for the signed-in account that opened the page; a limit answers 429", () =>
+  it.effect("fetches a metadata document for the signed-in account that opened the page; a limit answers 429", () =>
     Effect.gen(function* () {
       const agent = "https://agent.example/client.json"
       const consent = yield* makeConsent({

@@ -6,12 +6,12 @@ import { base, hiddenValue, makeDashboard, signedInAs } from "./support.ts"
 
 // The defects an outside probe found in the sign-in form and the dashboard's edges (issue 20), each a case here.
 describe("the dashboard against an outside probe", () => {
-  it.live("refuses a sign-in address that is a list, carries a header or a control character, or is too long", () =>
+  it.effect("refuses a sign-in address that is a list, carries a header or a control character, or is too long", () =>
     Effect.gen(function* () {
       const { browser, mails } = yield* makeDashboard()
       const person = browser()
       for (const email of refusedAddressProbes) {
-        const answer = yield* Effect.promise(() => person.post("/dashboard/sign-in", { email }))
+        const answer = yield* person.post("/dashboard/sign-in", { email })
         assert.strictEqual(answer.status, 400, JSON.stringify(email.slice(0, 40)))
         assert.include(answer.text, 'aria-invalid="true"')
       }
@@ -19,7 +19,7 @@ describe("the dashboard against an outside probe", () => {
     })
   )
 
-  it.live("answers an unknown dashboard address with its own 404 page and the pages' security headers", () =>
+  it.effect("answers an unknown dashboard address with its own 404 page and the pages' security headers", () =>
     Effect.gen(function* () {
       const { browser } = yield* makeDashboard()
       const person = browser()
@@ -29,11 +29,9 @@ describe("the dashboard against an outside probe", () => {
         ["POST", "/dashboard/no-such-form"],
         ["GET", "/dashboard/sign-out"]
       ] as const) {
-        const answer = yield* Effect.promise(() =>
-          method === "GET"
-            ? person.get(path, { "accept-language": "ru" })
-            : person.post(path, {}, { "accept-language": "ru" })
-        )
+        const answer = yield* method === "GET"
+          ? person.get(path, { "accept-language": "ru" })
+          : person.post(path, {}, { "accept-language": "ru" })
         assert.strictEqual(answer.status, 404, `${method} ${path}`)
         assert.match(answer.headers.get("content-type") ?? "", /^text\/html/u)
         assert.include(answer.headers.get("content-security-policy") ?? "", "frame-ancestors 'none'")
@@ -44,47 +42,47 @@ describe("the dashboard against an outside probe", () => {
     })
   )
 
-  it.live("signs every session of the account out, this one too, with the form token only", () =>
+  it.effect("signs every session of the account out, this one too, with the form token only", () =>
     Effect.gen(function* () {
       const dashboard = yield* makeDashboard()
       const { person, account, csrf } = yield* signedInAs(dashboard, "everywhere@example.com")
       // A second browser of the same account, and another account's.
       const phone = yield* signedInAs(dashboard, "everywhere@example.com")
       const other = yield* signedInAs(dashboard, "someone-else@example.com")
-      const settings = yield* Effect.promise(() => person.get("/dashboard/settings"))
+      const settings = yield* person.get("/dashboard/settings")
       assert.include(settings.text, 'data-testid="sign-out-everywhere"')
       assert.include(settings.text, 'action="/dashboard/sign-out/everywhere"')
 
-      const forged = yield* Effect.promise(() => person.post("/dashboard/sign-out/everywhere", { csrf: `x${csrf}` }))
+      const forged = yield* person.post("/dashboard/sign-out/everywhere", { csrf: `x${csrf}` })
       assert.strictEqual(forged.status, 403)
-      assert.strictEqual((yield* Effect.promise(() => phone.person.get("/dashboard"))).status, 200)
+      assert.strictEqual((yield* phone.person.get("/dashboard")).status, 200)
 
-      const out = yield* Effect.promise(() => person.post("/dashboard/sign-out/everywhere", { csrf }))
+      const out = yield* person.post("/dashboard/sign-out/everywhere", { csrf })
       assert.strictEqual(out.status, 303)
       assert.strictEqual(out.headers.get("location"), "/dashboard/sign-in")
       assert.isFalse(person.cookies.has("tenders_session"))
       for (const browser of [phone.person]) {
-        const home = yield* Effect.promise(() => browser.get("/dashboard"))
+        const home = yield* browser.get("/dashboard")
         assert.strictEqual(home.status, 303)
         assert.strictEqual(home.headers.get("location"), "/dashboard/sign-in")
       }
-      assert.strictEqual((yield* Effect.promise(() => other.person.get("/dashboard"))).status, 200)
+      assert.strictEqual((yield* other.person.get("/dashboard")).status, 200)
       const sessions = Context.get(dashboard.ports, SignInStore)
       assert.strictEqual(yield* sessions.endSessions(account.id), 0)
     })
   )
 
-  it.live("shows the sign-in page's answer with the address in its normal form", () =>
+  it.effect("shows the sign-in page's answer with the address in its normal form", () =>
     Effect.gen(function* () {
       const { browser, mails } = yield* makeDashboard()
       const person = browser()
-      const asked = yield* Effect.promise(() => person.post("/dashboard/sign-in", { email: " Jörg@Bücher.Example " }))
+      const asked = yield* person.post("/dashboard/sign-in", { email: " Jörg@Bücher.Example " })
       assert.strictEqual(asked.status, 200)
       assert.include(asked.text, "If jörg@xn--bcher-kva.example can sign in here")
       const [mail] = yield* mails
       assert.strictEqual(mail?.to, "jörg@xn--bcher-kva.example")
       const link = new URL(mail?.url ?? base)
-      const confirm = yield* Effect.promise(() => person.get(`${link.pathname}${link.search}`))
+      const confirm = yield* person.get(`${link.pathname}${link.search}`)
       assert.include(confirm.text, "jörg@xn--bcher-kva.example")
       assert.isAbove(hiddenValue(confirm.text, "token").length, 20)
     })

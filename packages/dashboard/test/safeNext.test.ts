@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as fc from "fast-check"
-import { safeNext } from "../src/Web.ts"
+import { safeNext } from "../src/SafeNext.ts"
 import { makeDashboard } from "./support.ts"
 
 // `safeNext` decides where a person lands after signing in: the properties hold for any text, and the generator
@@ -164,7 +164,7 @@ describe("safeNext", () => {
         "/dashboard/sign-%69n",
         "/dashboard/sign-in;x"
       ]) {
-        const page = yield* Effect.promise(() => person.get(path))
+        const page = yield* person.get(path)
         assert.strictEqual(page.status, 200, path)
         assert.include(page.text, 'data-testid="sign-in"', path)
         assert.strictEqual(routed(new URL(path, "http://x.invalid").pathname), "/dashboard/sign-in")

@@ -6,8 +6,8 @@ import {
   SignInMailerManual,
   SourceStatusStoreEmpty
 } from "@tenders/core/testing"
-import { Clock, Context, Effect, Layer } from "effect"
-import { HttpRouter, HttpServer } from "effect/http"
+import { Clock, Context, Duration, Effect, Layer } from "effect"
+import { Cookies, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { DashboardApp, DashboardSettings } from "../src/index.ts"
 
 /** What a page answered: status, headers, the body, and the cookies it set. */
@@ -19,8 +19,8 @@ export interface Answer {
 
 /** One browser: a cookie jar, sending forms the way a browser on the same site does. */
 export interface Browser {
-  readonly get: (path: string, headers?: Record<string, string>) => Promise<Answer>
-  readonly post: (path: string, form: Record<string, string>, headers?: Record<string, string>) => Promise<Answer>
+  readonly get: (path: string, headers?: Record<string, string>) => Effect.Effect<Answer>
+  readonly post: (path: string, form: Record<string, string>, headers?: Record<string, string>) => Effect.Effect<Answer>
   readonly cookies: Map<string, string>
 }
 
@@ -31,8 +31,35 @@ export const hiddenValue = (page: string, name: string): string =>
   new RegExp(`name="${name}" value="([^"]*)"`, "u").exec(page)?.[1] ?? ""
 
 /**
- * The dashboard over in-memory ports and a recording notifier, driven through web Requests. Sign-in mails stay queued
- * until `mails` sends them (the server sends them in the background).
+ * An app of routes run in the test's own runtime (its TestClock): a web Request answered as the server answers it,
+ * a failure as the server turns it into a response (a path no route has: 404).
+ */
+export const webAppOf = Effect.fnUntraced(function* <E>(app: Layer.Layer<never, E, HttpRouter.HttpRouter>) {
+  const handle = yield* HttpRouter.toHttpEffect(app)
+  return (request: Request) =>
+    handle.pipe(
+      Effect.catchCause((cause) => Effect.map(HttpServerError.causeResponse(cause), ([response]) => response)),
+      Effect.provideService(HttpServerRequest.HttpServerRequest, HttpServerRequest.fromWeb(request)),
+      Effect.scoped,
+      Effect.flatMap((response) => {
+        const web = HttpServerResponse.toWeb(response)
+        return Effect.map(
+          Effect.promise(() => web.text()),
+          (text): Answer => ({ status: web.status, headers: web.headers, text })
+        )
+      })
+    )
+})
+
+/** Whether a cookie a response set tells the browser to forget it (`Max-Age=0`, or an `Expires` now past). */
+const forgets = (cookie: Cookies.Cookie, now: number) =>
+  cookie.options?.maxAge !== undefined
+    ? Duration.toMillis(cookie.options.maxAge) <= 0
+    : (cookie.options?.expires?.getTime() ?? Number.POSITIVE_INFINITY) <= now
+
+/**
+ * The dashboard over in-memory ports and a recording notifier, driven through web Requests in the test's runtime.
+ * Sign-in mails stay queued until `mails` sends them (the server sends them in the background).
  */
 export const makeDashboard = (signUp: "open" | "closed" = "open") =>
   Effect.gen(function* () {
@@ -46,34 +73,30 @@ export const makeDashboard = (signUp: "open" | "closed" = "open") =>
         Layer.succeed(DashboardSettings, { publicUrl: new URL(base), signUp })
       )
     )
-    const { handler, dispose } = HttpRouter.toWebHandler(
-      DashboardApp.pipe(Layer.provide(Layer.succeedContext(ports)), Layer.provide(HttpServer.layerServices)),
-      { disableLogger: true }
-    )
-    yield* Effect.addFinalizer(() => Effect.promise(dispose))
+    const app = yield* webAppOf(DashboardApp.pipe(Layer.provide(Layer.succeedContext(ports))))
     const sent = Context.get(ports, RecordedNotifications)
     const browser = (): Browser => {
       const cookies = new Map<string, string>()
-      const send = async (method: string, path: string, body: string | undefined, extra: Record<string, string>) => {
-        const headers: Record<string, string> = { host: "localhost", ...extra }
-        if (cookies.size > 0) headers["cookie"] = [...cookies].map(([k, v]) => `${k}=${v}`).join("; ")
-        if (body !== undefined) headers["content-type"] = "application/x-www-form-urlencoded"
-        const response = await handler(
-          new Request(new URL(path, base), {
-            method,
-            headers,
-            redirect: "manual",
-            ...(body === undefined ? {} : { body })
-          })
-        )
-        for (const cookie of response.headers.getSetCookie()) {
-          const [pair = ""] = cookie.split(";")
-          const [name = "", value = ""] = pair.split("=")
-          if (/max-age=0|expires=Thu, 01 Jan 1970/iu.test(cookie)) cookies.delete(name)
-          else cookies.set(name, value)
-        }
-        return { status: response.status, headers: response.headers, text: await response.text() }
-      }
+      const send = (method: string, path: string, body: string | undefined, extra: Record<string, string>) =>
+        Effect.gen(function* () {
+          const headers: Record<string, string> = { host: "localhost", ...extra }
+          if (cookies.size > 0) headers["cookie"] = [...cookies].map(([k, v]) => `${k}=${v}`).join("; ")
+          if (body !== undefined) headers["content-type"] = "application/x-www-form-urlencoded"
+          const answer = yield* app(
+            new Request(new URL(path, base), {
+              method,
+              headers,
+              redirect: "manual",
+              ...(body === undefined ? {} : { body })
+            })
+          )
+          const now = yield* Clock.currentTimeMillis
+          for (const cookie of Object.values(Cookies.fromSetCookie(answer.headers.getSetCookie()).cookies)) {
+            if (forgets(cookie, now)) cookies.delete(cookie.name)
+            else cookies.set(cookie.name, cookie.valueEncoded)
+          }
+          return answer
+        })
       return {
         cookies,
         get: (path, headers = {}) => send("GET", path, undefined, headers),
@@ -81,15 +104,8 @@ export const makeDashboard = (signUp: "open" | "closed" = "open") =>
           send("POST", path, new URLSearchParams(form).toString(), { origin: base, ...headers })
       }
     }
-    /**
-     * Sends the queued sign-in mails, then gives every sign-in mail sent so far; on the live clock, as the pages'
-     * handler keeps the links (a test's clock would find none due).
-     */
-    const mails = sendSignInMails().pipe(
-      Effect.provide(ports),
-      Effect.provideService(Clock.Clock, Clock.Clock.defaultValue()),
-      Effect.as(sent.signIns)
-    )
+    /** Sends the queued sign-in mails, then gives every sign-in mail sent so far. */
+    const mails = sendSignInMails().pipe(Effect.provide(ports), Effect.as(sent.signIns))
     return { browser, sent, mails, ports }
   })
 
@@ -101,10 +117,10 @@ export const signedInAs = (dashboard: Dashboard, email: string, plan: Plan = "fr
   Effect.gen(function* () {
     const account = yield* Context.get(dashboard.ports, AccountStore).saveAccount({ email, plan, monthlyLimit: null })
     const person = dashboard.browser()
-    yield* Effect.promise(() => person.post("/dashboard/sign-in", { email }))
+    yield* person.post("/dashboard/sign-in", { email })
     const token = new URL((yield* dashboard.mails).at(-1)?.url ?? base).searchParams.get("token") ?? ""
-    yield* Effect.promise(() => person.post("/dashboard/sign-in/link", { token }))
-    const home = yield* Effect.promise(() => person.get("/dashboard"))
+    yield* person.post("/dashboard/sign-in/link", { token })
+    const home = yield* person.get("/dashboard")
     return { person, account, csrf: hiddenValue(home.text, "csrf") }
   })
 

@@ -18,17 +18,17 @@ const seeded = Effect.gen(function* () {
 
 /** What the live count answers to a form, as the page's script sends it. */
 const live = (person: Browser) => (form: Record<string, string>) =>
-  Effect.map(
-    Effect.promise(() => person.post("/dashboard/watchlists/count", form)),
-    (answer) => ({ status: answer.status, body: answer.status === 200 ? JSON.parse(answer.text) : undefined })
-  )
+  Effect.map(person.post("/dashboard/watchlists/count", form), (answer) => ({
+    status: answer.status,
+    body: answer.status === 200 ? JSON.parse(answer.text) : undefined
+  }))
 
 describe("the watchlists page", () => {
-  it.live("counts matches as typed, saves through createWatchlist, and lists the watchlist with the same count", () =>
+  it.effect("counts matches as typed, saves through createWatchlist, and lists the watchlist with the same count", () =>
     Effect.gen(function* () {
       const dashboard = yield* seeded
       const { person, csrf } = yield* signedInAs(dashboard, "lists@example.com")
-      const empty = yield* Effect.promise(() => person.get("/dashboard/watchlists"))
+      const empty = yield* person.get("/dashboard/watchlists")
       assert.include(empty.text, 'data-testid="no-watchlists"')
       assert.include(empty.text, 'data-live-count="/dashboard/watchlists/count"')
       assert.include(empty.text, 'aria-current="page"')
@@ -39,25 +39,23 @@ describe("the watchlists page", () => {
       const expected = yield* onPorts(dashboard, estimateMatches({ q: "road" }))
       assert.strictEqual(expected, 2)
 
-      const saved = yield* Effect.promise(() =>
-        person.post("/dashboard/watchlists", { csrf, name: " Roads ", q: "road", email: "on" })
-      )
+      const saved = yield* person.post("/dashboard/watchlists", { csrf, name: " Roads ", q: "road", email: "on" })
       assert.strictEqual(saved.status, 303)
       const location = saved.headers.get("location") ?? ""
       assert.match(location, /^\/dashboard\/watchlists\?saved=[0-9a-f-]{36}$/u)
-      const page = yield* Effect.promise(() => person.get(location))
+      const page = yield* person.get(location)
       assert.include(page.text, "Saved “Roads”: 2 open tenders match now.")
       assert.match(page.text, /data-testid="matches" data-count="2"/u)
       assert.include(page.text, "Your watchlists (1 of 3)")
     })
   )
 
-  it.live("keeps what was typed and says what is wrong: fields, plan, an API rule, the plan's limit", () =>
+  it.effect("keeps what was typed and says what is wrong: fields, plan, an API rule, the plan's limit", () =>
     Effect.gen(function* () {
       const dashboard = yield* seeded
       const { person, csrf } = yield* signedInAs(dashboard, "wrong@example.com")
       const post = (form: Record<string, string>) =>
-        Effect.promise(() => person.post("/dashboard/watchlists", { csrf, email: "on", ...form }))
+        person.post("/dashboard/watchlists", { csrf, email: "on", ...form })
       const fields = yield* post({ name: "", q: "road", countries: "D, FR", minBudget: "ten" })
       assert.strictEqual(fields.status, 400)
       assert.include(fields.text, 'data-testid="form-problems"')
@@ -89,46 +87,45 @@ describe("the watchlists page", () => {
       assert.strictEqual(fourth.status, 403)
       assert.include(fourth.text, "Your plan allows 3 watchlists and all are in use.")
 
-      const russian = yield* Effect.promise(() =>
-        person.post("/dashboard/watchlists?lang=ru", { csrf, name: "", q: "road" })
-      )
+      const russian = yield* person.post("/dashboard/watchlists?lang=ru", { csrf, name: "", q: "road" })
       assert.include(russian.text, "Название: от 1 до 100 символов.")
     })
   )
 
-  it.live("deletes only the account's own watchlist, and only with the session's form token", () =>
+  it.effect("deletes only the account's own watchlist, and only with the session's form token", () =>
     Effect.gen(function* () {
       const dashboard = yield* seeded
       const owner = yield* signedInAs(dashboard, "owner@example.com")
       const intruder = yield* signedInAs(dashboard, "intruder@example.com")
-      yield* Effect.promise(() =>
-        owner.person.post("/dashboard/watchlists", { csrf: owner.csrf, name: "Mine", q: "road", email: "on" })
-      )
+      yield* owner.person.post("/dashboard/watchlists", { csrf: owner.csrf, name: "Mine", q: "road", email: "on" })
       const [mine] = yield* Context.get(dashboard.ports, WatchlistStore).list(owner.account.id)
       const path = `/dashboard/watchlists/${mine?.id ?? ""}/delete`
-      const foreign = yield* Effect.promise(() => intruder.person.post(path, { csrf: intruder.csrf }))
+      const foreign = yield* intruder.person.post(path, { csrf: intruder.csrf })
       assert.strictEqual(foreign.status, 404)
       assert.include(foreign.text, "There is no such watchlist.")
-      const forged = yield* Effect.promise(() => owner.person.post(path, { csrf: intruder.csrf }))
+      const forged = yield* owner.person.post(path, { csrf: intruder.csrf })
       assert.strictEqual(forged.status, 403)
       assert.strictEqual((yield* Context.get(dashboard.ports, WatchlistStore).list(owner.account.id)).length, 1)
-      const deleted = yield* Effect.promise(() => owner.person.post(path, { csrf: owner.csrf }))
+      const deleted = yield* owner.person.post(path, { csrf: owner.csrf })
       assert.strictEqual(deleted.headers.get("location"), "/dashboard/watchlists?deleted=1")
       assert.strictEqual((yield* Context.get(dashboard.ports, WatchlistStore).list(owner.account.id)).length, 0)
     })
   )
 
-  it.live("on Pro, saves structured filters and a webhook, and counts them as creation does", () =>
+  it.effect("on Pro, saves structured filters and a webhook, and counts them as creation does", () =>
     Effect.gen(function* () {
       const dashboard = yield* seeded
       const { person, csrf } = yield* signedInAs(dashboard, "pro@example.com", "pro")
       const form = { q: "road", countries: "de", minBudget: "1 000", budgetCurrency: "EUR" }
       const counted = yield* live(person)({ csrf, ...form })
       assert.strictEqual(counted.body.count, 1)
-      const saved = yield* Effect.promise(() =>
-        person.post("/dashboard/watchlists", { csrf, name: "DE", ...form, webhook: "https://hooks.example.com/t" })
-      )
-      const page = yield* Effect.promise(() => person.get(saved.headers.get("location") ?? ""))
+      const saved = yield* person.post("/dashboard/watchlists", {
+        csrf,
+        name: "DE",
+        ...form,
+        webhook: "https://hooks.example.com/t"
+      })
+      const page = yield* person.get(saved.headers.get("location") ?? "")
       assert.match(page.text, /data-testid="matches" data-count="1"/u)
       assert.include(page.text, "https://hooks.example.com/t")
       assert.include(page.text, "Countries: de")

@@ -199,7 +199,8 @@ export const en = {
     paidOnly: "Webhooks need the Pro or Business plan.",
     packsTitle: "Classifications",
     packsIntro:
-      "Search also reads these classification tables, which this server's operator imports (tenders classifications import).",
+      "Search also reads these classification tables, which this server's operator imports " +
+      "(tenders classifications import).",
     packNames: { okpd2: "OKPD2 (Russian product codes)", "cpv-ru": "CPV labels in Russian" },
     packMissing: "Not imported: search works without it.",
     packLoaded: (inForce: string, withdrawn: string, version: number, date: string) =>

@@ -1,11 +1,6 @@
+import { russianPlural as plural } from "@tenders/core"
 import type { Messages } from "./en.ts"
 
-const rules = new Intl.PluralRules("ru")
-/** The form of a Russian noun after the number `n`: one (1, 21), few (2-4, 22-24), many (5-20, 25...), other. */
-const plural = (n: number, one: string, few: string, many: string) => {
-  const form = rules.select(n)
-  return form === "one" ? one : form === "few" ? few : many
-}
 const tenders = (n: number, shown: string) =>
   `${shown} ${plural(n, "открытая закупка", "открытые закупки", "открытых закупок")}`
 
@@ -44,7 +39,8 @@ export const ru: Messages = {
     title: "Что-то не так",
     invalidEmail: "Это не адрес электронной почты.",
     throttled: (minutes: number) =>
-      `Слишком много запросов ссылки для входа. Попробуйте через ${minutes} ${plural(minutes, "минуту", "минуты", "минут")}.`,
+      "Слишком много запросов ссылки для входа. " +
+      `Попробуйте через ${minutes} ${plural(minutes, "минуту", "минуты", "минут")}.`,
     tooFast: (seconds: number) => `Слишком много поисков за минуту. Попробуйте через ${seconds} с.`,
     linkRefused: "Эта ссылка для входа уже использована или устарела. Запросите новую.",
     signUpClosed: "Регистрация на этом сервере закрыта. Обратитесь к его администратору.",
@@ -214,7 +210,8 @@ export const ru: Messages = {
       `действующих кодов: ${inForce}, исключённых: ${withdrawn} (версия ${version}, загружен ${date})`,
     sessionsTitle: "Сеансы",
     sessionsIntro:
-      "Вход выполнен на компьютере, которым вы больше не пользуетесь, или на потерянном? Эта кнопка завершает сеансы во всех браузерах, и в этом тоже.",
+      "Вход выполнен на компьютере, которым вы больше не пользуетесь, или на потерянном? " +
+      "Эта кнопка завершает сеансы во всех браузерах, и в этом тоже.",
     signOutEverywhere: "Выйти везде"
   },
   search: {

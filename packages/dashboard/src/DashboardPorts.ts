@@ -13,7 +13,6 @@ import type {
   WatchlistStore
 } from "@tenders/core"
 import type { RateLimiter } from "effect/persistence"
-import type { makeWeb, Route as WebRoute, throttleReads } from "./Web.ts"
 
 /**
  * The core ports the dashboard's pages use (the server's store, its rate-limit buckets, rates, text analysis, the
@@ -33,9 +32,3 @@ export type DashboardPorts =
   | Rates
   | SearchText
   | SourceStatusStore
-
-/** The page helpers of `makeWeb`, and the throttle of searches and live counts. */
-export type Web = ReturnType<typeof makeWeb> & { readonly throttleReads: typeof throttleReads }
-
-/** One route of the dashboard's pages. */
-export type Route = WebRoute<DashboardPorts>

@@ -1,3 +1,9 @@
+/**
+ * The one HTML writer of the dashboard's pages and the e-mails: markup is made only by the `html` tag, which escapes
+ * every interpolated text, so no caller can forget to. It lives in core, pure and with no dependency, because the
+ * dashboard and the notifier may import core but not each other (scripts/check-architecture.mjs).
+ */
+
 /** Markup that is already safe: made by `html`, never from a caller's string. */
 export class Html {
   readonly markup: string

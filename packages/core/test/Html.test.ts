@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import * as fc from "fast-check"
-import { html } from "../src/Html.ts"
+import { html } from "../src/index.ts"
 
 // In HTML text a tag starts only at `<`; a quoted attribute value ends only at its quote. Escaped text with none of
 // `<`, `>`, `"`, `'` and every `&` an entity can therefore add no tag and no attribute, and reads back as itself.
