@@ -1,7 +1,7 @@
 import { decimalFromNumber, noText, type SearchQuery } from "@tenders/core"
 import { DateTime } from "effect"
 import { describe, expect, it } from "vitest"
-import { routeOf, spanOf } from "../src/RankedSearch.ts"
+import { routeOf, spanOf } from "../src/SearchCost.ts"
 import { type ColumnRow, toSearchStatistics } from "../src/SearchStatistics.ts"
 import { deadlineLexemes, spanLexemes } from "../src/SearchSql.ts"
 
