@@ -15,6 +15,9 @@ import type { SearchStatistics } from "./SearchStatistics.ts"
 import type { Estimate, Shares } from "./SearchEstimate.ts"
 import { dayMillis, spanLexemes } from "./SearchSql.ts"
 
+/** How many tenders of each candidate tier a search ranks (measured in docs/benchmarks.md). */
+export const candidateWindow = 100
+
 /**
  * The cost of each step, in microseconds, measured on PostgreSQL 15 with 1M tenders in memory (docs/benchmarks.md):
  * an index entry read, a tender read from the heap after the index (its row checked), a tender read in deadline

@@ -16,6 +16,7 @@ import {
 } from "@tenders/core"
 import type { Statement } from "effect/sql"
 import { at, openTender } from "./Sql.ts"
+import { tenderColumns } from "./TenderRow.ts"
 
 type Sql = Statement.Constructor
 
@@ -204,6 +205,17 @@ export const relevanceSql = (sql: Sql, text: FilterQuery["text"]): Statement.Fra
   })
   return clauses.length === 0 ? sql`0::float8` : sql.join(" + ", false)(clauses)
 }
+
+/**
+ * Core's `rankOrder` in SQL, for `t`: the tenders matching the whole query first, then by relevance (`weighed`: the
+ * query's plan with each clause weighed by its rarity, core `weighClauses`), then by deadline, then id.
+ */
+export const rankOrderSql = (sql: Sql, text: FilterQuery["text"], weighed: FilterQuery["text"]): Statement.Fragment =>
+  sql`${wholeCondition(sql, text)} DESC, ${relevanceSql(sql, weighed)} DESC, t.deadline_sort, t.id`
+
+/** A ranked page's columns: the tender's (`tenderColumns`), and whether it has every clause (`complete`). */
+export const rankedColumns = (sql: Sql, text: FilterQuery["text"]): Statement.Fragment =>
+  sql`${sql.literal(tenderColumns)}, t.search_vec @@ ${allOf(sql, clauseLexemes(text))} AS complete`
 
 const list = (sql: Sql, values: ReadonlyArray<string>) => sql.join(", ", false)(values.map((v) => sql`${v}`))
 

@@ -17,3 +17,7 @@ export const TenderRow = Schema.Struct({
   lots: jsonColumn(TenderRecord.fields.lots),
   updatedAt: UtcText
 })
+export type Tender = typeof TenderRow.Type
+
+/** Tender rows as selected by `tenderColumns`, decoded. */
+export const decodeTenderRows = Schema.decodeUnknownEffect(Schema.Array(TenderRow))
