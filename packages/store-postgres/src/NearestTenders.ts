@@ -51,7 +51,7 @@ export const makeNearestTenders = (sql: PgClient.PgClient, statistics: Effect.Ef
     cap: number
   ) {
     if (conditions.length === 0) return []
-    yield* planner.free(false)
+    yield* planner.indexOnly
     const name = (i: number) => sql.literal(`p${i}`)
     const probes = conditions.map(
       (where, i) => sql`${name(i)} AS MATERIALIZED (
@@ -61,7 +61,7 @@ export const makeNearestTenders = (sql: PgClient.PgClient, statistics: Effect.Ef
       (_, i) => sql`(SELECT ${i}::int AS level, (SELECT count(*)::int FROM ${name(i)}) AS matches, id
         FROM (SELECT id FROM ${name(i)} ORDER BY deadline_sort, id LIMIT ${limit}) n)`
     )
-    const rows = yield* planner.sql(false)`WITH ${sql.join(", ", false)(probes)}
+    const rows = yield* planner.indexOnlySql`WITH ${sql.join(", ", false)(probes)}
       SELECT ${sql.literal(tenderColumns)}, p.level, p.matches
       FROM (${sql.join(" UNION ALL ", false)(nearestOf)}) p JOIN tenders t ON t.id = p.id
       ORDER BY p.level, t.deadline_sort, t.id`.pipe(Effect.flatMap(decodeLevels))
@@ -86,7 +86,7 @@ export const makeNearestTenders = (sql: PgClient.PgClient, statistics: Effect.Ef
     const viaIndex = (cap: number) => probe(planner, [where], limit, cap).pipe(Effect.map(([found]) => found))
     const viaDeadline = (window: number) =>
       Effect.gen(function* () {
-        yield* planner.free(true)
+        yield* planner.plannerChooses
         const early = yield* sql`SELECT ${sql.literal(tenderColumns)} FROM (
             SELECT * FROM tenders t WHERE ${openTender(sql, query.now)}
             ORDER BY t.deadline_sort, t.id LIMIT ${window}) t
@@ -104,7 +104,7 @@ export const makeNearestTenders = (sql: PgClient.PgClient, statistics: Effect.Ef
       tried.add(wayKey(way))
       switch (way._tag) {
         case "All": {
-          yield* planner.free(true)
+          yield* planner.plannerChooses
           return yield* page(where, limit)
         }
         case "Index": {

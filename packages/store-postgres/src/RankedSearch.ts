@@ -165,7 +165,7 @@ export const makeRankedSearch = Effect.gen(function* () {
         : yield* nearest(planner, query, whereAll([rarest]), estimateAll([rarest]), shareOf([rarest]), candidateWindow))
     ]
     if (candidates.length === 0) return { tenders: [], approximate: false }
-    yield* planner.free(true)
+    yield* planner.plannerChooses
     const rows = yield* ranked(query, stats, [...new Set(candidates.map((tender) => tender.id))])
     return {
       tenders: rows.map(({ complete: _complete, ...tender }) => tender),

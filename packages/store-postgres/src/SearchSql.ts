@@ -60,7 +60,7 @@ const weekLexeme = (week: number, country = ""): string => `W${country}${week}`
 /**
  * The stored lexemes of the day (UTC) and the week a deadline falls on, which every tender with a deadline has, and
  * the same of its country: a search asks the GIN index for the tenders of a text due in the next days, in the
- * countries it is filtered by when it is (RankedSearch.ts, `spanLexemes`).
+ * countries it is filtered by when it is (SearchCost.ts `spanOf`, `spanLexemes`).
  */
 export const deadlineLexemes = (epochMillis: number, country: string | null = null): ReadonlyArray<string> => {
   const day = Math.floor(epochMillis / dayMillis)
