@@ -217,7 +217,8 @@ export const rankOrderSql = (sql: Sql, text: FilterQuery["text"], weighed: Filte
 export const rankedColumns = (sql: Sql, text: FilterQuery["text"]): Statement.Fragment =>
   sql`${sql.literal(tenderColumns)}, t.search_vec @@ ${allOf(sql, clauseLexemes(text))} AS complete`
 
-const list = (sql: Sql, values: ReadonlyArray<string>) => sql.join(", ", false)(values.map((v) => sql`${v}`))
+/** The elements of an `ARRAY[...]`, a parameter each (`sql.in` writes a list in parentheses, which it cannot take). */
+const arrayElements = (sql: Sql, values: ReadonlyArray<string>) => sql.join(", ", false)(values.map((v) => sql`${v}`))
 
 const inRange = (sql: Sql, range: AmountRange): Statement.Fragment => {
   const parts = [sql`t.budget IS NOT NULL`]
@@ -228,9 +229,9 @@ const inRange = (sql: Sql, range: AmountRange): Statement.Fragment => {
 /** The WHERE conditions of a search: open tenders, the given text conditions, every filter (core FilterMatch.ts). */
 export const searchConditions = (sql: Sql, query: SearchQuery, textConditions: ReadonlyArray<Statement.Fragment>) => {
   const conditions: Array<Statement.Fragment> = [openTender(sql, query.now), ...textConditions]
-  if (query.countries.length > 0) conditions.push(sql`t.country IN (${list(sql, query.countries)})`)
+  if (query.countries.length > 0) conditions.push(sql`t.country IN ${sql.in(query.countries)}`)
   if (query.cpvPrefixes.length > 0)
-    conditions.push(sql`t.cpv_prefixes && ARRAY[${list(sql, query.cpvPrefixes)}]::text[]`)
+    conditions.push(sql`t.cpv_prefixes && ARRAY[${arrayElements(sql, query.cpvPrefixes)}]::text[]`)
   if (query.deadlineAfter !== undefined) conditions.push(sql`t.deadline > ${at(sql, query.deadlineAfter)}`)
   const budget = query.budget
   if (budget?._tag === "Own") conditions.push(inRange(sql, budget.range))
@@ -238,12 +239,7 @@ export const searchConditions = (sql: Sql, query: SearchQuery, textConditions: R
     const ranges = [...budget.ranges]
     if (ranges.length === 0) conditions.push(sql`false`)
     else if (!ranges.some(([, range]) => isBounded(range))) {
-      conditions.push(
-        sql`t.currency IN (${list(
-          sql,
-          ranges.map(([currency]) => currency)
-        )})`
-      )
+      conditions.push(sql`t.currency IN ${sql.in(ranges.map(([currency]) => currency))}`)
     } else {
       // A CASE, not an OR of ranges: the planner would AND bitmaps of 15 budget ranges, which costs far more
       // than checking the budget of rows found through the text or deadline indexes.
