@@ -27,11 +27,9 @@ import type { Estimate, Shares } from "./SearchEstimate.ts"
 import { hasAnyLexeme } from "./SearchSql.ts"
 import type { SearchStatistics } from "./SearchStatistics.ts"
 import { openTender } from "./Sql.ts"
-import { decodeTenderRows, type Tender, TenderRow, tenderColumns } from "./TenderRow.ts"
+import { decodeTenderRows, decodeTenderRowsWith, type Tender, tenderColumns } from "./TenderRow.ts"
 
-const decodeLevels = Schema.decodeUnknownEffect(
-  Schema.Array(Schema.Struct({ ...TenderRow.fields, level: Schema.Number, matches: Schema.Number }))
-)
+const decodeLevels = decodeTenderRowsWith({ level: Schema.Number, matches: Schema.Number })
 
 /** The statements of the nearest tenders, on the main client, weighed with the planner's statistics. */
 export const makeNearestTenders = (sql: PgClient.PgClient, statistics: Effect.Effect<SearchStatistics>) => {

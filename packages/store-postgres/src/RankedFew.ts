@@ -34,11 +34,9 @@ import {
   termOfLexeme
 } from "./SearchSql.ts"
 import type { SearchStatistics } from "./SearchStatistics.ts"
-import { decodeTenderRows, TenderRow, tenderColumns } from "./TenderRow.ts"
+import { decodeTenderRows, decodeTenderRowsWith, tenderColumns } from "./TenderRow.ts"
 
-const decodeFew = Schema.decodeUnknownEffect(
-  Schema.Array(Schema.Struct({ ...TenderRow.fields, complete: Schema.Boolean, matches: Schema.Number }))
-)
+const decodeFew = decodeTenderRowsWith({ complete: Schema.Boolean, matches: Schema.Number })
 
 const fieldOfLetter = new Map<string, Field>(rankedFields.map((field) => [fieldLetter[field], field]))
 

@@ -38,14 +38,12 @@ import {
   searchConditions
 } from "./SearchSql.ts"
 import { loadSearchStatistics, type SearchStatistics } from "./SearchStatistics.ts"
-import { type Tender, TenderRow } from "./TenderRow.ts"
+import { decodeTenderRowsWith, type Tender } from "./TenderRow.ts"
 
 /** The most clauses a query may have for its tenders lacking one clause to be a tier (the tsquery grows as n²). */
 const dropOneClauses = 6
 
-const decodeRanked = Schema.decodeUnknownEffect(
-  Schema.Array(Schema.Struct({ ...TenderRow.fields, complete: Schema.Boolean }))
-)
+const decodeRanked = decodeTenderRowsWith({ complete: Schema.Boolean })
 
 export const makeRankedSearch = Effect.gen(function* () {
   const sql = yield* PgClient.PgClient
