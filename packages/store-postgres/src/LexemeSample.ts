@@ -1,7 +1,7 @@
 /**
  * A sample of the open tenders' lexemes, for what the planner's statistics cannot tell: how often words meet. They
  * give each lexeme's share of tenders, and several words are then taken as independent, or as always together, or
- * between the two (RankedSearch.ts); the words of one query are often near always together ("school" and "building":
+ * between the two (SearchEstimate.ts); the words of one query are often near always together ("school" and "building":
  * 30,600 tenders at 1M, estimated 1,850 as independent). Counted in a sample of about `sampleRows` tenders, a
  * condition met often enough for the count to mean something (`minHits`, an error of about 1/√hits) is estimated
  * from it. Each sampled tender's country, currency, budget, deadline and CPV prefixes are kept too: how many of a

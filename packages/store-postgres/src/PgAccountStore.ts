@@ -141,12 +141,13 @@ export const PgAccountStore = Layer.effect(
       return { keyId, key }
     }, Effect.orDie)
 
+    const utcColumn = (column: string) => sql.literal(utc(column))
     const keys = SqlSchema.findAll({
       Request: Schema.NullOr(AccountId),
       Result: KeyRow,
       execute: (accountId) => sql`SELECT k.id::text AS "keyId", a.id::text AS "accountId", a.email, a.plan, k.kind,
-          k.prefix, ${sql.literal(utc("k.created_at"))} AS "createdAt", ${sql.literal(utc("k.revoked_at"))} AS "revokedAt",
-          ${sql.literal(utc("k.last_used_at"))} AS "lastUsedAt"
+          k.prefix, ${utcColumn("k.created_at")} AS "createdAt", ${utcColumn("k.revoked_at")} AS "revokedAt",
+          ${utcColumn("k.last_used_at")} AS "lastUsedAt"
         FROM api_keys k JOIN accounts a ON a.id = k.account_id
         ${accountId === null ? sql.literal("") : sql`WHERE k.account_id = ${accountId}::uuid`}
         ORDER BY k.created_at, k.id`

@@ -65,9 +65,10 @@ export const PgClassificationStore = Layer.effect(
             in_force = EXCLUDED.in_force, withdrawn = EXCLUDED.withdrawn, imported_at = EXCLUDED.imported_at`
         yield* sql`DELETE FROM classification_codes WHERE pack = ${pack}`
         for (let i = 0; i < list.length; i += batch) {
+          const codes = sql.json(list.slice(i, i + batch))
           yield* sql`INSERT INTO classification_codes (pack, code, label, withdrawn)
             SELECT ${pack}, c.code, c.label, c.withdrawn
-            FROM jsonb_to_recordset(${sql.json(list.slice(i, i + batch))}) AS c(code text, label text, withdrawn boolean)`
+            FROM jsonb_to_recordset(${codes}) AS c(code text, label text, withdrawn boolean)`
         }
         return info
       },

@@ -11,11 +11,10 @@ import { PgClient } from "@effect/sql-pg"
 import { DateTime, Effect, Layer, Schema } from "effect"
 import { createHash } from "node:crypto"
 import { jsonColumn } from "./Sql.ts"
-import { TenderRow, tenderColumns } from "./TenderRow.ts"
+import { decodeTenderRows, tenderColumns } from "./TenderRow.ts"
 import { rememberWords, writeTenders } from "./TenderWrite.ts"
 
 const decodeNotices = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ notice: jsonColumn(ParsedNotice) })))
-const decodeTender = Schema.decodeUnknownEffect(Schema.Array(TenderRow))
 const toRecord = Schema.decodeUnknownEffect(TenderRecord)
 
 const hashOf = (n: ParsedNotice) => createHash("sha256").update(canonicalJson(n)).digest("hex")
@@ -56,7 +55,7 @@ export const PgNoticeStore = Layer.effect(
       const notices = (yield* decodeNotices(rows)).map((r) => r.notice)
       const stored = yield* sql`SELECT ${sql.literal(tenderColumns)} FROM tenders t
           WHERE t.source = ${notice.record.source} AND t.procedure_key = ${notice.procedureKey} ORDER BY t.id LIMIT 1`
-      const beforeRow = (yield* decodeTender(stored))[0]
+      const beforeRow = (yield* decodeTenderRows(stored))[0]
       const before = beforeRow === undefined ? undefined : yield* toRecord(beforeRow, { onExcessProperty: "ignore" })
       const { change, tender } = resolve(notices, before, notice)
       if (tender === undefined) return change

@@ -23,7 +23,10 @@ const MailRow = Schema.Struct({
   expiresAt: UtcInstant
 })
 
-/** SignInStore on PostgreSQL: links and sessions by the SHA-256 of their token (Secrets.ts); mails leased like deliveries. */
+/**
+ * SignInStore on PostgreSQL: links and sessions by the SHA-256 of their token (Secrets.ts); mails leased like
+ * deliveries.
+ */
 export const PgSignInStore = Layer.effect(
   SignInStore,
   Effect.gen(function* () {
@@ -116,8 +119,9 @@ export const PgSignInStore = Layer.effect(
     }, Effect.orDie)
 
     const createSession = Effect.fn("PgSignInStore.createSession")(function* (session: NewSession) {
+      const createdAt = at(sql, session.createdAt)
       yield* sql`WITH expired AS (
-          DELETE FROM sessions WHERE account_id = ${session.accountId}::uuid AND expires_at <= ${at(sql, session.createdAt)}
+          DELETE FROM sessions WHERE account_id = ${session.accountId}::uuid AND expires_at <= ${createdAt}
         )
         INSERT INTO sessions (token_hash, account_id, created_at, expires_at)
         VALUES (${hashSecret(session.token)}, ${session.accountId}::uuid, ${at(sql, session.createdAt)},

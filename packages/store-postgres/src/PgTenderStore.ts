@@ -92,7 +92,7 @@ export const PgTenderStore = Layer.effect(
       const rows = yield* sql.withTransaction(
         Effect.andThen(
           Effect.andThen(
-            transactionSettings(sql).free(false),
+            transactionSettings(sql).indexOnly,
             sql`SELECT set_config('pg_trgm.similarity_threshold', ${String(spellingCandidates.minSimilarity)}, true)`
           ),
           sql<{ text: string; lookup: string; word: string; similarity: number }>`WITH unknown AS MATERIALIZED (

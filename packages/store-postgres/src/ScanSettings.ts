@@ -6,8 +6,8 @@ import type { SqlError } from "effect/sql/SqlError"
  * The settings a statement whose plan must not rest on the planner's estimate of a rare term runs with: the indexes'
  * bitmap scans only (no sequential scan, no index scan in an index's order), with the prepared statements' generic
  * plan. The planner guesses a few rows for a term it has no statistics for, and would look for them by reading every
- * tender (RankedSearch.ts, PgTenderStore `spellings`); the plan is then the same for every word, so it is planned once
- * per connection, not at each bind (a probe of seven levels spent 2-6 ms planning at 1M).
+ * tender (NearestTenders.ts, PgTenderStore `spellings`); the plan is then the same for every word, so it is planned
+ * once per connection, not at each bind (a probe of seven levels spent 2-6 ms planning at 1M).
  */
 const bitmapOnly = { enable_seqscan: "off", enable_indexscan: "off", plan_cache_mode: "force_generic_plan" } as const
 
@@ -28,37 +28,39 @@ export const layerBitmapClient = (url: string) =>
   )
 
 /**
- * The scan settings of one search: free (the planner's choice), or bitmap-only (`bitmapOnly`). `sql(free)` is the
- * client a statement of those settings is written with, after `free(free)` ran: with a bitmap pool, the main client or
- * the bitmap one, and nothing to run; without one, the main client, the settings changed in the transaction
- * (`scoped`) when they differ.
+ * The scan settings of one search: bitmap-only (`bitmapOnly`), or PostgreSQL's defaults, the planner choosing the
+ * plan. A statement runs after the settings it needs were set: `indexOnly`, then the statement written with
+ * `indexOnlySql`; `plannerChooses`, then the statement on the main client. With a bitmap pool there is nothing to set
+ * (`indexOnlySql` is the bitmap pool's client); without one, the settings are changed in the transaction (`scoped`)
+ * when they differ, and every statement is on the main client.
  */
 export interface ScanSettings {
-  readonly free: (free: boolean) => Effect.Effect<void, SqlError>
-  readonly sql: (free: boolean) => PgClient.PgClient
+  readonly indexOnly: Effect.Effect<void, SqlError>
+  readonly plannerChooses: Effect.Effect<void, SqlError>
+  readonly indexOnlySql: PgClient.PgClient
 }
 
 /** A search's scan settings and the scope its statements run in (a transaction without a bitmap pool). */
 export const makeScanSettings = (sql: PgClient.PgClient, bitmap: Option.Option<PgClient.PgClient>) => {
   if (Option.isSome(bitmap)) {
-    const settings: ScanSettings = { free: () => Effect.void, sql: (free) => (free ? sql : bitmap.value) }
+    const settings: ScanSettings = { indexOnly: Effect.void, plannerChooses: Effect.void, indexOnlySql: bitmap.value }
     return { settings, scoped: <A, E, R>(effect: Effect.Effect<A, E, R>) => effect }
   }
   return { settings: transactionSettings(sql), scoped: sql.withTransaction }
 }
 
-/** Scan settings set in the transaction about to start (free, PostgreSQL's default), when they differ. */
+/** Scan settings set in the transaction about to start (PostgreSQL's default: the planner chooses) when they differ. */
 export const transactionSettings = (sql: PgClient.PgClient): ScanSettings => {
-  let current = true
-  return {
-    sql: () => sql,
-    free: (free) =>
-      free === current
+  let plannerChose = true
+  const set = (plannerChooses: boolean) =>
+    Effect.suspend(() =>
+      plannerChooses === plannerChose
         ? Effect.void
-        : sql`SELECT set_config('enable_seqscan', ${free ? "on" : "off"}, true),
-            set_config('enable_indexscan', ${free ? "on" : "off"}, true),
-            set_config('plan_cache_mode', ${free ? "auto" : "force_generic_plan"}, true)`.pipe(
-            Effect.andThen(Effect.sync(() => (current = free)))
+        : sql`SELECT set_config('enable_seqscan', ${plannerChooses ? "on" : "off"}, true),
+            set_config('enable_indexscan', ${plannerChooses ? "on" : "off"}, true),
+            set_config('plan_cache_mode', ${plannerChooses ? "auto" : "force_generic_plan"}, true)`.pipe(
+            Effect.andThen(Effect.sync(() => (plannerChose = plannerChooses)))
           )
-  }
+    )
+  return { indexOnly: set(false), plannerChooses: set(true), indexOnlySql: sql }
 }

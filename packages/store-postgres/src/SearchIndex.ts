@@ -1,10 +1,9 @@
 import { loadPacks, currentPacksDigest, SearchText } from "@tenders/core"
 import { PgClient } from "@effect/sql-pg"
-import { Effect, Schema } from "effect"
-import { TenderRow, tenderColumns } from "./TenderRow.ts"
+import { Effect } from "effect"
+import { decodeTenderRows, tenderColumns } from "./TenderRow.ts"
 import { rememberWords, rewriteTerms } from "./TenderWrite.ts"
 
-const decodeRows = Schema.decodeUnknownEffect(Schema.Array(TenderRow))
 const batch = 2_000
 
 /** Gives the text analysis the store's classification packs, when they are not the ones it has. */
@@ -35,7 +34,7 @@ export const refreshSearchTerms = Effect.gen(function* () {
     yield* sql`TRUNCATE search_vocabulary`
     for (;;) {
       const tenders = yield* sql`SELECT ${sql.literal(tenderColumns)} FROM tenders t WHERE t.id > ${after}
-        ORDER BY t.id LIMIT ${batch}`.pipe(Effect.flatMap(decodeRows))
+        ORDER BY t.id LIMIT ${batch}`.pipe(Effect.flatMap(decodeTenderRows))
       const last = tenders.at(-1)
       if (last === undefined) break
       yield* rewriteTerms(sql, text, tenders)
@@ -66,7 +65,7 @@ export const reanalyseStale = (progress: (done: number, total: number) => Effect
     for (;;) {
       const tenders = yield* sql`SELECT ${sql.literal(tenderColumns)} FROM tenders t
         WHERE t.id > ${after} AND t.terms_version IS DISTINCT FROM ${version}
-        ORDER BY t.id LIMIT ${batch}`.pipe(Effect.flatMap(decodeRows))
+        ORDER BY t.id LIMIT ${batch}`.pipe(Effect.flatMap(decodeTenderRows))
       const last = tenders.at(-1)
       if (last === undefined) break
       yield* Effect.andThen(rewriteTerms(sql, text, tenders), rememberWords(sql, text, tenders)).pipe(

@@ -16,6 +16,7 @@ import {
 } from "@tenders/core"
 import type { Statement } from "effect/sql"
 import { at, openTender } from "./Sql.ts"
+import { tenderColumns } from "./TenderRow.ts"
 
 type Sql = Statement.Constructor
 
@@ -59,7 +60,7 @@ const weekLexeme = (week: number, country = ""): string => `W${country}${week}`
 /**
  * The stored lexemes of the day (UTC) and the week a deadline falls on, which every tender with a deadline has, and
  * the same of its country: a search asks the GIN index for the tenders of a text due in the next days, in the
- * countries it is filtered by when it is (RankedSearch.ts, `spanLexemes`).
+ * countries it is filtered by when it is (SearchCost.ts `spanOf`, `spanLexemes`).
  */
 export const deadlineLexemes = (epochMillis: number, country: string | null = null): ReadonlyArray<string> => {
   const day = Math.floor(epochMillis / dayMillis)
@@ -205,7 +206,19 @@ export const relevanceSql = (sql: Sql, text: FilterQuery["text"]): Statement.Fra
   return clauses.length === 0 ? sql`0::float8` : sql.join(" + ", false)(clauses)
 }
 
-const list = (sql: Sql, values: ReadonlyArray<string>) => sql.join(", ", false)(values.map((v) => sql`${v}`))
+/**
+ * Core's `rankOrder` in SQL, for `t`: the tenders matching the whole query first, then by relevance (`weighed`: the
+ * query's plan with each clause weighed by its rarity, core `weighClauses`), then by deadline, then id.
+ */
+export const rankOrderSql = (sql: Sql, text: FilterQuery["text"], weighed: FilterQuery["text"]): Statement.Fragment =>
+  sql`${wholeCondition(sql, text)} DESC, ${relevanceSql(sql, weighed)} DESC, t.deadline_sort, t.id`
+
+/** A ranked page's columns: the tender's (`tenderColumns`), and whether it has every clause (`complete`). */
+export const rankedColumns = (sql: Sql, text: FilterQuery["text"]): Statement.Fragment =>
+  sql`${sql.literal(tenderColumns)}, t.search_vec @@ ${allOf(sql, clauseLexemes(text))} AS complete`
+
+/** The elements of an `ARRAY[...]`, a parameter each (`sql.in` writes a list in parentheses, which it cannot take). */
+const arrayElements = (sql: Sql, values: ReadonlyArray<string>) => sql.join(", ", false)(values.map((v) => sql`${v}`))
 
 const inRange = (sql: Sql, range: AmountRange): Statement.Fragment => {
   const parts = [sql`t.budget IS NOT NULL`]
@@ -216,9 +229,9 @@ const inRange = (sql: Sql, range: AmountRange): Statement.Fragment => {
 /** The WHERE conditions of a search: open tenders, the given text conditions, every filter (core FilterMatch.ts). */
 export const searchConditions = (sql: Sql, query: SearchQuery, textConditions: ReadonlyArray<Statement.Fragment>) => {
   const conditions: Array<Statement.Fragment> = [openTender(sql, query.now), ...textConditions]
-  if (query.countries.length > 0) conditions.push(sql`t.country IN (${list(sql, query.countries)})`)
+  if (query.countries.length > 0) conditions.push(sql`t.country IN ${sql.in(query.countries)}`)
   if (query.cpvPrefixes.length > 0)
-    conditions.push(sql`t.cpv_prefixes && ARRAY[${list(sql, query.cpvPrefixes)}]::text[]`)
+    conditions.push(sql`t.cpv_prefixes && ARRAY[${arrayElements(sql, query.cpvPrefixes)}]::text[]`)
   if (query.deadlineAfter !== undefined) conditions.push(sql`t.deadline > ${at(sql, query.deadlineAfter)}`)
   const budget = query.budget
   if (budget?._tag === "Own") conditions.push(inRange(sql, budget.range))
@@ -226,12 +239,7 @@ export const searchConditions = (sql: Sql, query: SearchQuery, textConditions: R
     const ranges = [...budget.ranges]
     if (ranges.length === 0) conditions.push(sql`false`)
     else if (!ranges.some(([, range]) => isBounded(range))) {
-      conditions.push(
-        sql`t.currency IN (${list(
-          sql,
-          ranges.map(([currency]) => currency)
-        )})`
-      )
+      conditions.push(sql`t.currency IN ${sql.in(ranges.map(([currency]) => currency))}`)
     } else {
       // A CASE, not an OR of ranges: the planner would AND bitmaps of 15 budget ranges, which costs far more
       // than checking the budget of rows found through the text or deadline indexes.

@@ -1,5 +1,5 @@
 /**
- * The planner's statistics (`pg_stats`, read in one statement) as a search weighs its ways (RankedSearch.ts): how
+ * The planner's statistics (`pg_stats`, read in one statement) as a search weighs its ways (SearchCost.ts): how
  * many tenders have a lexeme, the share of tenders due in a time range, and the share a search's structured filters
  * keep. They are read instead of asking the planner for each search (an `EXPLAIN` of the filters took 1.4–1.9 ms at
  * 1M, a fifth of a filtered search), and combined as the planner does: filters taken as independent; a country's

@@ -17,3 +17,11 @@ export const TenderRow = Schema.Struct({
   lots: jsonColumn(TenderRecord.fields.lots),
   updatedAt: UtcText
 })
+export type Tender = typeof TenderRow.Type
+
+/** Tender rows as selected by `tenderColumns`, decoded. */
+export const decodeTenderRows = Schema.decodeUnknownEffect(Schema.Array(TenderRow))
+
+/** Tender rows selected with more columns (`fields`), decoded. */
+export const decodeTenderRowsWith = <Fields extends Schema.Struct.Fields>(fields: Fields) =>
+  Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ ...TenderRow.fields, ...fields })))

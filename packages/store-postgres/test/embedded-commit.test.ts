@@ -18,7 +18,10 @@ interface Cut {
   readonly when: "before" | "after"
 }
 
-/** A socket at `path` passing connections through to `target`; once armed, it cuts the next connection sending `marker`. */
+/**
+ * A socket at `path` passing connections through to `target`; once armed, it cuts the next connection sending
+ * `marker`.
+ */
 const makeCutter = (path: string, target: string) =>
   Effect.gen(function* () {
     const state: { armed: Cut | undefined; cuts: number } = { armed: undefined, cuts: 0 }

@@ -31,12 +31,13 @@ for (const [name, makeLayer] of backends()) {
           const texts = fc.sample(text, 200)
           // One node; matching a vector of the text alone and printed as its lexeme (so no prefix or weight); and
           // as a vector, the text alone.
+          const input = sql.json(texts.map((x, i) => ({ i, x, q: lexeme(x) })))
           const rows = yield* sql<{ i: number; nodes: number; matches: boolean; same: boolean; vector: boolean }>`
             SELECT i, numnode(q::tsquery) AS nodes,
               array_to_tsvector(ARRAY[x]) @@ q::tsquery AS matches,
               q::tsquery::text = array_to_tsvector(ARRAY[x])::text AS same,
               tsvector_to_array(q::tsvector) = ARRAY[x] AS vector
-            FROM jsonb_to_recordset(${sql.json(texts.map((x, i) => ({ i, x, q: lexeme(x) })))}) AS t(i int, x text, q text)
+            FROM jsonb_to_recordset(${input}) AS t(i int, x text, q text)
             ORDER BY i`
           assert.strictEqual(rows.length, texts.length)
           const wrong = rows

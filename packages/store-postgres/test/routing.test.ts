@@ -1,11 +1,11 @@
 import { decimalFromNumber, noText, type SearchQuery } from "@tenders/core"
 import { DateTime } from "effect"
 import { describe, expect, it } from "vitest"
-import { routeOf, spanOf } from "../src/RankedSearch.ts"
+import { routeOf, spanOf } from "../src/SearchCost.ts"
 import { type ColumnRow, toSearchStatistics } from "../src/SearchStatistics.ts"
 import { deadlineLexemes, spanLexemes } from "../src/SearchSql.ts"
 
-// How a search step picks its way (RankedSearch.ts): the GIN index, the deadline order, or the index asked for the
+// How a search step picks its way (SearchCost.ts): the GIN index, the deadline order, or the index asked for the
 // tenders due in the next days. Pure functions of the planner's statistics, checked on statistics made here.
 
 const day = 86_400_000

@@ -4,7 +4,7 @@ import { Effect, Option } from "effect"
 import { BitmapClient } from "../src/ScanSettings.ts"
 import { embeddedStore, postgresStore } from "./backends.ts"
 
-// A search's bitmap-only statements (RankedSearch.ts) run, on PostgreSQL, on a pool whose sessions have the settings
+// A search's bitmap-only statements (NearestTenders.ts) run, on PostgreSQL, on a pool whose sessions have the settings
 // from their start, so they need no transaction nor set_config; the main pool keeps PostgreSQL's defaults. The
 // embedded store, one session, has no such pool: its searches set them in a transaction.
 

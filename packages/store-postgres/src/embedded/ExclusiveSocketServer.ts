@@ -11,10 +11,9 @@
  * connection's message in between. Other connections keep their sockets open
  * and wait their turn in FIFO order (never refused below `maxConnections`).
  *
- * When a connection goes away while it owns the session (mid-cycle or inside a
- * transaction), the session is brought back to idle (`CopyFail`, `Sync`,
- * `ROLLBACK`) and the named statements it prepared are closed, so its state
- * does not leak into the next connection. Between turns, SessionGuard.ts
+ * This file is the turn queue: whose turn it is, and how connections end. What
+ * a turn runs on the session, and how a connection that goes away while it
+ * holds it leaves it idle, is SharedSession.ts's. Between turns, SessionGuard.ts
  * resets what `SET` and the like left, switches the session read-only while
  * the disk is full, and refuses `COPY FROM STDIN`. Embedded mode must still
  * not rely on session state: it does not outlive a turn.
@@ -38,25 +37,19 @@
 import type { PGlite } from "@electric-sql/pglite"
 import * as Fs from "node:fs"
 import * as Net from "node:net"
+import { type Connection, newConnection } from "./Connection.ts"
 import { describeCause } from "./EmbeddedStoreError.ts"
 import { SessionGuard } from "./SessionGuard.ts"
+import { SharedSession } from "./SharedSession.ts"
 import {
   ADMIN_SHUTDOWN,
   BACKUP_REQUEST_CODE,
   CANNOT_CONNECT_NOW,
-  CLOSE,
-  closeStatement,
-  copyFail,
-  cString,
   errorResponse,
   GSSENC_REQUEST_CODE,
   INTERNAL_ERROR,
-  PARSE,
   PROTOCOL_3_0,
-  query,
-  ReadyScanner,
   SSL_REQUEST_CODE,
-  SYNC,
   takeFrame,
   TERMINATE
 } from "./WireProtocol.ts"
@@ -65,25 +58,6 @@ import {
 const DRAIN_MS = 10_000
 /** How long a FATAL farewell may wait for a client that does not read before its socket is destroyed. */
 const FAREWELL_MS = 1_000
-
-interface Session {
-  readonly socket: Net.Socket
-  buffer: Buffer
-  started: boolean
-  /** Asked for a backup (Backup.ts) instead of a PostgreSQL session. */
-  backup: boolean
-  /** Complete frontend messages not yet handed to PGlite. */
-  readonly pending: Array<{ readonly bytes: Buffer; readonly startup: boolean }>
-  /** Named prepared statements this connection created on the shared session. */
-  readonly statements: Set<string>
-  /** Inside a protocol cycle or transaction: it must keep the session. */
-  inCycle: boolean
-  /** Sent SQL that may change the shared session's state since its turn began. */
-  changesSession: boolean
-  /** Sent Terminate: run what it sent before, then close. */
-  terminating: boolean
-  closed: boolean
-}
 
 export interface ExclusiveSocketServerOptions {
   readonly path: string
@@ -102,9 +76,10 @@ export class ExclusiveSocketServer {
   private readonly options: ExclusiveSocketServerOptions
   private readonly server: Net.Server
   private readonly guard: SessionGuard
-  private readonly sessions = new Set<Session>()
-  private readonly turns: Array<Session> = []
-  private holder: Session | undefined
+  private readonly shared: SharedSession
+  private readonly connections = new Set<Connection>()
+  private readonly turns: Array<Connection> = []
+  private holder: Connection | undefined
   private running: Promise<void> | undefined
   private db: PGlite | undefined
   /** While PGlite is detached after its backend ended: what new connections are told. */
@@ -112,14 +87,16 @@ export class ExclusiveSocketServer {
   private draining = false
   private stopped: Promise<void> | undefined
   private onIdle: (() => void) | undefined
-  private sink: ((data: Uint8Array) => void) | undefined
-  /** One callback for PGlite, which keeps the last one it was given. */
-  private readonly onRawData = (data: Uint8Array): void => this.sink?.(data)
 
   constructor(options: ExclusiveSocketServerOptions) {
     this.path = options.path
     this.options = options
     this.guard = new SessionGuard(options.writable)
+    this.shared = new SharedSession({
+      guard: this.guard,
+      backup: options.backup,
+      close: (connection, farewell) => this.close(connection, farewell)
+    })
     this.server = Net.createServer((socket) => this.accept(socket))
     this.server.maxConnections = options.maxConnections ?? 100
   }
@@ -164,8 +141,8 @@ export class ExclusiveSocketServer {
   private async drainAndClose(): Promise<void> {
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()))
     await this.idle()
-    for (const session of this.sessions) {
-      this.refuse(session, ADMIN_SHUTDOWN, "the tenders process serving the embedded store is stopping")
+    for (const connection of this.connections) {
+      this.refuse(connection, ADMIN_SHUTDOWN, "the tenders process serving the embedded store is stopping")
     }
     this.turns.length = 0
     this.pump() // a holder cut off mid-transaction is rolled back before PGlite closes
@@ -192,119 +169,102 @@ export class ExclusiveSocketServer {
       socket.destroy()
       return
     }
-    const session: Session = {
-      socket,
-      buffer: Buffer.alloc(0),
-      started: false,
-      backup: false,
-      pending: [],
-      statements: new Set(),
-      inCycle: false,
-      changesSession: false,
-      terminating: false,
-      closed: false
-    }
-    this.sessions.add(session)
+    const connection = newConnection(socket)
+    this.connections.add(connection)
     socket.setNoDelay(true)
-    socket.on("data", (chunk) => this.receive(session, chunk))
+    socket.on("data", (chunk) => this.receive(connection, chunk))
     // After Terminate, what the client sent before it still runs (then it closes).
     const gone = () => {
-      if (!session.terminating) this.drop(session)
+      if (!connection.terminating) this.drop(connection)
     }
     socket.on("error", gone)
     socket.on("close", gone)
   }
 
-  private receive(session: Session, chunk: Buffer): void {
-    if (session.closed || session.terminating || session.backup) return
-    session.buffer = session.buffer.length === 0 ? chunk : Buffer.concat([session.buffer, chunk])
-    while (!session.closed && !session.terminating && !session.backup) {
-      const frame = takeFrame(session.buffer, session.started)
+  private receive(connection: Connection, chunk: Buffer): void {
+    if (connection.closed || connection.terminating || connection.backup) return
+    connection.buffer = connection.buffer.length === 0 ? chunk : Buffer.concat([connection.buffer, chunk])
+    while (!connection.closed && !connection.terminating && !connection.backup) {
+      const frame = takeFrame(connection.buffer, connection.started)
       if (frame._tag === "Incomplete") break
-      if (frame._tag === "Invalid") return this.drop(session)
-      session.buffer = session.buffer.subarray(frame.bytes.length)
-      if (frame._tag === "Startup") this.startup(session, frame.code, frame.bytes)
-      else this.message(session, frame.type, frame.bytes)
+      if (frame._tag === "Invalid") return this.drop(connection)
+      connection.buffer = connection.buffer.subarray(frame.bytes.length)
+      if (frame._tag === "Startup") this.startup(connection, frame.code, frame.bytes)
+      else this.message(connection, frame.type, frame.bytes)
     }
-    if (session.pending.length > 0 && session !== this.holder && !this.turns.includes(session)) {
-      this.turns.push(session)
+    if (connection.pending.length > 0 && connection !== this.holder && !this.turns.includes(connection)) {
+      this.turns.push(connection)
     }
     this.pump()
   }
 
-  private startup(session: Session, code: number, bytes: Buffer): void {
+  private startup(connection: Connection, code: number, bytes: Buffer): void {
     if (code === SSL_REQUEST_CODE || code === GSSENC_REQUEST_CODE) {
-      session.socket.write("N")
+      connection.socket.write("N")
       return
     }
     // Not CANCEL_REQUEST_CODE (PGlite has no backend to signal) nor an unknown protocol.
     const known = code === PROTOCOL_3_0 || (code === BACKUP_REQUEST_CODE && this.options.backup !== undefined)
-    if (!known) return this.close(session)
-    if (this.lost !== undefined) return this.refuse(session, this.lost.code, this.lost.message)
-    session.started = true
-    session.backup = code === BACKUP_REQUEST_CODE
-    session.pending.push({ bytes, startup: true })
+    if (!known) return this.close(connection)
+    if (this.lost !== undefined) return this.refuse(connection, this.lost.code, this.lost.message)
+    connection.started = true
+    connection.backup = code === BACKUP_REQUEST_CODE
+    connection.pending.push({ bytes, startup: true })
   }
 
-  private message(session: Session, type: number, bytes: Buffer): void {
+  private message(connection: Connection, type: number, bytes: Buffer): void {
     if (type === TERMINATE) {
-      if (session.pending.length === 0) this.close(session)
-      else session.terminating = true
+      if (connection.pending.length === 0) this.close(connection)
+      else connection.terminating = true
       return
     }
-    if (this.guard.changesSession(bytes)) session.changesSession = true
-    if (type === PARSE) {
-      const name = cString(bytes, 5)
-      if (name !== "") session.statements.add(name)
-    } else if (type === CLOSE && bytes[5] === 0x53) {
-      session.statements.delete(cString(bytes, 6))
-    }
-    session.pending.push({ bytes, startup: false })
+    this.shared.received(connection, type, bytes)
   }
 
-  private drop(session: Session): void {
-    this.close(session)
+  private drop(connection: Connection): void {
+    this.close(connection)
     this.pump()
   }
 
   /** Ends the connection with FATAL `code`; nothing it sent that was not answered runs (see the module doc). */
-  private refuse(session: Session, code: string, message: string): void {
-    this.close(session, errorResponse("FATAL", code, message))
-    setTimeout(() => session.socket.destroy(), FAREWELL_MS).unref()
+  private refuse(connection: Connection, code: string, message: string): void {
+    this.close(connection, errorResponse("FATAL", code, message))
+    setTimeout(() => connection.socket.destroy(), FAREWELL_MS).unref()
   }
 
   /** Closes a connection, after writing `farewell` to it if given. */
-  private close(session: Session, farewell?: Uint8Array): void {
-    if (session.closed) return
-    session.closed = true
-    session.pending.length = 0
-    const socket = session.socket
+  private close(connection: Connection, farewell?: Uint8Array): void {
+    if (connection.closed) return
+    connection.closed = true
+    connection.pending.length = 0
+    const socket = connection.socket
     if (farewell !== undefined && socket.writable) socket.end(farewell, () => socket.destroy())
     else socket.destroy()
-    this.sessions.delete(session)
-    const index = this.turns.indexOf(session)
+    this.connections.delete(connection)
+    const index = this.turns.indexOf(connection)
     if (index !== -1) this.turns.splice(index, 1)
     // The holder, or a connection that left named statements behind, gets one
     // more turn to clean up the shared session.
-    if (session !== this.holder && session.statements.size > 0 && !this.draining && this.lost === undefined) {
-      this.turns.push(session)
+    if (connection !== this.holder && connection.statements.size > 0 && !this.draining && this.lost === undefined) {
+      this.turns.push(connection)
     }
   }
 
   private pump(): void {
     if (this.running !== undefined || this.db === undefined) return
-    let session = this.holder
-    const fresh = session === undefined
-    if (session === undefined) {
-      session = this.draining ? undefined : this.turns.shift()
-      if (session === undefined) return this.onIdle?.()
-      this.holder = session
-    } else if (!session.closed && session.pending.length === 0) {
+    let connection = this.holder
+    const fresh = connection === undefined
+    if (connection === undefined) {
+      connection = this.draining ? undefined : this.turns.shift()
+      if (connection === undefined) return this.onIdle?.()
+      this.holder = connection
+    } else if (!connection.closed && connection.pending.length === 0) {
       return // the holder's client has not sent its next message yet
     }
     const db = this.db
-    const current = session
-    this.running = this.turn(db, current, fresh)
+    const current = connection
+    this.running = this.shared
+      .turn(db, current, fresh)
       .then((fatal) => (fatal === undefined ? undefined : { reason: fatal, told: true }))
       .catch((error: unknown) => ({ reason: `PGlite failed: ${describeCause(error)}`, told: false }))
       .then((ended) => {
@@ -322,104 +282,19 @@ export class ExclusiveSocketServer {
       })
   }
 
-  /** One turn of the holder; resolves with the backend's FATAL or PANIC if it ended during it. */
-  private async turn(db: PGlite, session: Session, fresh: boolean): Promise<string | undefined> {
-    if (session.closed) return this.cleanup(db, session)
-    if (session.backup) return this.sendBackup(db, session)
-    const before = fresh ? this.guard.beforeTurn() : undefined
-    if (before !== undefined) {
-      const scanner = new ReadyScanner()
-      await this.run(db, query(before), scanner)
-      if (scanner.fatal !== undefined) return scanner.fatal
-    }
-    return this.execute(db, session)
-  }
-
   /**
    * PGlite's backend ended: detach it, end every connection (see the module doc) and tell the owner. The
    * connection that ran saw the backend's FATAL or PANIC (`told`), or gets XX000.
    */
-  private lose(reason: string, told: boolean, running: Session): void {
+  private lose(reason: string, told: boolean, running: Connection): void {
     this.db = undefined
     this.lost = { code: CANNOT_CONNECT_NOW, message: `the embedded PostgreSQL is restarting after: ${reason}` }
     this.holder = undefined
     this.turns.length = 0
     if (told) this.close(running)
     else this.refuse(running, INTERNAL_ERROR, `the embedded PostgreSQL stopped: ${reason}`)
-    for (const session of this.sessions) this.refuse(session, ADMIN_SHUTDOWN, this.lost.message)
+    for (const connection of this.connections) this.refuse(connection, ADMIN_SHUTDOWN, this.lost.message)
     this.onIdle?.()
     this.options.onBackendLost?.(reason)
-  }
-
-  /** Runs the holder's pending messages; startup packets go alone (PGlite requires it). */
-  private async execute(db: PGlite, session: Session): Promise<string | undefined> {
-    const first = session.pending[0]!
-    const refusal = first.startup || session.inCycle ? undefined : this.guard.refusal(first.bytes)
-    if (refusal !== undefined) {
-      session.pending.shift()
-      session.socket.write(refusal)
-      return undefined
-    }
-    let count = 1
-    if (!first.startup) {
-      while (count < session.pending.length && !session.pending[count]!.startup) count++
-    }
-    const batch = session.pending.splice(0, count).map((message) => message.bytes)
-    const scanner = new ReadyScanner()
-    await this.run(db, batch.length === 1 ? batch[0]! : Buffer.concat(batch), scanner, (data) => {
-      if (!session.closed && session.socket.writable) session.socket.write(Buffer.from(data))
-    })
-    // A batch without output (a lone Flush, CopyData) leaves the state unchanged.
-    if (scanner.sawMessage) session.inCycle = !scanner.idle
-    return scanner.fatal
-  }
-
-  /** Brings the shared session back to idle after its holder disconnected. */
-  private async cleanup(db: PGlite, session: Session): Promise<string | undefined> {
-    const scanner = new ReadyScanner()
-    if (session.inCycle) {
-      await this.run(db, Buffer.concat([copyFail("connection closed"), SYNC]), scanner)
-      if (!scanner.idle) await this.run(db, query("ROLLBACK"), scanner)
-      session.inCycle = false
-    }
-    if (session.statements.size > 0) {
-      const closes = [...session.statements].map(closeStatement)
-      session.statements.clear()
-      await this.run(db, Buffer.concat([...closes, SYNC]), scanner)
-    }
-    return scanner.fatal
-  }
-
-  /** Answers a backup request ("B" + tarball, or "E" + why) and closes the connection. */
-  private async sendBackup(db: PGlite, session: Session): Promise<undefined> {
-    session.pending.length = 0
-    const backup = this.options.backup
-    const reply = await (backup === undefined ? Promise.reject(new Error("no backups here")) : backup(db))
-      .then((tarball) => Buffer.concat([Buffer.from("B"), tarball]))
-      .catch((error: unknown) => Buffer.from(`E${describeCause(error)}`))
-    this.close(session, reply)
-    return undefined
-  }
-
-  private async run(
-    db: PGlite,
-    message: Uint8Array,
-    scanner: ReadyScanner,
-    forward?: (data: Uint8Array) => void
-  ): Promise<void> {
-    await db.runExclusive(async () => {
-      this.sink = (data) => {
-        scanner.push(data)
-        forward?.(data)
-      }
-      try {
-        await db.execProtocolRawStream(message, { onRawData: this.onRawData })
-      } catch (error) {
-        // The backend said why it ended (e.g. COPY FROM STDIN without its data), then exited.
-        if (scanner.fatal === undefined) throw error
-      } finally {
-        this.sink = undefined
-      }
-    })
   }
 }
