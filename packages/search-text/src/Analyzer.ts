@@ -27,17 +27,10 @@ import {
   type Phrase,
   type PhraseIndex
 } from "./Lexicon.ts"
-import { foldLatin, normalizeText, type Script, scriptOf, wordsOf, type Word } from "./Normalize.ts"
-import {
-  countryLanguages,
-  formIn,
-  formsOf,
-  latinStems,
-  latinLanguages,
-  noticeLanguages,
-  type StemmedLanguage,
-  stemmerOf
-} from "./Stemming.ts"
+import { foldLatin, normalizeText, scriptOf, wordsOf, type Word } from "./Normalize.ts"
+import { countryLanguages, noticeLanguages, scriptLanguages } from "./NoticeLanguages.ts"
+import { boundedMemo } from "./Memo.ts"
+import { formIn, formsOf, latinStems, latinLanguages, type StemmedLanguage, stemmerFor, stemmerOf } from "./Stemming.ts"
 import { phonetic, transliterate } from "./Translit.ts"
 
 /** The term of an OKPD2 code or level (dotted, as OKPD2 writes it). */
@@ -62,15 +55,14 @@ const translitTerm = (latin: string): string => `t:${phonetic(latin)}`
 
 /** The transliteration terms of a word: of the word and of its stem (so Казани and Казань meet at kazan). */
 const translitTerms = (word: Word): ReadonlyArray<string> => {
-  if (word.script === "cyrillic" || word.script === "armenian") {
-    const stem = stemmerOf(word.script === "cyrillic" ? "ru" : "hy")(word.text)
-    return [...new Set([translitTerm(transliterate(word.text)), translitTerm(transliterate(stem))])]
-  }
   if (word.script === "latin") {
     const folded = formsOf(word, [])[0] ?? word.text
     return [...new Set([translitTerm(folded), translitTerm(stemmerOf("en")(word.text))])]
   }
-  return []
+  const language = stemmerFor(word.script)
+  if (language === undefined) return []
+  const stem = stemmerOf(language)(word.text)
+  return [...new Set([translitTerm(transliterate(word.text)), translitTerm(transliterate(stem))])]
 }
 
 /**
@@ -154,29 +146,20 @@ export const makeAnalyzer = (
 
   // A word's forms and transliteration terms, by the Latin languages it is stemmed in: notices repeat their words,
   // and this is most of the analysis's time on ingest.
-  const wordTerms = new Map<
-    string,
-    {
-      readonly forms: ReadonlySet<string>
-      readonly stems: ReadonlyMap<string, ReadonlyArray<string>>
-      readonly translit: ReadonlyArray<string>
-    }
-  >()
-  const termsOfWord = (word: Word, latin: ReadonlyArray<StemmedLanguage>, languages: string) => {
-    const key = `${languages}\u0000${word.text}`
-    let found = wordTerms.get(key)
-    if (found === undefined) {
+  const wordTerms = boundedMemo<{
+    readonly forms: ReadonlySet<string>
+    readonly stems: ReadonlyMap<string, ReadonlyArray<string>>
+    readonly translit: ReadonlyArray<string>
+  }>(wordCacheLimit)
+  const termsOfWord = (word: Word, latin: ReadonlyArray<StemmedLanguage>, languages: string) =>
+    wordTerms(`${languages}\u0000${word.text}`, () => {
       const stems = latinStems(word, latin)
-      found = {
+      return {
         forms: new Set([...formsOf(word, latin, stems), ...compoundParts(word, latin)]),
         stems,
         translit: word.script === "latin" ? [] : translitTerms(word)
       }
-      if (wordTerms.size >= wordCacheLimit) wordTerms.clear()
-      wordTerms.set(key, found)
-    }
-    return found
-  }
+    })
 
   // The concepts a label names (read up to its exception, without stop words) by one language's glossary phrases
   // (another language's homonym would mislead: the Finnish "tie", road, is the English "ties"), and whether they
@@ -593,15 +576,6 @@ const genericWeight = 0.3
 
 /** The digits of a CPV category (45261000: "Erection and related works of roof frames and coverings"). */
 const categoryDigits = 5
-
-/**
- * The languages the labels speak in a script other than Latin, the one a notice of no such country is read in first.
- */
-const scriptLanguages: Partial<Record<Script, ReadonlyArray<string>>> = {
-  armenian: ["hy"],
-  cyrillic: ["ru", "bg"],
-  greek: ["el"]
-}
 
 /** The languages that write compounds as one word, and the shortest compound and part looked at. */
 const compounding: ReadonlySet<StemmedLanguage> = new Set(compoundingLanguages)

@@ -68,3 +68,6 @@ export const foldLatin = (word: string): string => {
   for (const [from, to] of ligatures) folded = folded.replace(from, to)
   return folded
 }
+
+/** A word as written, as it is matched when not by a stem: a Latin word without diacritics (`foldLatin`). */
+export const asWritten = (word: Word): string => (word.script === "latin" ? foldLatin(word.text) : word.text)
