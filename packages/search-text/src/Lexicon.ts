@@ -1,8 +1,11 @@
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { type CpvEntry, indexLabels, type LabelMatch, type OwnRussianLabel } from "./Labels.ts"
-import { stemIn } from "./Stemming.ts"
-import { foldLatin, type Word, wordsOf } from "./Normalize.ts"
+import { phraseStems } from "./Stemming.ts"
+import { type LabelConcepts, labelConceptsOf } from "./LabelConcepts.ts"
+import { asWritten, wordsOf } from "./Normalize.ts"
+import { cpvSpannedByLevel } from "./Okpd2.ts"
+import { indexPhrases, type Phrase, type PhraseIndex } from "./Phrases.ts"
 
 /** A link of the CPV ↔ OKPD2 crosswalk: the CPV branch (a code without its trailing zeros) an OKPD2 branch lies in. */
 export interface CrosswalkLink {
@@ -61,7 +64,7 @@ export interface LexiconData {
   readonly manualCrosswalk: ManualCrosswalk
   /** Our Russian labels of CPV codes: where the Russian CPV has none, and where its label says something else. */
   readonly cpvRussian: ReadonlyArray<OwnRussianLabel>
-  /** The English label of each CPV code (which codes a tender's subject names, Analyzer.ts). */
+  /** The English label of each CPV code (the concepts it names: `labelConceptsOf`). */
   readonly cpvEnglish: ReadonlyArray<EnglishLabel>
   /** The stems of the CPV labels' words in each language that writes compounds as one word (`compoundPartsOf`). */
   readonly compoundParts: ReadonlyMap<string, ReadonlySet<string>>
@@ -76,38 +79,6 @@ export interface EnglishLabel {
 }
 
 /**
- * A phrase of a concept: the stems of its words in order, and the languages it is written in (a glossary phrase's;
- * none for a place's name, matched in any language).
- */
-export interface Phrase {
-  readonly stems: ReadonlyArray<string>
-  readonly concept: string
-  readonly languages?: ReadonlyArray<string>
-}
-
-/** Phrases indexed by their first stem, matched against a text's word forms. */
-export type PhraseIndex = ReadonlyMap<string, ReadonlyArray<Phrase>>
-
-const indexPhrases = (phrases: ReadonlyArray<Phrase>): PhraseIndex => {
-  const index = new Map<string, Array<Phrase>>()
-  for (const phrase of phrases) {
-    const first = phrase.stems[0]
-    if (first === undefined) continue
-    const list = index.get(first)
-    const same = list?.findIndex((p) => p.concept === phrase.concept && p.stems.join(" ") === phrase.stems.join(" "))
-    if (list === undefined) index.set(first, [phrase])
-    else if (same === undefined || same < 0) list.push(phrase)
-    else {
-      // One phrase of several languages (the same stems): written in each of them.
-      const before = list[same] as Phrase
-      if (before.languages !== undefined && phrase.languages !== undefined)
-        list[same] = { ...before, languages: [...new Set([...before.languages, ...phrase.languages])] }
-    }
-  }
-  return index
-}
-
-/**
  * A glossary term written `=words` is matched as written (without diacritics), not by its stems: for a word whose
  * stem is also the stem of common words of another meaning (the Portuguese "publicidade", advertising, stems to
  * "public", as "público" does; the English "engineering" to "engin", as "engines" does).
@@ -116,11 +87,6 @@ const exactMark = "="
 
 /** A glossary term as people read it (without the `=` of an exact term). */
 export const termText = (term: string): string => (term.startsWith(exactMark) ? term.slice(exactMark.length) : term)
-
-const asWritten = (word: Word) => (word.script === "latin" ? foldLatin(word.text) : word.text)
-
-const phraseStems = (language: string, term: string): ReadonlyArray<string> =>
-  wordsOf(term).map((word) => stemIn(language, word))
 
 /**
  * A one-word glossary term in Latin script whose stem is this short, is not the word itself, and is also the stem of
@@ -174,7 +140,7 @@ const glossaryStems = (glossary: ReadonlyArray<GlossaryEntry>, stopWords: Readon
   }
 }
 
-/** The lexicon, indexed for the analysis. */
+/** The lexicon, indexed for the analysis: every index the analysis reads, built from the data here. */
 export interface Lexicon {
   readonly concepts: PhraseIndex
   /**
@@ -196,10 +162,12 @@ export interface Lexicon {
   readonly within: ReadonlyMap<string, ReadonlyArray<string>>
   /** Content stem -> the CPV labels having it. */
   readonly labels: ReadonlyMap<string, ReadonlyArray<LabelMatch>>
+  /** OKPD2 code -> the CPV prefixes the crosswalk links it to. */
   readonly okpd2ToCpv: ReadonlyMap<string, ReadonlyArray<string>>
-  readonly cpvToOkpd2: ReadonlyMap<string, ReadonlyArray<string>>
-  readonly cpvEnglish: ReadonlyArray<EnglishLabel>
-  readonly okpd2Labels: ReadonlyMap<string, string>
+  /** OKPD2 level -> the CPV prefixes it spans through the crosswalk (`cpvSpannedByLevel`). */
+  readonly cpvOfOkpd2: ReadonlyMap<string, ReadonlyArray<string>>
+  /** The concepts the CPV and OKPD2 labels name (`labelConceptsOf`). */
+  readonly labelConcepts: LabelConcepts
   /**
    * Per language, the stems a compound of German, Dutch or a Nordic language may be split into (and the glossary's).
    */
@@ -216,12 +184,6 @@ const languageTerms = (entry: GlossaryEntry): ReadonlyArray<readonly [string, Re
   Object.entries(entry).flatMap(([key, value]) =>
     key !== "broader" && Array.isArray(value) ? [[key, value as Array<string>] as const] : []
   )
-
-/** The significant prefix of a CPV code: without trailing zeros, at least two digits. */
-export const cpvSignificant = (code: string): string => {
-  const trimmed = code.replace(/0+$/u, "")
-  return trimmed.length >= 2 ? trimmed : code.slice(0, 2)
-}
 
 /** Indexes lexicon data for the analysis. */
 export const buildLexicon = (data: LexiconData, stopWords: ReadonlySet<string> = new Set()): Lexicon => {
@@ -289,10 +251,12 @@ export const buildLexicon = (data: LexiconData, stopWords: ReadonlySet<string> =
     push(okpd2ToCpv, link.okpd2, link.cpv)
     push(cpvToOkpd2, link.cpv, link.okpd2)
   }
+  const englishConcepts = indexPhrases(englishPhrases)
+  const russianConcepts = indexPhrases(russianPhrases)
   return {
     concepts: indexPhrases(conceptPhrases),
-    englishConcepts: indexPhrases(englishPhrases),
-    russianConcepts: indexPhrases(russianPhrases),
+    englishConcepts,
+    russianConcepts,
     places: indexPhrases(placePhrases),
     names,
     generic,
@@ -301,9 +265,12 @@ export const buildLexicon = (data: LexiconData, stopWords: ReadonlySet<string> =
     within,
     labels,
     okpd2ToCpv,
-    cpvToOkpd2,
-    cpvEnglish: data.cpvEnglish,
-    okpd2Labels: data.okpd2Labels ?? new Map(),
+    cpvOfOkpd2: cpvSpannedByLevel(cpvToOkpd2),
+    labelConcepts: labelConceptsOf(
+      { en: englishConcepts, ru: russianConcepts, generic },
+      { cpvEnglish: data.cpvEnglish, okpd2Labels: data.okpd2Labels ?? new Map() },
+      stopWords
+    ),
     compoundParts: data.compoundParts
   }
 }
@@ -400,38 +367,6 @@ export const parseLexiconData = (files: Record<keyof typeof lexiconFiles, string
     )
   }
 }
-
-/** The content of `compound-parts.json`: one line a language. */
-export const compoundPartsText = (parts: Record<string, ReadonlyArray<string>>): string =>
-  `{\n${Object.entries(parts)
-    .map(([language, stems]) => `  ${JSON.stringify(language)}: ${JSON.stringify(stems)}`)
-    .join(",\n")}\n}\n`
-
-/** The languages that write compounds as one word, and the shortest part a compound is split into. */
-export const compoundingLanguages = ["de", "nl", "sv", "da", "fi"] as const
-export const minCompoundPart = 4
-
-/**
- * The stems of the CPV labels' words (of `minCompoundPart` letters and more, no stop word) in each compounding
- * language: the content of `compound-parts.json`, the parts a compound may be split into (`Abwasserentsorgung` into
- * the stems of `Abwasser` and `Entsorgung`, words of other labels).
- */
-export const compoundPartsOf = (
-  cpv: ReadonlyArray<CpvEntry>,
-  stopWords: ReadonlySet<string>
-): Record<string, ReadonlyArray<string>> =>
-  Object.fromEntries(
-    compoundingLanguages.map((language) => {
-      const stems = new Set<string>()
-      for (const entry of cpv)
-        for (const word of wordsOf(entry.labels[language] ?? ""))
-          if (word.script === "latin" && !stopWords.has(word.text)) {
-            const stem = stemIn(language, word)
-            if (stem.length >= minCompoundPart && !stopWords.has(stem)) stems.add(stem)
-          }
-      return [language, [...stems].toSorted()]
-    })
-  )
 
 /** Reads the shipped lexicon data. */
 export const readLexiconData = (directory: string = dataDirectory): LexiconData =>
