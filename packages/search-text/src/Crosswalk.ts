@@ -1,7 +1,7 @@
 import { normalizeCpvPrefix, type PackCode } from "@tenders/core"
 import { okpd2Levels } from "./Okpd2.ts"
 import { labelScope } from "./Labels.ts"
-import type { CrosswalkLink, ManualCrosswalk } from "./Lexicon.ts"
+import type { CrosswalkLink, ManualCrosswalk } from "./LexiconData.ts"
 import { stemmerOf } from "./Stemming.ts"
 
 /** A link the labels make, and how: the same words on both sides, or the CPV label's words all in the OKPD2 one. */
