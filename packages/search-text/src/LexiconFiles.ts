@@ -76,7 +76,7 @@ const CompoundParts = Schema.Record(Schema.String, Schema.Array(Schema.String))
 const jsonReader = <A>(schema: Schema.ConstraintDecoder<A>): ((text: string, where: () => string) => A) => {
   const decode = Schema.decodeUnknownResult(schema)
   return (text, where) => {
-    const parsed = Result.try(() => JSON.parse(text))
+    const parsed = Result.try((): unknown => JSON.parse(text))
     if (Result.isFailure(parsed)) throw new Error(`${where()}: ${String(parsed.failure)}`)
     const decoded = decode(parsed.success)
     if (Result.isFailure(decoded)) throw new Error(`${where()}: ${decoded.failure.message}`)

@@ -132,7 +132,7 @@ const okpd2Reference = (file: PackFile): Result.Result<ReadonlyArray<PackCode>, 
   const text = file.text.replace(/^\uFEFF/u, "")
   const valid = XMLValidator.validate(text)
   if (valid !== true) return refused(file.name, valid.err.line, `malformed XML: ${valid.err.msg}`)
-  const parsed = Result.try(() => xmlParser.parse(text) as unknown)
+  const parsed = Result.try((): unknown => xmlParser.parse(text))
   if (Result.isFailure(parsed)) return refused(file.name, 0, "malformed XML")
   const items = elementsNamed(parsed.success, "nsiOKPD2")
   if (items.length === 0) return refused(file.name, 0, "no nsiOKPD2 element: not the EIS reference data of OKPD2")
@@ -208,7 +208,7 @@ export const okpd2Pack = (files: ReadonlyArray<PackFile>): Result.Result<Readonl
  * that is no Russian text (the code itself, or no Cyrillic letter) is left out.
  */
 export const cpvRuPack = (file: PackFile): Result.Result<ReadonlyArray<PackCode>, PackFileProblem> => {
-  const parsed = Result.try(() => JSON.parse(file.text.replace(/^\uFEFF/u, "")) as unknown)
+  const parsed = Result.try((): unknown => JSON.parse(file.text.replace(/^\uFEFF/u, "")))
   if (Result.isFailure(parsed)) return refused(file.name, 0, "not JSON")
   const object = parsed.success
   if (typeof object !== "object" || object === null || Array.isArray(object)) {
