@@ -42,7 +42,7 @@ export const compoundPartsText = (parts: Record<string, ReadonlyArray<string>>):
     .map(([language, stems]) => `  ${JSON.stringify(language)}: ${JSON.stringify(stems)}`)
     .join(",\n")}\n}\n`
 
-/** The languages that write compounds as one word (`compoundingLanguages`), and the shortest compound looked at. */
+/** `compoundingLanguages` as a set, and the fewest letters of a word looked at as a compound. */
 const compounding: ReadonlySet<StemmedLanguage> = new Set(compoundingLanguages)
 const minCompound = 9
 

@@ -1,7 +1,7 @@
 import { noPacks, type PackData, SearchText, type SourceLabel } from "@tenders/core"
 import { createHash } from "node:crypto"
 import { Effect, Layer } from "effect"
-import { makeAnalyzer } from "./Analyzer.ts"
+import { type Analyzer, makeAnalyzer } from "./Analyzer.ts"
 import { type LabelMatch, packLabels, russianCpvLabels, sourceLabelIndex } from "./Labels.ts"
 import { buildLexicon } from "./Lexicon.ts"
 import type { LexiconData } from "./LexiconData.ts"
@@ -30,7 +30,7 @@ export const searchTextFromFiles = (directory: string = dataDirectory) => {
   let packs: PackData = noPacks
   let version = versionOf(packs)
   let data: LexiconData | undefined
-  let analyzer: ReturnType<typeof makeAnalyzer> | undefined
+  let analyzer: Analyzer | undefined
   let sourceLabels: ReadonlyArray<SourceLabel> = []
   let sourceIndex: ReadonlyMap<string, ReadonlyArray<LabelMatch>> | undefined
   const sourceLabelsByStem = () => {

@@ -49,7 +49,7 @@ const push = <K, V>(map: Map<K, Array<V>>, key: K, value: V) => {
   else if (!list.includes(value)) list.push(value)
 }
 
-/** Indexes lexicon data for the analysis. */
+/** Indexes lexicon data for the analysis (`stopWords`: as the analysis reads the glossary's terms and the labels). */
 export const buildLexicon = (data: LexiconData, stopWords: ReadonlySet<string> = new Set()): Lexicon => {
   const names = new Map<string, Readonly<Record<string, ReadonlyArray<string>>>>()
   const conceptPhrases: Array<Phrase> = []
@@ -106,8 +106,8 @@ export const buildLexicon = (data: LexiconData, stopWords: ReadonlySet<string> =
     if (found.length > 0) broader.set(`c:${entry.id}`, found)
   }
 
-  // A label's stems are distinct (`indexLabels`): it is listed once under each without looking (a common stem's
-  // list is long, and looking was most of the time indexing the labels took).
+  // A label's stems are distinct (`indexLabels`), so it goes under each as it comes: a common stem lists hundreds of
+  // labels, and looking for the label among them would be most of the time the indexing takes.
   const labels = new Map<string, Array<LabelMatch>>()
   for (const match of data.labels)
     for (const stem of match.stems) {
