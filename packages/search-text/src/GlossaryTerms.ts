@@ -3,8 +3,8 @@
 // phrases of the glossary are these stems (Lexicon.ts).
 
 import type { GlossaryEntry } from "./LexiconData.ts"
-import { asWritten, wordsOf } from "./Normalize.ts"
-import { phraseStems } from "./Stemming.ts"
+import { asWritten, type Word, wordsOf } from "./Normalize.ts"
+import { phraseStems, stemIn } from "./Stemming.ts"
 
 /**
  * A glossary term written `=words` is matched as written (without diacritics), not by its stems: for a word whose
@@ -38,8 +38,7 @@ export const glossaryStems = (
   const stemsOf = new Map<string, ReadonlyArray<string>>()
   const conceptsOfStem = new Map<string, Set<string>>()
   // One word in Latin script, whose stem is short and not the word.
-  const shortStem = (term: string, stems: ReadonlyArray<string>) => {
-    const words = wordsOf(term)
+  const shortStem = (words: ReadonlyArray<Word>, stems: ReadonlyArray<string>) => {
     const [word] = words
     const [stem = ""] = stems
     return (
@@ -54,9 +53,10 @@ export const glossaryStems = (
     for (const [language, list] of Object.entries(entry.terms))
       for (const term of list) {
         const exact = term.startsWith(exactMark)
-        const stems = exact ? wordsOf(termText(term)).map(asWritten) : phraseStems(language, term)
+        const words = wordsOf(termText(term))
+        const stems = exact ? words.map(asWritten) : words.map((word) => stemIn(language, word))
         stemsOf.set(`${language}\u0000${term}`, stems)
-        if (!exact && shortStem(term, stems)) {
+        if (!exact && shortStem(words, stems)) {
           const stem = stems[0] ?? ""
           conceptsOfStem.set(stem, new Set([...(conceptsOfStem.get(stem) ?? []), entry.id]))
         }
@@ -64,9 +64,9 @@ export const glossaryStems = (
   /** The stems a term is matched by; none when it cannot be told from a stop word. */
   return (language: string, term: string): ReadonlyArray<string> => {
     const stems = stemsOf.get(`${language}\u0000${term}`) ?? phraseStems(language, term)
-    const written = wordsOf(termText(term)).map(asWritten)
-    if (stems.length === 1 && stopWords.has(stems[0] ?? "")) return stopWords.has(written[0] ?? "") ? [] : written
+    const written = () => wordsOf(termText(term)).map(asWritten)
+    if (stems.length === 1 && stopWords.has(stems[0] ?? "")) return stopWords.has(written()[0] ?? "") ? [] : written()
     const shared = (conceptsOfStem.get(stems[0] ?? "")?.size ?? 0) > 1
-    return shared && !term.startsWith(exactMark) && shortStem(term, stems) ? written : stems
+    return shared && !term.startsWith(exactMark) && shortStem(wordsOf(term), stems) ? written() : stems
   }
 }
