@@ -1,3 +1,6 @@
+// The CPV ↔ OKPD2 links the Russian labels make, at run time from the packs an operator imports (the hand-made links
+// are shipped, LexiconData.ts): a Russian notice filed under an OKPD2 code is found by a query for the CPV code.
+
 import { normalizeCpvPrefix, type PackCode } from "@tenders/core"
 import { okpd2Levels } from "./Okpd2.ts"
 import { labelScope } from "./Labels.ts"

@@ -1,3 +1,6 @@
+// The text analysis as the SearchText service: over the shipped data and the packs it is given, its version hashed
+// from them, the lexicon built on first use.
+
 import { noPacks, type PackData, SearchText, type SourceLabel } from "@tenders/core"
 import { createHash } from "node:crypto"
 import { Effect, Layer } from "effect"

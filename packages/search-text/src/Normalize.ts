@@ -1,3 +1,6 @@
+// Text as the analysis reads it: normalised (NFKC, lower case), cut into words with their script, and a Latin word
+// folded (no diacritics). Both sides of the search read text by these, so a tender's words and a query's meet.
+
 /** The writing systems the analysis tells apart. */
 export type Script = "latin" | "cyrillic" | "armenian" | "greek" | "other"
 

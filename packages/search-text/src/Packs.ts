@@ -1,3 +1,7 @@
+// The classification packs' files as operators import them (OKPD2 as a table, as EIS's XML or as older editions'
+// CSV; the Russian CPV labels as JSON), read into a pack's codes; a file that is not what it should be is refused,
+// naming the file, the line and why.
+
 import type { ClassificationPack, PackCode } from "@tenders/core"
 import { Predicate, Result } from "effect"
 import { XMLParser, XMLValidator } from "fast-xml-parser"
