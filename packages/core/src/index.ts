@@ -1,6 +1,7 @@
 export * from "./Account.ts"
 export * from "./Classifications.ts"
 export * from "./Alert.ts"
+export * from "./ArmenianLetters.ts"
 export * from "./Currency.ts"
 export * from "./Defects.ts"
 export * from "./EmailAddress.ts"

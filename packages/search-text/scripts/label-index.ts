@@ -5,8 +5,8 @@
 import { writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { labelIndexLines } from "../src/Labels.ts"
-import { compoundPartsOf, compoundPartsText, dataDirectory, readCpv, shippedLabels } from "../src/Lexicon.ts"
-import { readStopWords } from "../src/Layer.ts"
+import { compoundPartsOf, compoundPartsText } from "../src/Compounds.ts"
+import { dataDirectory, readCpv, readStopWords, shippedLabels } from "../src/LexiconFiles.ts"
 
 const file = join(dataDirectory, "classifications", "cpv-label-index.jsonl")
 const labels = shippedLabels(readStopWords())

@@ -1,16 +1,16 @@
-import type { PackCode } from "@tenders/core"
-import { okpd2Levels } from "./Analyzer.ts"
+// The CPV ↔ OKPD2 links the Russian labels make, at run time from the packs an operator imports (the hand-made links
+// are shipped, LexiconData.ts): a Russian notice filed under an OKPD2 code is found by a query for the CPV code.
+
+import { normalizeCpvPrefix, type PackCode } from "@tenders/core"
+import { okpd2Levels } from "./Okpd2.ts"
 import { labelScope } from "./Labels.ts"
-import type { CrosswalkLink, ManualCrosswalk } from "./Lexicon.ts"
+import type { CrosswalkLink, ManualCrosswalk } from "./LexiconData.ts"
 import { stemmerOf } from "./Stemming.ts"
 
 /** A link the labels make, and how: the same words on both sides, or the CPV label's words all in the OKPD2 one. */
 export interface LabelLink extends CrosswalkLink {
   readonly method: "label-ru-exact" | "label-ru-contained"
 }
-
-/** A CPV prefix as the crosswalk writes it: the code without its trailing zeros, at least 2 digits. */
-export const cpvPrefix = (code: string): string => code.replace(/0+$/u, "").padEnd(2, "0")
 
 /** The levels above an OKPD2 code, nearest first (`okpd2Levels`: `21.20.10.232` -> 21.20.10.230, 21.20.10.23, …). */
 const ancestorsOf = (code: string): ReadonlyArray<string> => okpd2Levels(code).slice(0, -1).toReversed()
@@ -128,12 +128,12 @@ export const labelLinks = (
       else best.push(candidate)
     }
     if (best.length === 0) continue
-    best = best.filter((c) => !best.some((o) => o !== c && c.code.startsWith(cpvPrefix(o.code))))
+    best = best.filter((c) => !best.some((o) => o !== c && c.code.startsWith(normalizeCpvPrefix(o.code))))
     if (best.length > 3) continue
     const inherited = new Set(ancestorsOf(row.code).flatMap((level) => [...(linked.get(level) ?? [])]))
     const mine = new Set<string>()
     for (const candidate of best) {
-      const prefix = cpvPrefix(candidate.code)
+      const prefix = normalizeCpvPrefix(candidate.code)
       mine.add(prefix)
       if (inherited.has(prefix)) continue
       const exact = normal(candidate.label) === normal(row.label)

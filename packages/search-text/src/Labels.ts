@@ -1,22 +1,25 @@
-import type { PackData, SourceLabel } from "@tenders/core"
-import { normalizeText, wordsOf } from "./Normalize.ts"
-import { stemIn } from "./Stemming.ts"
-
 // The classification labels as the query side matches them: each label's stems in its language, what it excludes
 // cut off, generic stems apart; the shipped CPV labels (`cpv-label-index.jsonl`), the packs' and the sources'.
 
-/** A CPV code (8 digits, no check digit) with its labels per language. */
-export interface CpvEntry {
-  readonly code: string
-  readonly labels: Readonly<Record<string, string>>
-}
+import type { PackData, SourceLabel } from "@tenders/core"
+import { Schema } from "effect"
+import { normalizeText, wordsOf } from "./Normalize.ts"
+import { stemIn } from "./Stemming.ts"
 
-/** Our Russian label of a CPV code: a translation where the Russian CPV has none, or a correction of its label. */
-export interface OwnRussianLabel {
-  readonly code: string
-  readonly ru: string
-  readonly source: "translation" | "correction"
-}
+/** A CPV code (8 digits, no check digit) with its labels per language (`cpv.jsonl`). */
+export const CpvEntry = Schema.Struct({ code: Schema.String, labels: Schema.Record(Schema.String, Schema.String) })
+export type CpvEntry = typeof CpvEntry.Type
+
+/**
+ * Our Russian label of a CPV code (`cpv-ru-own.jsonl`): a translation where the Russian CPV has none, or a correction
+ * of its label.
+ */
+export const OwnRussianLabel = Schema.Struct({
+  code: Schema.String,
+  ru: Schema.String,
+  source: Schema.Literals(["translation", "correction"])
+})
+export type OwnRussianLabel = typeof OwnRussianLabel.Type
 
 /**
  * The words after which a classification label names what its code does not cover ("Office equipment except
@@ -68,18 +71,19 @@ export const labelScope = (language: string, label: string): string => {
  * A classification label as the query side matches it: the stems that are not generic in its language, and its code:
  * a CPV code (8 digits), or an OKPD2 code (dotted) when `scheme` says so.
  */
-export interface LabelMatch {
-  readonly code: string
+export const LabelMatch = Schema.Struct({
+  code: Schema.String,
   /** The language of the label (ISO 639-1): a notice's words name codes by the labels of its own languages only. */
-  readonly language: string
-  readonly stems: ReadonlyArray<string>
+  language: Schema.String,
+  stems: Schema.Array(Schema.String),
   /**
    * The label's generic stems ("products", "system"): they do not name the code, but a query word they are is one
    * the code answers once its content stems have named it.
    */
-  readonly others?: ReadonlyArray<string>
-  readonly scheme?: "okpd2"
-}
+  others: Schema.optionalKey(Schema.Array(Schema.String)),
+  scheme: Schema.optionalKey(Schema.Literal("okpd2"))
+})
+export type LabelMatch = typeof LabelMatch.Type
 
 /**
  * Share of a language's labels a stem may appear in before it counts as generic ("works", "and", "services"); a

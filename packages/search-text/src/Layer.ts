@@ -1,21 +1,18 @@
+// The text analysis as the SearchText service: over the shipped data and the packs it is given, its version hashed
+// from them, the lexicon built on first use.
+
 import { noPacks, type PackData, SearchText, type SourceLabel } from "@tenders/core"
 import { createHash } from "node:crypto"
-import { readFileSync } from "node:fs"
-import { join } from "node:path"
 import { Effect, Layer } from "effect"
-import { makeAnalyzer } from "./Analyzer.ts"
+import { type Analyzer, makeAnalyzer } from "./Analyzer.ts"
 import { type LabelMatch, packLabels, russianCpvLabels, sourceLabelIndex } from "./Labels.ts"
-import { buildLexicon, dataDirectory, type LexiconData, parseLexiconData, readLexiconFiles } from "./Lexicon.ts"
+import { buildLexicon } from "./Lexicon.ts"
+import type { LexiconData } from "./LexiconData.ts"
+import { dataDirectory, parseLexiconData, readLexiconFiles, readStopWords } from "./LexiconFiles.ts"
 import { labelLinks } from "./Crosswalk.ts"
 
 /** Version of the analysis code: bump when what it makes of the same data changes. */
 const analysisVersion = 18
-
-/** The stop words of every language (a query's language is not known, so all lists apply). */
-export const readStopWords = (directory: string = dataDirectory): ReadonlySet<string> => {
-  const lists = JSON.parse(readFileSync(join(directory, "stopwords.json"), "utf8")) as Record<string, unknown>
-  return new Set(Object.values(lists).flatMap((list) => (Array.isArray(list) ? (list as Array<string>) : [])))
-}
 
 /**
  * SearchText over the data shipped in `data/` and the classification packs it is given (`usePacks`). Its version
@@ -36,7 +33,7 @@ export const searchTextFromFiles = (directory: string = dataDirectory) => {
   let packs: PackData = noPacks
   let version = versionOf(packs)
   let data: LexiconData | undefined
-  let analyzer: ReturnType<typeof makeAnalyzer> | undefined
+  let analyzer: Analyzer | undefined
   let sourceLabels: ReadonlyArray<SourceLabel> = []
   let sourceIndex: ReadonlyMap<string, ReadonlyArray<LabelMatch>> | undefined
   const sourceLabelsByStem = () => {

@@ -1,3 +1,6 @@
+// Text as the analysis reads it: normalised (NFKC, lower case), cut into words with their script, and a Latin word
+// folded (no diacritics). Both sides of the search read text by these, so a tender's words and a query's meet.
+
 /** The writing systems the analysis tells apart. */
 export type Script = "latin" | "cyrillic" | "armenian" | "greek" | "other"
 
@@ -51,20 +54,25 @@ export const wordsOf = (text: string): ReadonlyArray<Word> => {
     .map(({ text, script }) => ({ text, script }))
 }
 
-const ligatures: ReadonlyArray<readonly [RegExp, string]> = [
-  [/ß/gu, "ss"],
-  [/œ/gu, "oe"],
-  [/æ/gu, "ae"],
-  [/ø/gu, "o"],
-  [/ł/gu, "l"],
-  [/đ/gu, "d"],
-  [/ı/gu, "i"],
-  [/þ/gu, "th"]
-]
+/** The Latin letters that are no letter with a diacritic, and how they are written without (`foldLatin`). */
+const ligatures: Readonly<Record<string, string>> = {
+  ß: "ss",
+  œ: "oe",
+  æ: "ae",
+  ø: "o",
+  ł: "l",
+  đ: "d",
+  ı: "i",
+  þ: "th"
+}
+const ligature = new RegExp(`[${Object.keys(ligatures).join("")}]`, "gu")
 
 /** A Latin word without diacritics (München and Munchen, Kraków and Krakow are one word). */
-export const foldLatin = (word: string): string => {
-  let folded = word.normalize("NFD").replace(/\p{M}/gu, "")
-  for (const [from, to] of ligatures) folded = folded.replace(from, to)
-  return folded
-}
+export const foldLatin = (word: string): string =>
+  word
+    .normalize("NFD")
+    .replace(/\p{M}/gu, "")
+    .replace(ligature, (letter) => ligatures[letter] ?? letter)
+
+/** A word as written, as it is matched when not by a stem: a Latin word without diacritics (`foldLatin`). */
+export const asWritten = (word: Word): string => (word.script === "latin" ? foldLatin(word.text) : word.text)

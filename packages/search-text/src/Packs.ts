@@ -1,3 +1,7 @@
+// The classification packs' files as operators import them (OKPD2 as a table, as EIS's XML or as older editions'
+// CSV; the Russian CPV labels as JSON), read into a pack's codes; a file that is not what it should be is refused,
+// naming the file, the line and why.
+
 import type { ClassificationPack, PackCode } from "@tenders/core"
 import { Predicate, Result } from "effect"
 import { XMLParser, XMLValidator } from "fast-xml-parser"
@@ -132,7 +136,7 @@ const okpd2Reference = (file: PackFile): Result.Result<ReadonlyArray<PackCode>, 
   const text = file.text.replace(/^\uFEFF/u, "")
   const valid = XMLValidator.validate(text)
   if (valid !== true) return refused(file.name, valid.err.line, `malformed XML: ${valid.err.msg}`)
-  const parsed = Result.try(() => xmlParser.parse(text) as unknown)
+  const parsed = Result.try((): unknown => xmlParser.parse(text))
   if (Result.isFailure(parsed)) return refused(file.name, 0, "malformed XML")
   const items = elementsNamed(parsed.success, "nsiOKPD2")
   if (items.length === 0) return refused(file.name, 0, "no nsiOKPD2 element: not the EIS reference data of OKPD2")
@@ -208,7 +212,7 @@ export const okpd2Pack = (files: ReadonlyArray<PackFile>): Result.Result<Readonl
  * that is no Russian text (the code itself, or no Cyrillic letter) is left out.
  */
 export const cpvRuPack = (file: PackFile): Result.Result<ReadonlyArray<PackCode>, PackFileProblem> => {
-  const parsed = Result.try(() => JSON.parse(file.text.replace(/^\uFEFF/u, "")) as unknown)
+  const parsed = Result.try((): unknown => JSON.parse(file.text.replace(/^\uFEFF/u, "")))
   if (Result.isFailure(parsed)) return refused(file.name, 0, "not JSON")
   const object = parsed.success
   if (typeof object !== "object" || object === null || Array.isArray(object)) {

@@ -1,6 +1,10 @@
+// The stemmers words are read by (Snowball's, and our own for Armenian and Polish), which one reads a word, and the
+// forms a word is indexed and looked up by: one place for what a word's stems are, on both sides of the search.
+
 import snowball from "snowball-stemmers"
 import { armenianStem } from "./Armenian.ts"
-import { foldLatin, type Word } from "./Normalize.ts"
+import { boundedMemo } from "./Memo.ts"
+import { asWritten, foldLatin, type Script, type Word, wordsOf } from "./Normalize.ts"
 import { polishStem } from "./Polish.ts"
 
 /** Languages with a Snowball stemmer (through `snowball-stemmers`), by ISO 639-1 code. */
@@ -54,89 +58,39 @@ export const latinLanguages: ReadonlyArray<StemmedLanguage> = [
   "pl"
 ]
 
-/**
- * The languages of a country's notices (ISO 3166-1 alpha-2 to ISO 639-1): its official languages as TED, EIS and
- * gnumner publish in them (Norway's read as Danish, which the CPV labels speak).
- */
-export const noticeLanguages: Readonly<Record<string, ReadonlyArray<string>>> = {
-  AM: ["hy"],
-  AT: ["de"],
-  BE: ["fr", "nl", "de"],
-  BG: ["bg"],
-  BY: ["ru"],
-  CH: ["de", "fr", "it"],
-  CY: ["el"],
-  CZ: ["cs"],
-  DE: ["de"],
-  DK: ["da"],
-  EE: ["et"],
-  ES: ["es"],
-  FI: ["fi", "sv"],
-  FR: ["fr"],
-  GR: ["el"],
-  HR: ["hr"],
-  HU: ["hu"],
-  IE: ["ga", "en"],
-  IT: ["it"],
-  KG: ["ru"],
-  KZ: ["ru"],
-  LI: ["de"],
-  LT: ["lt"],
-  LU: ["fr", "de"],
-  LV: ["lv"],
-  MT: ["mt", "en"],
-  NL: ["nl"],
-  NO: ["da"],
-  PL: ["pl"],
-  PT: ["pt"],
-  RO: ["ro"],
-  RU: ["ru"],
-  SE: ["sv"],
-  SI: ["sl"],
-  SK: ["sk"]
-}
-
-/**
- * The Latin-script languages with a stemmer of a notice by its country (`noticeLanguages`), for TED notices, whose
- * text is in the buyer's language: their Latin words are stemmed in these and in English (TED titles also carry the
- * English CPV label). Languages without a stemmer (Slovak, the Baltic languages, Croatian, Maltese) match by word.
- */
-export const countryLanguages: Readonly<Record<string, ReadonlyArray<StemmedLanguage>>> = Object.fromEntries(
-  Object.entries(noticeLanguages).flatMap(([country, languages]) => {
-    const latin = latinLanguages.filter((language) => language !== "en" && languages.includes(language))
-    return latin.length === 0 ? [] : [[country, latin]]
-  })
-)
-
-const cacheLimit = 200_000
+/** How many stems of a language are kept (`boundedMemo`). */
+const stemsKept = 200_000
 const stemmers = new Map<StemmedLanguage, (word: string) => string>()
 
-const cached = (stem: (word: string) => string) => {
-  const cache = new Map<string, string>()
-  return (word: string) => {
-    let result = cache.get(word)
-    if (result === undefined) {
-      result = stem(word)
-      if (cache.size >= cacheLimit) cache.clear()
-      cache.set(word, result)
-    }
-    return result
-  }
-}
-
-/** The stemmer of a language (cached: notices repeat their words). */
+/** The stemmer of a language (memoised: notices repeat their words). */
 export const stemmerOf = (language: StemmedLanguage): ((word: string) => string) => {
   let stemmer = stemmers.get(language)
   if (stemmer === undefined) {
-    if (language === "hy" || language === "pl") stemmer = cached(ownStemmers[language])
-    else {
-      const snow = snowball.newStemmer(snowballNames[language])
-      stemmer = cached((word) => foldLatin(snow.stem(word)))
-    }
+    const stem = language === "hy" || language === "pl" ? ownStemmers[language] : snowballStemmer(language)
+    const memo = boundedMemo<string>(stemsKept)
+    stemmer = (word) => memo(word, () => stem(word))
     stemmers.set(language, stemmer)
   }
   return stemmer
 }
+
+const snowballStemmer = (language: keyof typeof snowballNames): ((word: string) => string) => {
+  const snow = snowball.newStemmer(snowballNames[language])
+  return (word) => foldLatin(snow.stem(word))
+}
+
+/**
+ * The one stemmer of each script other than Latin, whatever the word's language: a Cyrillic word is read as Russian
+ * (a Bulgarian label's too), an Armenian word as Armenian.
+ */
+const scriptStemmers: Partial<Record<Script, StemmedLanguage>> = { cyrillic: "ru", armenian: "hy" }
+
+/**
+ * The language whose stemmer stems a word of a script: of a Latin word, the language it is read in when that has a
+ * stemmer; of a Cyrillic or Armenian word, its script's (`scriptStemmers`); none for the other scripts.
+ */
+export const stemmerFor = (script: Script, language?: string): StemmedLanguage | undefined =>
+  script === "latin" ? (language !== undefined && isStemmed(language) ? language : undefined) : scriptStemmers[script]
 
 /** A stem shorter than this is not a form of its word (it would meet unrelated short words), unless it is the word. */
 const minStem = 3
@@ -178,35 +132,21 @@ export const formIn = (
 }
 
 /**
- * The forms a word is indexed and looked up by: the word itself (Latin without diacritics) and its stem in each
- * given language of its script (Cyrillic: Russian; Armenian: Armenian; Latin: `latin`, or its `latinStems` when the
- * caller has them). Stems shorter than three letters are dropped (they would join unrelated words).
+ * The forms a word is indexed and looked up by: the word as written (`asWritten`) and its stems: a Latin word's in
+ * each of the `latin` languages (or its `latinStems` when the caller has them), another script's by its stemmer
+ * (`stemmerFor`). Stems shorter than three letters are dropped (they would join unrelated words).
  */
 export const formsOf = (
   word: Word,
   latin: ReadonlyArray<StemmedLanguage>,
   stems: ReadonlyMap<string, ReadonlyArray<string>> = latinStems(word, latin)
 ): ReadonlyArray<string> => {
-  const forms = new Set<string>()
-  const add = (form: string) => {
-    if (stemKept(form, word.text)) forms.add(form)
-  }
-  switch (word.script) {
-    case "latin": {
-      forms.add(foldLatin(word.text))
-      for (const stem of stems.keys()) forms.add(stem)
-      break
-    }
-    case "cyrillic":
-      forms.add(word.text)
-      add(stemmerOf("ru")(word.text))
-      break
-    case "armenian":
-      forms.add(word.text)
-      add(stemmerOf("hy")(word.text))
-      break
-    default:
-      forms.add(word.text)
+  const forms = new Set<string>([asWritten(word)])
+  if (word.script === "latin") for (const stem of stems.keys()) forms.add(stem)
+  else {
+    const language = stemmerFor(word.script)
+    const stem = language === undefined ? undefined : stemmerOf(language)(word.text)
+    if (stem !== undefined && stemKept(stem, word.text)) forms.add(stem)
   }
   return [...forms]
 }
@@ -217,14 +157,11 @@ export const formsOf = (
  * find every "de" of a text).
  */
 export const stemIn = (language: string, word: Word): string => {
-  const itself = word.script === "latin" ? foldLatin(word.text) : word.text
-  const stem =
-    word.script === "cyrillic"
-      ? stemmerOf("ru")(word.text)
-      : word.script === "armenian"
-        ? stemmerOf("hy")(word.text)
-        : word.script === "latin" && isStemmed(language)
-          ? stemmerOf(language)(word.text)
-          : itself
-  return stemKept(stem, word.text) ? stem : itself
+  const stemmer = stemmerFor(word.script, language)
+  const stem = stemmer === undefined ? asWritten(word) : stemmerOf(stemmer)(word.text)
+  return stemKept(stem, word.text) ? stem : asWritten(word)
 }
+
+/** The stems of a phrase's words in a language (`stemIn`). */
+export const phraseStems = (language: string, phrase: string): ReadonlyArray<string> =>
+  wordsOf(phrase).map((word) => stemIn(language, word))

@@ -1,49 +1,16 @@
 // Names across scripts: Armenian and Cyrillic words are also indexed in a Latin transliteration, and Latin query
-// words are looked up in it, so "Gyumri" finds Գյումրի and Гюмри, and "Kazan" finds Казань. The tables follow the
-// common romanisations (BGN/PCGN-like, without diacritics); `phonetic` then folds the spellings that differ
-// between them (kh/h, ts/c, y/j, doubled letters, a leading ye-/e-). Not the table of gnumner tender ids
-// (adapters-sources gnumner/code.ts): ids must never change, this one may follow how names are spelt (ը is e here).
+// words are looked up in it, so "Gyumri" finds Գյումրի and Гюмри, and "Kazan" finds Казань. The letters follow the
+// common romanisations (BGN/PCGN-like, without diacritics): the Armenian ones are core's table (`armenianLatin`, by
+// which gnumner's tender ids are spelt too), the Cyrillic ones are here; `phonetic` then folds the spellings that
+// differ between them (kh/h, ts/c, y/j, doubled letters, a leading ye-/e-).
 
-const armenian: Readonly<Record<string, string>> = {
-  ա: "a",
-  բ: "b",
-  գ: "g",
-  դ: "d",
-  ե: "e",
-  զ: "z",
-  է: "e",
-  ը: "e",
-  թ: "t",
-  ժ: "zh",
-  ի: "i",
-  լ: "l",
-  խ: "kh",
-  ծ: "ts",
-  կ: "k",
-  հ: "h",
-  ձ: "dz",
-  ղ: "gh",
-  ճ: "ch",
-  մ: "m",
-  յ: "y",
-  ն: "n",
-  շ: "sh",
-  ո: "o",
-  չ: "ch",
-  պ: "p",
-  ջ: "j",
-  ռ: "r",
-  ս: "s",
-  վ: "v",
-  տ: "t",
-  ր: "r",
-  ց: "ts",
-  ւ: "v",
-  փ: "p",
-  ք: "k",
-  օ: "o",
-  ֆ: "f"
-}
+import { armenianInLatin, armenianLatin } from "@tenders/core"
+
+/**
+ * The Armenian letters as the search reads them: core's table, but ը as e, as names are spelt. A tender id's slug
+ * keeps the table's y (gnumner's code.ts): an id never changes, this reading may follow how names are spelt.
+ */
+const armenian: Readonly<Record<string, string>> = { ...armenianLatin, ը: "e" }
 
 const cyrillic: Readonly<Record<string, string>> = {
   а: "a",
@@ -97,11 +64,12 @@ export const phonetic = (latin: string): string =>
     .replaceAll("iy", "y")
     .replace(/(.)\1+/gu, "$1")
 
-/** The Latin transliteration of an Armenian or Cyrillic word (lower case); other letters are kept. */
+/**
+ * The Latin transliteration of an Armenian or Cyrillic word (lower case, NFKC as `wordsOf` gives it: և as եւ); other
+ * letters are kept.
+ */
 export const transliterate = (word: string): string => {
-  // Armenian ու is one vowel, u; եւ (NFKC of և) is yev/ev.
-  const text = word.replaceAll("ու", "u").replaceAll("եւ", "ev")
   let out = ""
-  for (const ch of text) out += armenian[ch] ?? cyrillic[ch] ?? ch
+  for (const ch of armenianInLatin(word, armenian)) out += cyrillic[ch] ?? ch
   return out
 }

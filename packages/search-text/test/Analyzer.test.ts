@@ -27,20 +27,28 @@ import {
 // tests in glossary-data.test.ts and classifications.test.ts).
 const lexiconData = {
   glossary: [
-    { id: "road", en: ["road"], ru: ["дорога", "автомобильная дорога"], hy: ["ճանապարհ"], de: ["Straße"], fi: ["tie"] },
+    {
+      id: "road",
+      terms: { en: ["road"], ru: ["дорога", "автомобильная дорога"], hy: ["ճանապարհ"], de: ["Straße"], fi: ["tie"] }
+    },
     {
       id: "repair",
-      en: ["repair"],
-      ru: ["ремонт"],
-      hy: ["վերանորոգում", "նորոգում"],
-      fr: ["réparation"],
-      de: ["Sanierung"]
+      terms: {
+        en: ["repair"],
+        ru: ["ремонт"],
+        hy: ["վերանորոգում", "նորոգում"],
+        fr: ["réparation"],
+        de: ["Sanierung"]
+      }
     },
-    { id: "school", en: ["school"], ru: ["школа"], hy: ["դպրոց"], de: ["Schule"], it: ["scuola"] },
-    { id: "roof", en: ["roof"], ru: ["кровля", "крыша"], hy: ["տանիք"], de: ["Dach"] },
-    { id: "supply", generic: true, en: ["supply"], ru: ["поставка"], hy: ["մատակարարում"] },
-    { id: "defibrillators", en: ["defibrillator", "AED"], es: ["desfibrilador", "DEA"] },
-    { id: "advertising", en: ["=advertising"], ru: ["реклама"], pt: ["=publicidade", "campanha publicitária"] }
+    { id: "school", terms: { en: ["school"], ru: ["школа"], hy: ["դպրոց"], de: ["Schule"], it: ["scuola"] } },
+    { id: "roof", terms: { en: ["roof"], ru: ["кровля", "крыша"], hy: ["տանիք"], de: ["Dach"] } },
+    { id: "supply", generic: true, terms: { en: ["supply"], ru: ["поставка"], hy: ["մատակարարում"] } },
+    { id: "defibrillators", terms: { en: ["defibrillator", "AED"], es: ["desfibrilador", "DEA"] } },
+    {
+      id: "advertising",
+      terms: { en: ["=advertising"], ru: ["реклама"], pt: ["=publicidade", "campanha publicitária"] }
+    }
   ],
   places: [
     { id: "gyumri", names: { en: ["Gyumri"], hy: ["Գյումրի"], ru: ["Гюмри"] } },
@@ -191,7 +199,7 @@ describe("the text analysis", () => {
     const withFurniture = makeAnalyzer(
       buildLexicon({
         ...lexiconData,
-        glossary: [...lexiconData.glossary, { id: "furniture", en: ["furniture"], ru: ["мебель"] }],
+        glossary: [...lexiconData.glossary, { id: "furniture", terms: { en: ["furniture"], ru: ["мебель"] } }],
         cpvEnglish: [...lexiconData.cpvEnglish, { code: "30191000", label: "Office equipment except furniture" }]
       }),
       readStopWords()
@@ -216,11 +224,22 @@ describe("the text analysis", () => {
         ...lexiconData,
         glossary: [
           ...lexiconData.glossary,
-          { id: "computers", en: ["computers"], ru: ["компьютеры"], hy: ["համակարգիչներ"] },
-          { id: "laptops", en: ["laptops"], ru: ["ноутбуки"], hy: ["նոութբուքեր"], broader: ["portables"] },
-          { id: "portables", en: ["portable devices"], ru: ["портативные устройства"], hy: ["շարժական սարքեր"] },
-          { id: "hospital", en: ["hospital"], ru: ["больница"], hy: ["հիվանդանոց"] },
-          { id: "maternity", en: ["maternity hospital"], ru: ["роддом"], hy: ["ծննդատուն"], broader: ["hospital"] }
+          { id: "computers", terms: { en: ["computers"], ru: ["компьютеры"], hy: ["համակարգիչներ"] } },
+          {
+            id: "laptops",
+            terms: { en: ["laptops"], ru: ["ноутбуки"], hy: ["նոութբուքեր"] },
+            broader: ["portables"]
+          },
+          {
+            id: "portables",
+            terms: { en: ["portable devices"], ru: ["портативные устройства"], hy: ["շարժական սարքեր"] }
+          },
+          { id: "hospital", terms: { en: ["hospital"], ru: ["больница"], hy: ["հիվանդանոց"] } },
+          {
+            id: "maternity",
+            terms: { en: ["maternity hospital"], ru: ["роддом"], hy: ["ծննդատուն"] },
+            broader: ["hospital"]
+          }
         ].map((entry) => (entry.id === "portables" ? { ...entry, broader: ["computers"] } : entry))
       }),
       readStopWords()
@@ -344,7 +363,7 @@ describe("the text analysis", () => {
     const withCars = makeAnalyzer(
       buildLexicon({
         ...lexiconData,
-        glossary: [...lexiconData.glossary, { id: "vehicles", en: ["car", "cars"] }],
+        glossary: [...lexiconData.glossary, { id: "vehicles", terms: { en: ["car", "cars"] } }],
         labels: indexLabels([{ code: "34110000", labels: { en: "Passenger cars" } }], readStopWords())
       }),
       readStopWords()

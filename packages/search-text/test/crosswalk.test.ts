@@ -3,10 +3,11 @@ import { Result } from "effect"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { okpd2Levels } from "../src/Analyzer.ts"
+import { okpd2Levels } from "../src/Okpd2.ts"
 import { labelLinks } from "../src/Crosswalk.ts"
 import { russianCpvLabels } from "../src/Labels.ts"
-import { type ManualCrosswalk, readLexiconData } from "../src/Lexicon.ts"
+import type { ManualCrosswalk } from "../src/LexiconData.ts"
+import { readLexiconData } from "../src/LexiconFiles.ts"
 import { cpvRuPack, okpd2Pack } from "../src/Packs.ts"
 
 const inForce = (code: string, label: string): PackCode => ({ code, label, withdrawn: false })

@@ -1,47 +1,5 @@
+import { armenianInLatin } from "@tenders/core"
 import { Predicate } from "effect"
-
-/** Armenian lower-case letters -> Latin, for the ASCII slug of procurement codes in tender ids. */
-const HY_LATIN: Readonly<Record<string, string>> = {
-  ա: "a",
-  բ: "b",
-  գ: "g",
-  դ: "d",
-  ե: "e",
-  զ: "z",
-  է: "e",
-  ը: "y",
-  թ: "t",
-  ժ: "zh",
-  ի: "i",
-  լ: "l",
-  խ: "kh",
-  ծ: "ts",
-  կ: "k",
-  հ: "h",
-  ձ: "dz",
-  ղ: "gh",
-  ճ: "ch",
-  մ: "m",
-  յ: "y",
-  ն: "n",
-  շ: "sh",
-  ո: "o",
-  չ: "ch",
-  պ: "p",
-  ջ: "j",
-  ռ: "r",
-  ս: "s",
-  վ: "v",
-  տ: "t",
-  ր: "r",
-  ց: "ts",
-  ւ: "v",
-  փ: "p",
-  ք: "k",
-  և: "ev",
-  օ: "o",
-  ֆ: "f"
-}
 
 /**
  * Latin letters that render like Armenian capitals and end up in hand-typed codes (`ՀՀ ՖՆ-ԷԱՃԱՊՁԲ` with a Latin
@@ -97,13 +55,12 @@ export const canonicalCode = (raw: string): string => {
   return tail.length > 0 ? `ՀՀ ${buyer}-${tail.join("-")}` : `ՀՀ ${buyer}`
 }
 
-/** The ASCII slug of a code (`ՀՀ ՖՆ ԷԱՃԱՊՁԲ-26/15` -> `hh-fn-eachapdzb-26-15`). */
+/**
+ * The ASCII slug of a code (`ՀՀ ՖՆ ԷԱՃԱՊՁԲ-26/15` -> `hh-fn-eachapdzb-26-15`): its letters in Latin by core's
+ * `armenianLatin` as it stands (ը as y), anything else a dash. An id must never change, nor may those letters.
+ */
 export const armenianSlug = (code: string): string =>
-  code
-    .normalize("NFC")
-    .toLocaleLowerCase("hy")
-    .replace(/ու/gu, "u")
-    .replace(/./gu, (ch) => HY_LATIN[ch] ?? ch)
+  armenianInLatin(code.normalize("NFC").toLocaleLowerCase("hy"))
     .replace(/[^a-z0-9]+/gu, "-")
     .replace(/^-+|-+$/gu, "")
 
