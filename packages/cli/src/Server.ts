@@ -33,6 +33,7 @@ import { feedFor } from "./Feeds.ts"
 import { describePack } from "./commands/classifications.ts"
 import { importPackFiles, packFilesIn } from "./Packs.ts"
 import { appLayer, type GlobalOptions } from "./Runtime.ts"
+import { logFormatLayer, metricsListener, metricsOnServer, tracingLayer } from "./Observability.ts"
 import { loadSample } from "./SampleData.ts"
 
 /** What `tenders serve` was asked for. */
@@ -158,7 +159,7 @@ export const runServer = (options: ServerOptions, globals: GlobalOptions) => {
     yield* followPacks
     if (options.schedule) yield* backgroundWork
   })
-  const apps = Layer.mergeAll(HttpApp, McpHttp, DashboardApp, OAuthConsentApp, OAuthApp).pipe(
+  const apps = Layer.mergeAll(HttpApp, McpHttp, DashboardApp, OAuthConsentApp, OAuthApp, metricsOnServer).pipe(
     Layer.provide(publicSettings(options))
   )
   const server = Layer.unwrap(
@@ -175,7 +176,10 @@ export const runServer = (options: ServerOptions, globals: GlobalOptions) => {
       })
     ),
     Layer.provide(Layer.effectDiscard(startup.pipe(Effect.orDie))),
-    Layer.provideMerge(ports)
+    Layer.merge(metricsListener),
+    Layer.provideMerge(ports),
+    // Outermost: every layer and fiber of the server logs in the configured format and traces to the exporter.
+    Layer.provide(Layer.mergeAll(logFormatLayer, tracingLayer))
   )
   NodeRuntime.runMain(Layer.launch(server), { teardown: stopCleanly })
 }

@@ -4,6 +4,7 @@ import { ByteSize, Cause, Effect, Predicate } from "effect"
 import { HttpIncomingMessage, HttpRouter, HttpServerError, type HttpServerResponse } from "effect/http"
 import { HttpApiError } from "effect/http-api"
 import { failureResponse } from "./ErrorResponse.ts"
+import { observeRequest } from "./RequestMetrics.ts"
 
 /** Request bodies above this size are refused with 400 (DESIGN §4, "The HTTP edge"). */
 export const maxBodyBytes = 64 * 1024
@@ -62,14 +63,17 @@ const fromCause = Effect.fnUntraced(function* (cause: Cause.Cause<unknown>) {
 
 /**
  * Router-level mapping of everything outside the handlers' typed errors to the contract's error body:
- * decode failures, malformed JSON, wrong content type, oversized bodies, unknown routes, defects.
+ * decode failures, malformed JSON, wrong content type, oversized bodies, unknown routes, defects; and every answer
+ * counted and timed (`observeRequest`).
  */
 export const ErrorMapping = HttpRouter.middleware(
   (httpEffect) =>
-    httpEffect.pipe(
-      Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(maxBodyBytes)),
-      Effect.map(fromStatus),
-      Effect.catchCause(fromCause)
+    observeRequest((probe) =>
+      probe(httpEffect).pipe(
+        Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(maxBodyBytes)),
+        Effect.map(fromStatus),
+        Effect.catchCause(fromCause)
+      )
     ),
   { global: true }
 )

@@ -27,6 +27,8 @@ const InfoRow = Schema.Struct({
   createdAt: UtcInstant
 })
 
+const BacklogRow = Schema.Struct({ depth: Schema.Number, oldestDueAt: Schema.NullOr(UtcInstant) })
+
 const toClaimed = (row: typeof ClaimRow.Type): ReadonlyArray<ClaimedDelivery> => {
   const p = row.payload
   if (row.channel === "email" && "alerts" in p)
@@ -135,6 +137,14 @@ export const PgDeliveryStore = Layer.effect(
       return rows.length > 0
     }, Effect.orDie)
 
-    return DeliveryStore.of({ claimDue, markDelivered, reschedule, markFailed, list, retry })
+    const backlog = Effect.fn("PgDeliveryStore.backlog")(function* (at: DateTime.Utc) {
+      const rows = yield* sql`SELECT depth, ${sql.literal(utc("oldest"))} AS "oldestDueAt"
+        FROM (SELECT count(*)::int AS depth,
+            min(next_attempt_at) FILTER (WHERE next_attempt_at <= ${DateTime.formatIso(at)}::timestamptz) AS oldest
+          FROM deliveries WHERE status = 'pending') backlog`
+      return yield* Schema.decodeUnknownEffect(BacklogRow)(rows[0])
+    }, Effect.orDie)
+
+    return DeliveryStore.of({ claimDue, markDelivered, reschedule, markFailed, list, retry, backlog })
   })
 )

@@ -28,6 +28,12 @@ export interface DeliveryInfo {
   readonly createdAt: DateTime.Utc
 }
 
+/** The outbox's backlog: pending deliveries, and the due time of the oldest that is due (null when none is). */
+export interface OutboxBacklog {
+  readonly depth: number
+  readonly oldestDueAt: DateTime.Utc | null
+}
+
 /** The delivery outbox (filled in the alerts' transaction by `AlertStore.insert` with what core planned). */
 export class DeliveryStore extends Context.Service<
   DeliveryStore,
@@ -49,5 +55,7 @@ export class DeliveryStore extends Context.Service<
      * `accountId`, it is another account's, which is left alone).
      */
     readonly retry: (id: number, now: DateTime.Utc, accountId?: AccountId) => Effect.Effect<boolean>
+    /** The backlog as of `now` (one cheap query: the metrics read it at every scrape). */
+    readonly backlog: (now: DateTime.Utc) => Effect.Effect<OutboxBacklog>
   }
 >()("@tenders/core/DeliveryStore") {}

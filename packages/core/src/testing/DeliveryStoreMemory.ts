@@ -45,6 +45,15 @@ export const DeliveryStoreOnMemory = Layer.effect(
               return claimed(d, db.accounts.get(d.accountId)?.webhookSecret ?? null)
             })
         ),
+      backlog: (now) =>
+        Effect.sync(() => {
+          const pending = db.deliveries.filter((d) => d.status === "pending")
+          const due = pending
+            .map((d) => d.nextAttemptAt)
+            .filter((at) => DateTime.isLessThanOrEqualTo(at, now))
+            .toSorted((a, b) => DateTime.toEpochMillis(a) - DateTime.toEpochMillis(b))
+          return { depth: pending.length, oldestDueAt: due[0] ?? null }
+        }),
       markDelivered: (id) =>
         Effect.sync(() => {
           const d = find(id)

@@ -2,6 +2,7 @@ import { DateTime, Effect, Option } from "effect"
 import { type Account, type KeyKind, keyPattern } from "../Account.ts"
 import { QuotaExceeded, Unauthorized } from "../Errors.ts"
 import { packSize, planRules } from "../Plan.ts"
+import { countRefusal } from "../Metrics.ts"
 import { AccountStore } from "../ports/AccountStore.ts"
 import { dayOf, monthOf, secondsUntilMonthEnd } from "../Time.ts"
 
@@ -108,6 +109,7 @@ export const chargeCall = Effect.fn("chargeCall")(function* (
           )
         )
   if (!decision.allowed) {
+    yield* countRefusal("quota_exceeded")
     const remedy = rules.packs
       ? `buy a $5 pack of ${packSize.toLocaleString("en")} calls (tenders accounts add-pack) or upgrade your plan`
       : "upgrade to the Pro or Business plan"

@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import type { Account } from "../Account.ts"
 import { InvalidInput, LimitReached, PlanRequired } from "../Errors.ts"
 import { type Filters, hasWord } from "../Filters.ts"
+import { countRefusal } from "../Metrics.ts"
 import { planRules } from "../Plan.ts"
 import { Rates } from "../ports/Rates.ts"
 import { TenderStore } from "../ports/TenderStore.ts"
@@ -36,6 +37,7 @@ const validate = Effect.fn("createWatchlist.validate")(function* (input: Pick<Wa
 const requirePlan = Effect.fn("createWatchlist.requirePlan")(function* (input: WatchlistInput, account: Account) {
   yield* requireFilterPlan(input.filters, account.plan)
   if (input.channels?.webhook !== undefined && !planRules[account.plan].webhooks) {
+    yield* countRefusal("plan_required")
     return yield* new PlanRequired({
       message: "Webhooks need the Pro or Business plan; on Free, alerts come by e-mail and GET /v1/alerts."
     })
@@ -90,6 +92,7 @@ export const createWatchlist = Effect.fn("createWatchlist")(function* (input: Wa
       : { ...input, channels: { ...input.channels, webhook: normalWebhookUrl(webhook, yield* WebhookAllowHosts) } }
   const id = yield* (yield* WatchlistStore).create(account.id, saved, rules.watchlists)
   if (id === undefined) {
+    yield* countRefusal("limit_reached")
     return yield* new LimitReached({
       message:
         `The ${account.plan} plan allows ${rules.watchlists} watchlists and all are in use; ` +

@@ -1,4 +1,5 @@
-import { DateTime, Duration, Effect } from "effect"
+import { DateTime, Duration, Effect, Metric } from "effect"
+import { deliveryAttempts, mails, seriesOf } from "../Metrics.ts"
 import { DeliveryStore } from "../ports/DeliveryStore.ts"
 import { Notifier } from "../ports/Notifier.ts"
 
@@ -12,6 +13,16 @@ export const retryDelays: ReadonlyArray<Duration.Duration> = [
   Duration.hours(10),
   Duration.hours(10)
 ]
+
+const attemptsOf = seriesOf(deliveryAttempts, ["channel", "outcome"])
+const mailsOf = seriesOf(mails, ["kind", "outcome"])
+
+/** Counts one attempt, and a digest's mail as sent or failed. */
+const countAttempt = (channel: "email" | "webhook", outcome: "delivered" | "retry" | "failed") =>
+  Effect.all([
+    Metric.update(attemptsOf(channel, outcome), 1),
+    channel === "email" ? Metric.update(mailsOf("digest", outcome === "delivered" ? "sent" : "failed"), 1) : Effect.void
+  ])
 
 /** Options of one pass over the outbox. */
 export interface DeliverOptions {
@@ -48,6 +59,14 @@ export const deliverDue = Effect.fn("deliverDue")(function* (options: DeliverOpt
             ...delivery,
             timestamp: Math.floor(DateTime.toEpochMillis(yield* DateTime.now) / 1000)
           })
+    yield* countAttempt(
+      delivery.channel,
+      outcome._tag === "Delivered"
+        ? "delivered"
+        : outcome._tag === "Retry" && retryDelays[delivery.attempts] !== undefined
+          ? "retry"
+          : "failed"
+    )
     if (outcome._tag === "Delivered") {
       delivered++
       yield* store.markDelivered(delivery.id)

@@ -1,4 +1,5 @@
-import { DateTime, Duration, Effect, Stream } from "effect"
+import { DateTime, Duration, Effect, Metric, Stream } from "effect"
+import { seriesOf, sourceNotices, sourceRuns } from "../Metrics.ts"
 import type { FeedStart, SourceFeed } from "../ports/SourceFeed.ts"
 import { SourceRunStore } from "../ports/SourceRunStore.ts"
 import { ingestNotices, type IngestSummary } from "./IngestNotices.ts"
@@ -14,6 +15,19 @@ const add = (a: IngestSummary, b: IngestSummary): IngestSummary => ({
   unchanged: a.unchanged + b.unchanged,
   rejected: a.rejected + b.rejected
 })
+
+const noticesOf = seriesOf(sourceNotices, ["source", "outcome"])
+const runsOf = seriesOf(sourceRuns, ["source", "outcome"])
+
+/** Counts a page's notices: read (every one parsed or refused), stored (a tender changed), rejected. */
+const countNotices = (source: string, page: IngestSummary) => {
+  const stored = page.new + page.amended + page.cancelled + page.closed + page.updated
+  return Effect.all([
+    Metric.update(noticesOf(source, "read"), stored + page.unchanged + page.rejected),
+    Metric.update(noticesOf(source, "stored"), stored),
+    Metric.update(noticesOf(source, "rejected"), page.rejected)
+  ])
+}
 
 /** The outcome of one run of a source. */
 export interface RunOutcome {
@@ -41,7 +55,9 @@ export const runSource = Effect.fn("runSource")(function* (
   const error = yield* feed.pages(start).pipe(
     Stream.runForEach((page) =>
       Effect.gen(function* () {
-        summary = add(summary, yield* ingestNotices(page.results))
+        const applied = yield* ingestNotices(page.results)
+        yield* countNotices(feed.source, applied)
+        summary = add(summary, applied)
         pages += 1
         if (page.cursor !== null) yield* runs.saveCursor(feed.source, page.cursor)
         if (options.onPage !== undefined) yield* options.onPage()
@@ -52,6 +68,7 @@ export const runSource = Effect.fn("runSource")(function* (
   )
   const outcome: RunOutcome = { summary: { ...summary, pages }, error }
   yield* runs.finishRun(runId, { error, summary: outcome.summary })
+  yield* Metric.update(runsOf(feed.source, error === null ? "success" : "failure"), 1)
   return outcome
 })
 

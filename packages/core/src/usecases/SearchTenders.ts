@@ -1,8 +1,9 @@
-import { DateTime, Effect } from "effect"
+import { DateTime, Duration, Effect } from "effect"
 import { PlanRequired } from "../Errors.ts"
 import { type Filters, hasWord, type SearchRequest, usedStructuredFilters } from "../Filters.ts"
 import { toFilterQuery } from "../FilterQuery.ts"
 import { degradedSources } from "../Health.ts"
+import { countRefusal, recordSearch, searchClass } from "../Metrics.ts"
 import { type Plan, planRules } from "../Plan.ts"
 import { Rates } from "../ports/Rates.ts"
 import { TenderStore } from "../ports/TenderStore.ts"
@@ -15,6 +16,7 @@ import { sourceHealth } from "./SourceHealth.ts"
 export const requireFilterPlan = Effect.fn("requireFilterPlan")(function* (filters: Filters, plan: Plan) {
   const used = usedStructuredFilters(filters)
   if (used.length > 0 && !planRules[plan].structuredFilters) {
+    yield* countRefusal("plan_required")
     return yield* new PlanRequired({
       message: `Structured filters (${used.join(", ")}) need the Pro or Business plan; on Free, search with q alone.`
     })
@@ -86,9 +88,9 @@ export const searchTendersExplained = Effect.fn("searchTenders")(function* (requ
   const limit = request.limit ?? 10
   // The sources' health (for `degradedSources`) is read while the search runs: on a pool of connections it adds
   // no round trip to the answer's time.
-  const [{ query, found }, health] = yield* Effect.all([searchCorrected(request, limit), sourceHealth], {
-    concurrency: 2
-  })
+  const [took, [{ query, found }, health]] = yield* Effect.timed(
+    Effect.all([searchCorrected(request, limit), sourceHealth], { concurrency: 2 })
+  )
   const rates = yield* Rates
   const notes: HintInput = {
     found: found.tenders.length,
@@ -101,6 +103,11 @@ export const searchTendersExplained = Effect.fn("searchTenders")(function* (requ
     also: query.text.also,
     corrections: query.text.corrections
   }
+  yield* recordSearch(
+    Duration.toSeconds(took),
+    searchClass(query.text, found.approximate),
+    notes.filtersUsed.length > 0
+  )
   const hint = searchHint(notes)
   const degraded = degradedSources(health)
   const response: SearchResponse = {

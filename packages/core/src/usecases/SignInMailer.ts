@@ -1,4 +1,5 @@
-import { Context, DateTime, Duration, Effect, Layer, Queue } from "effect"
+import { Context, DateTime, Duration, Effect, Layer, Metric, Queue } from "effect"
+import { mails, seriesOf } from "../Metrics.ts"
 import { Notifier } from "../ports/Notifier.ts"
 import { SignInStore } from "../ports/SignInStore.ts"
 
@@ -9,6 +10,8 @@ export const signInMailRetries: ReadonlyArray<Duration.Duration> = [
   Duration.minutes(2),
   Duration.minutes(5)
 ]
+
+const mailsOf = seriesOf(mails, ["kind", "outcome"])
 
 /** How long one attempt holds a sign-in mail before another sender may take it (over the SMTP timeouts). */
 export const signInMailLease = Duration.minutes(2)
@@ -25,6 +28,7 @@ export const sendSignInMails = Effect.fn("sendSignInMails")(function* (limit = 5
   let sent = 0
   for (const mail of due) {
     const outcome = yield* notifier.sendSignIn(mail.message)
+    yield* Metric.update(mailsOf("sign_in", outcome._tag === "Delivered" ? "sent" : "failed"), 1)
     if (outcome._tag === "Delivered") {
       sent++
       yield* store.markMailSent(mail.id)

@@ -1,0 +1,95 @@
+import {
+  type DeliveryStore,
+  observeStore,
+  processHeapTotal,
+  processHeapUsed,
+  processResidentMemory,
+  Unauthorized,
+  type SourceStatusStore
+} from "@tenders/core"
+import { Effect, Layer, Metric, Redacted } from "effect"
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { PrometheusMetrics } from "effect/observability"
+import { createHash, timingSafeEqual } from "node:crypto"
+import { memoryUsage } from "node:process"
+import { failureResponse } from "./ErrorResponse.ts"
+
+/** The path Prometheus scrapes. */
+export const metricsPath = "/metrics"
+
+/** Sets the gauges a scrape reads from the process: its memory. */
+const observeProcess = Effect.suspend(() => {
+  const memory = memoryUsage()
+  return Effect.all([
+    Metric.update(processResidentMemory, memory.rss),
+    Metric.update(processHeapUsed, memory.heapUsed),
+    Metric.update(processHeapTotal, memory.heapTotal)
+  ])
+})
+
+/**
+ * The body of a scrape: the gauges read now (the store's, the process's), then every family in Prometheus's text
+ * format (Effect's own exposition). A store that cannot answer leaves its gauges as they were: the scrape still works.
+ */
+export const scrapeMetrics = Effect.gen(function* () {
+  yield* observeStore().pipe(Effect.catchCause((cause) => Effect.logWarning("metrics: the store's gauges", cause)))
+  yield* observeProcess
+  return yield* PrometheusMetrics.format()
+})
+
+const prometheusText = (body: string) =>
+  HttpServerResponse.text(body, { contentType: "text/plain; version=0.0.4; charset=utf-8" })
+
+const digest = (text: string) => createHash("sha256").update(text).digest()
+
+/** True when `given` is the token; compared in constant time (digests of equal length). */
+const sameToken = (given: string, token: Redacted.Redacted<string>) =>
+  timingSafeEqual(digest(given), digest(Redacted.value(token)))
+
+const bearerOf = (request: HttpServerRequest.HttpServerRequest) => {
+  const header = request.headers["authorization"] ?? ""
+  return header.toLowerCase().startsWith("bearer ") ? header.slice(7).trim() : undefined
+}
+
+const refused = (message: string) =>
+  HttpServerResponse.setHeader(failureResponse(new Unauthorized({ message })), "www-authenticate", "Bearer")
+
+/** The store ports a scrape reads. */
+export type ScrapePorts = SourceStatusStore | DeliveryStore
+
+/** Adds `GET /metrics` to the router, answered by `answer` with the scrape over the layer's ports. */
+const addMetricsRoute = (
+  answer: (
+    scrape: Effect.Effect<HttpServerResponse.HttpServerResponse>
+  ) => Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest>
+) =>
+  Layer.effectDiscard(
+    Effect.gen(function* () {
+      const ports = yield* Effect.context<ScrapePorts>()
+      const router = yield* HttpRouter.HttpRouter
+      yield* router.add(
+        "GET",
+        metricsPath,
+        answer(Effect.map(Effect.provideContext(scrapeMetrics, ports), prometheusText))
+      )
+    })
+  )
+
+/**
+ * `GET /metrics` on the server's port, behind `TENDERS_METRICS_TOKEN` (a bearer token; 401 in the contract's shape
+ * without it or with another). Without a token the route is not added: the path is 404 as any unknown one.
+ */
+export const metricsRoute = (token: Redacted.Redacted<string> | undefined) =>
+  token === undefined
+    ? Layer.empty
+    : addMetricsRoute((scrape) =>
+        Effect.gen(function* () {
+          const given = bearerOf(yield* HttpServerRequest.HttpServerRequest)
+          if (given === undefined) return refused('Missing credentials: send "Authorization: Bearer <metrics token>".')
+          if (!sameToken(given, token)) return refused("Invalid metrics token.")
+          return yield* scrape
+        })
+      )
+
+/** `GET /metrics` with no token, for a listener of its own (`TENDERS_METRICS_PORT`, loopback by default). */
+export const openMetricsRoute = addMetricsRoute((scrape) => scrape)
