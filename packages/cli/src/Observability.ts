@@ -3,7 +3,7 @@
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { defaultServiceName, logFormatConfig, metricsSettingsConfig, tracingEnabledConfig } from "@tenders/core"
 import { metricsRoute, openMetricsRoute } from "@tenders/http"
-import { Context, Effect, Formatter, Layer, Logger, Tracer } from "effect"
+import { ConfigProvider, Context, Effect, Formatter, Layer, Logger, Tracer } from "effect"
 import { FetchHttpClient, HttpRouter } from "effect/http"
 import { OtlpSerialization, OtlpTracer } from "effect/observability"
 import { createServer } from "node:http"
@@ -35,7 +35,9 @@ export const tracingLayer = Layer.unwrap(
     const serviceName = yield* defaultServiceName
     return OtlpTracer.layerFromConfig(serviceName === undefined ? {} : { resource: { serviceName } }).pipe(
       Layer.provide(OtlpSerialization.layerJson),
-      Layer.provide(FetchHttpClient.layer)
+      Layer.provide(FetchHttpClient.layer),
+      // OpenTelemetry's default exporter is `otlp`; Effect's reads an unset OTEL_TRACES_EXPORTER as none.
+      Layer.provide(ConfigProvider.layerAdd(ConfigProvider.fromUnknown({ OTEL_TRACES_EXPORTER: ["otlp"] })))
     )
   })
 ).pipe(Layer.orDie)
