@@ -106,7 +106,7 @@ for (const backend of e2eBackends) {
       expect(await res.text()).toMatch(/^tenders_outbox_depth \d+$/mu)
     })
 
-    it("passes promtool check metrics on a live scrape with traffic on every surface", async () => {
+    it("passes promtool check metrics on a live scrape with traffic on every surface", async (context) => {
       await fetch(`${base()}/health`)
       await fetch(`${base()}/v1/tenders/search`, { method: "POST", body: "{}" })
       await fetch(`${base()}/dashboard`, { redirect: "manual" })
@@ -117,7 +117,7 @@ for (const backend of e2eBackends) {
       if (!hasPromtool()) {
         // CI installs it (.ci/run): there it is a failure, never a skip.
         if (process.env["CI"] !== undefined && process.env["CI"] !== "") throw new Error("promtool is not installed")
-        console.warn("promtool is not installed: apt-get install prometheus")
+        context.skip("promtool is not installed (apt-get install prometheus)")
         return
       }
       const checked = spawnSync("promtool", ["check", "metrics"], { input: body, encoding: "utf8" })
