@@ -1,13 +1,13 @@
 import {
-  type DeliveryStore,
+  DeliveryStore,
   observeStore,
   processHeapTotal,
   processHeapUsed,
   processResidentMemory,
-  Unauthorized,
-  type SourceStatusStore
+  SourceStatusStore,
+  Unauthorized
 } from "@tenders/core"
-import { Effect, Layer, Metric, Redacted } from "effect"
+import { Context, Effect, Layer, Metric, Redacted } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { PrometheusMetrics } from "effect/observability"
 import { createHash, timingSafeEqual } from "node:crypto"
@@ -65,7 +65,10 @@ const addMetricsRoute = (
 ) =>
   Layer.effectDiscard(
     Effect.gen(function* () {
-      const ports = yield* Effect.context<ScrapePorts>()
+      // Only the ports: the registry and the tracer are the request's.
+      const ports = Context.make(SourceStatusStore, yield* SourceStatusStore).pipe(
+        Context.add(DeliveryStore, yield* DeliveryStore)
+      )
       const router = yield* HttpRouter.HttpRouter
       yield* router.add(
         "GET",
