@@ -18,6 +18,7 @@ import {
   sendSignInMails,
   type SourceFeed,
   SourceUnavailable,
+  StorePool,
   TenderStore
 } from "../src/index.ts"
 import { makeRecord, SignInMailerManual } from "../src/testing/index.ts"
@@ -211,6 +212,25 @@ describe("metric families move when their event happens", () => {
         assert.deepStrictEqual(
           [yield* sample("tenders_outbox_depth"), yield* sample("tenders_outbox_oldest_due_age_seconds")],
           [1, 30]
+        )
+      })
+    )
+  )
+
+  it.effect("tenders_store_connections: this process's connections by state, when the store tells them", () =>
+    inWorld(
+      Effect.gen(function* () {
+        yield* atStart
+        yield* observeStore()
+        assert.strictEqual(yield* sample("tenders_store_connections", { state: "in_use" }), undefined)
+        const pool = StorePool.of({ usage: Effect.succeed({ inUse: 2, idle: 3 }) })
+        yield* observeStore().pipe(Effect.provideService(StorePool, pool))
+        assert.deepStrictEqual(
+          [
+            yield* sample("tenders_store_connections", { state: "in_use" }),
+            yield* sample("tenders_store_connections", { state: "idle" })
+          ],
+          [2, 3]
         )
       })
     )

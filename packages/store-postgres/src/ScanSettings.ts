@@ -21,10 +21,10 @@ export class BitmapClient extends Context.Service<BitmapClient, PgClient.PgClien
 ) {}
 
 /** The bitmap pool for a PostgreSQL URL (a few connections: one search holds one at a time). */
-export const layerBitmapClient = (url: string) =>
+export const layerBitmapClient = (url: string, applicationName?: string) =>
   Layer.effect(
     BitmapClient,
-    PgClient.make({ url: Redacted.make(url), maxConnections: 4, startupParameters: bitmapOnly })
+    PgClient.make({ url: Redacted.make(url), maxConnections: 4, startupParameters: bitmapOnly, applicationName })
   )
 
 /**

@@ -1,6 +1,7 @@
 import { useSourceLabelsOfStore } from "@tenders/core"
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, Redacted } from "effect"
+import { hostname } from "node:os"
 import { Reactivity } from "effect/reactivity"
 import type { SqlClient, SqlError } from "effect/sql"
 import { layerEmbedded } from "./embedded/EmbeddedPostgres.ts"
@@ -16,6 +17,7 @@ import { PgRateLimiter } from "./PgRateLimiterStore.ts"
 import { PgSignInStore } from "./PgSignInStore.ts"
 import { PgSourceRunStore } from "./PgSourceRunStore.ts"
 import { PgSourceStatusStore } from "./PgSourceStatusStore.ts"
+import { PgStorePool } from "./PgStorePool.ts"
 import { PgTenderStore } from "./PgTenderStore.ts"
 import { PgWatchlistStore } from "./PgWatchlistStore.ts"
 import { layerBitmapClient } from "./ScanSettings.ts"
@@ -27,14 +29,17 @@ export interface StoreOptions {
   readonly dataDir: string
 }
 
+/** The name this process's connections to PostgreSQL carry (`pg_stat_activity.application_name`, 63 bytes). */
+const applicationName = `tenders ${process.pid} ${hostname()}`.slice(0, 63)
+
 /** The SQL client for the configured store; on PostgreSQL also the search's pool of bitmap-only sessions. */
 export const layerSql = (
   options: StoreOptions
 ): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, EmbeddedStoreError | SqlError.SqlError> =>
   options.databaseUrl !== undefined && options.databaseUrl.length > 0
     ? Layer.merge(
-        PgClient.layer({ url: Redacted.make(options.databaseUrl), maxConnections: 10 }),
-        layerBitmapClient(options.databaseUrl).pipe(Layer.provide(Reactivity.layer))
+        PgClient.layer({ url: Redacted.make(options.databaseUrl), maxConnections: 10, applicationName }),
+        layerBitmapClient(options.databaseUrl, applicationName).pipe(Layer.provide(Reactivity.layer))
       )
     : layerEmbedded(options.dataDir)
 
@@ -58,7 +63,8 @@ const stores = (options: StoreOptions) =>
     PgDeliveryStore,
     PgSignInStore,
     PgOAuthStore,
-    PgRateLimiter
+    PgRateLimiter,
+    PgStorePool
   ).pipe(
     Layer.provideMerge(Layer.effectDiscard(Effect.orDie(refreshSearchTerms))),
     Layer.provideMerge(PgClassificationStore),

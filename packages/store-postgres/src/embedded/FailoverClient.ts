@@ -34,6 +34,7 @@ import * as Net from "node:net"
 import { inOwnTransaction, makeTransaction, outcome, sqlState, transactionId } from "./EmbeddedTransaction.ts"
 import type { EmbeddedStore } from "./Endpoint.ts"
 import { again, fail, makeExactlyOnce, WENT_AWAY, withFailover } from "./Failover.ts"
+import { poolUsageKey, PoolUse } from "./PoolUse.ts"
 import { ReadyScanner } from "./WireProtocol.ts"
 
 /** SQLSTATE active_sql_transaction: what `VACUUM` and the like answer inside a transaction. */
@@ -46,7 +47,8 @@ const ACTIVE_SQL_TRANSACTION = "25001"
 const autocommit = (
   store: EmbeddedStore,
   inner: PgClient.PgClient,
-  exactlyOnce: ReturnType<typeof makeExactlyOnce>
+  exactlyOnce: ReturnType<typeof makeExactlyOnce>,
+  use: PoolUse
 ): Connection => {
   const alone = <A>(f: (connection: Connection) => Effect.Effect<A, SqlError>) =>
     withFailover(store, () => ({
@@ -55,13 +57,15 @@ const autocommit = (
       broken: `${WENT_AWAY} while this statement ran: it may or may not have been applied`
     }))
   const run = <A>(f: (connection: Connection) => Effect.Effect<A, SqlError>) =>
-    Effect.catchIf(
-      exactlyOnce(
-        inOwnTransaction(inner, f),
-        `${WENT_AWAY} while this statement ran, again and again: it was not applied`
-      ),
-      (error) => sqlState(error) === ACTIVE_SQL_TRANSACTION,
-      () => alone(f)
+    use.count(
+      Effect.catchIf(
+        exactlyOnce(
+          inOwnTransaction(inner, f),
+          `${WENT_AWAY} while this statement ran, again and again: it was not applied`
+        ),
+        (error) => sqlState(error) === ACTIVE_SQL_TRANSACTION,
+        () => alone(f)
+      )
     )
   return {
     execute: (sql, params, transformRows) => run((c) => c.execute(sql, params, transformRows)),
@@ -99,17 +103,18 @@ const connectSocket = (path: string): Net.Socket => {
  * (statements inside one run on its connection); only the outermost is sent again.
  */
 export const makeFailoverClient = Effect.fnUntraced(function* (store: EmbeddedStore, maxConnections: number) {
+  const use = new PoolUse()
   const inner = yield* PgClient.make({
     username: "postgres",
     database: "postgres",
     ssl: false,
-    stream: () => connectSocket(store.path()),
+    stream: () => use.track(connectSocket(store.path())),
     maxConnections
   })
   const exactlyOnce = makeExactlyOnce(store, inner)
   const transaction = makeTransaction(inner)
   const client = yield* Client.make({
-    acquirer: Effect.succeed(autocommit(store, inner, exactlyOnce)),
+    acquirer: Effect.succeed(autocommit(store, inner, exactlyOnce, use)),
     transactionAcquirer: inner.reserve,
     transactionService: inner.transactionService,
     compiler: PgClient.makeCompiler(),
@@ -120,12 +125,14 @@ export const makeFailoverClient = Effect.fnUntraced(function* (store: EmbeddedSt
     Effect.flatMap(Effect.serviceOption(inner.transactionService), (open) =>
       Option.isSome(open)
         ? transaction(self)
-        : exactlyOnce(
-            (learnt) =>
-              transaction(
-                Effect.tap(self, (result) => Effect.map(transactionId(inner), (xid) => learnt({ xid, result })))
-              ),
-            `${WENT_AWAY} during the transaction, again and again: it was not applied`
+        : use.count(
+            exactlyOnce(
+              (learnt) =>
+                transaction(
+                  Effect.tap(self, (result) => Effect.map(transactionId(inner), (xid) => learnt({ xid, result })))
+                ),
+              `${WENT_AWAY} during the transaction, again and again: it was not applied`
+            )
           )
     )
   return Object.assign(client, {
@@ -134,6 +141,7 @@ export const makeFailoverClient = Effect.fnUntraced(function* (store: EmbeddedSt
     json: inner.json,
     listen: inner.listen,
     notify: inner.notify,
-    withTransaction
+    withTransaction,
+    [poolUsageKey]: () => use.usage()
   }) satisfies PgClient.PgClient
 })
