@@ -112,6 +112,7 @@ for (const backend of e2eBackends) {
       await fetch(`${base()}/dashboard`, { redirect: "manual" })
       await fetch(`${base()}/mcp`, { method: "POST" })
       const body = await (await scrape()).text()
+      expect(body).toMatch(/^tenders_store_connections\{state="in_use"\} \d+$/mu)
       for (const route of ["/health", "/v1/tenders/search", "/dashboard", "/mcp"])
         expect(body).toContain(`tenders_http_requests_total{route="${route}"`)
       if (!hasPromtool()) {
