@@ -126,7 +126,7 @@ for (const backend of e2eBackends) {
       expect(checked.status).toBe(0)
     })
 
-    it("exports a search's spans over OTLP with one trace id from the edge through the use case to the store", async () => {
+    it("exports a search's spans over OTLP, one trace from the edge through the use case to the store", async () => {
       const created = tenders(
         ["keys", "create", "--email", `obs-${Date.now()}@example.com`, "--plan", "pro", "--json"],
         env
