@@ -51,6 +51,9 @@ describe("GET /metrics on the server's port", () => {
       assert.strictEqual(res.status, 200)
       assert.match(res.type ?? "", /^text\/plain; version=0\.0\.4/u)
       assert.match(res.text, /^# TYPE tenders_outbox_depth gauge$/mu)
+      // The process's memory, read at the scrape.
+      for (const family of ["resident_memory", "heap_used", "heap_total"])
+        assert.match(res.text, new RegExp(`^tenders_process_${family}_bytes [1-9]\\d*$`, "mu"))
     }).pipe(Effect.scoped)
   )
 
