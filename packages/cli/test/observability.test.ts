@@ -106,26 +106,6 @@ for (const backend of e2eBackends) {
       expect(await res.text()).toMatch(/^tenders_outbox_depth \d+$/mu)
     })
 
-    it("passes promtool check metrics on a live scrape with traffic on every surface", async (context) => {
-      await fetch(`${base()}/health`)
-      await fetch(`${base()}/v1/tenders/search`, { method: "POST", body: "{}" })
-      await fetch(`${base()}/dashboard`, { redirect: "manual" })
-      await fetch(`${base()}/mcp`, { method: "POST" })
-      const body = await (await scrape()).text()
-      expect(body).toMatch(/^tenders_store_connections\{state="in_use"\} \d+$/mu)
-      for (const route of ["/health", "/v1/tenders/search", "/dashboard", "/mcp"])
-        expect(body).toContain(`tenders_http_requests_total{route="${route}"`)
-      if (!hasPromtool()) {
-        // CI installs it (.ci/run): there it is a failure, never a skip.
-        if (process.env["CI"] !== undefined && process.env["CI"] !== "") throw new Error("promtool is not installed")
-        context.skip("promtool is not installed (apt-get install prometheus)")
-        return
-      }
-      const checked = spawnSync("promtool", ["check", "metrics"], { input: body, encoding: "utf8" })
-      expect(checked.stdout + checked.stderr).toBe("")
-      expect(checked.status).toBe(0)
-    })
-
     it("exports a search's spans over OTLP, one trace from the edge through the use case to the store", async () => {
       const created = tenders(
         ["keys", "create", "--email", `obs-${Date.now()}@example.com`, "--plan", "pro", "--json"],
@@ -182,6 +162,28 @@ for (const backend of e2eBackends) {
         timeout: 10_000,
         what: "the logged trace id among the exported spans"
       })
+    })
+
+    it("passes promtool check metrics on a live scrape with traffic on every surface", async (context) => {
+      await fetch(`${base()}/health`)
+      await fetch(`${base()}/v1/tenders/search`, { method: "POST", body: "{}" })
+      await fetch(`${base()}/dashboard`, { redirect: "manual" })
+      await fetch(`${base()}/mcp`, { method: "POST" })
+      const body = await (await scrape()).text()
+      expect(body).toMatch(/^tenders_store_connections\{state="in_use"\} \d+$/mu)
+      // The search of the trace test, in its class.
+      expect(body).toMatch(/^tenders_search_duration_seconds_count\{class="one_word",filters="false"\} [1-9]/mu)
+      for (const route of ["/health", "/v1/tenders/search", "/dashboard", "/mcp"])
+        expect(body).toContain(`tenders_http_requests_total{route="${route}"`)
+      if (!hasPromtool()) {
+        // CI installs it (.ci/run): there it is a failure, never a skip.
+        if (process.env["CI"] !== undefined && process.env["CI"] !== "") throw new Error("promtool is not installed")
+        context.skip("promtool is not installed (apt-get install prometheus)")
+        return
+      }
+      const checked = spawnSync("promtool", ["check", "metrics"], { input: body, encoding: "utf8" })
+      expect(checked.stdout + checked.stderr).toBe("")
+      expect(checked.status).toBe(0)
     })
   })
 }
