@@ -29,7 +29,8 @@ const scheduledRatesRefresh = (feed: RatesFeed, owner: string) =>
           ? Effect.logWarning(`reference rates: refresh failed, retried later: ${outcome.message}`)
           : Effect.logInfo(
               `reference rates of ${outcome.result.quarter} imported` +
-                (outcome.result.missing.length > 0 ? `; missing ${outcome.result.missing.join(", ")}` : "")
+                (outcome.result.missing.length > 0 ? `; missing ${outcome.result.missing.join(", ")}` : "") +
+                (outcome.result.failures.length > 0 ? `; retried later: ${outcome.result.failures.join("; ")}` : "")
             )
     ),
     Effect.catchCause((cause) => Effect.logError("reference rates: scheduled refresh crashed", cause))

@@ -21,6 +21,8 @@ import { dayOf } from "../Time.ts"
 export interface RatesFetch {
   readonly publications: ReadonlyArray<RatePublication>
   readonly origins: Partial<Record<RatePublisher, string>>
+  /** Why a publisher gave nothing (the others' figures are still imported). */
+  readonly failures?: ReadonlyArray<string> | undefined
 }
 
 /** The publishers' feeds: fetches what each published for a quarter (its first business day and the days after). */
@@ -28,11 +30,12 @@ export interface RatesFeed {
   readonly fetchQuarter: (quarter: string) => Effect.Effect<RatesFetch, RatesUnavailable | RatesRefused>
 }
 
-/** What an import saved, and the spec's currencies it has no figure for. */
+/** What an import saved, the spec's currencies it has no figure for, and the publishers that failed. */
 export interface RatesImport {
   readonly quarter: string
   readonly figures: ReadonlyArray<StoredRate>
   readonly missing: ReadonlyArray<BudgetCurrency>
+  readonly failures: ReadonlyArray<string>
 }
 
 /**
@@ -58,7 +61,7 @@ export const importRates = Effect.fn("importRates")(function* (quarter: string, 
   const figures = quarterFigures(quarter, chosen, fetched.origins, fetchedAt)
   yield* (yield* RatesStore).save(figures)
   const missing = Currencies.literals.filter((c) => !figures.some((f) => f.currency === c))
-  const result: RatesImport = { quarter, figures, missing }
+  const result: RatesImport = { quarter, figures, missing, failures: fetched.failures ?? [] }
   return result
 })
 
@@ -96,7 +99,9 @@ export const refreshRatesIfDue = Effect.fn("refreshRatesIfDue")(function* (feed:
           Effect.map((result): RatesRefreshOutcome => ({ _tag: "Imported", result })),
           Effect.catch((e) => Effect.succeed<RatesRefreshOutcome>({ _tag: "Failed", message: e.message }))
         )
-  const complete = outcome._tag === "Current" || (outcome._tag === "Imported" && outcome.result.missing.length === 0)
+  const complete =
+    outcome._tag === "Current" ||
+    (outcome._tag === "Imported" && outcome.result.missing.length === 0 && outcome.result.failures.length === 0)
   const after = yield* DateTime.now
   const next = complete ? startOf(nextQuarter(quarter)) : DateTime.addDuration(after, ratesRefreshRetry)
   yield* store.releaseRefresh(owner, next)
