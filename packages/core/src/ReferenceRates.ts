@@ -151,10 +151,10 @@ export const quarterFigures = (
 export const missingCurrencies = (rates: RatesInUse): ReadonlyArray<BudgetCurrency> =>
   BudgetCurrency.literals.filter((c) => !rates.figures.some((f) => f.currency === c))
 
-/** The figures published before the rates' quarter began (BGN's fixed rate never goes stale). */
+/** The figures published before the rates' quarter began (the fixed ones, EUR and BGN, never go stale). */
 export const staleFigures = (rates: RatesInUse): ReadonlyArray<RateFigure> => {
   const first = quarterFirstDay(rates.quarter)
-  return rates.figures.filter((f) => f.publishedOn < first && f.publisher !== fixedPublisher)
+  return rates.figures.filter((f) => f.publishedOn < first && !fixedRates.some((x) => x.currency === f.currency))
 }
 
 /**
@@ -162,7 +162,11 @@ export const staleFigures = (rates: RatesInUse): ReadonlyArray<RateFigure> => {
  * which currencies are missing or stale; `lead` says what was done with budgets.
  */
 export const ratesSentence = (rates: RatesInUse, lead: string): string => {
-  const publishers = [...new Set(rates.figures.map((f) => f.publisher).filter((p) => p !== fixedPublisher))]
+  const named: ReadonlyArray<string> = Object.values(publisherNames)
+  const rank = (publisher: string) => (named.includes(publisher) ? named.indexOf(publisher) : named.length)
+  const publishers = [...new Set(rates.figures.map((f) => f.publisher).filter((p) => p !== fixedPublisher))].toSorted(
+    (a, b) => rank(a) - rank(b)
+  )
   const from = rates.fallback === null ? publishers.join(", ") : `${rates.fallback}, a fallback: no rates imported`
   const parts = [`${lead} at reference rates of ${rates.quarter} (${from}).`]
   const missing = missingCurrencies(rates)

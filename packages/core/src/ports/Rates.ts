@@ -1,5 +1,6 @@
 import { Context, Duration, Effect, Layer, Schema } from "effect"
 import bundled from "../data/reference-rates.json" with { type: "json" }
+import { BudgetCurrency } from "../Currency.ts"
 import { type RatesInUse, ratesInUseOf, RatesTable } from "../Rates.ts"
 import { RatesStore } from "./RatesStore.ts"
 
@@ -43,7 +44,9 @@ export class Rates extends Context.Service<Rates, { readonly current: Effect.Eff
         const read = Effect.flatMap(store.latest, (figures) => {
           if (figures.length === 0) return fallback
           const quarter = figures.reduce((q, f) => (f.quarter > q ? f.quarter : q), "")
-          const inUse: RatesInUse = { quarter, fallback: null, figures }
+          const order = (currency: BudgetCurrency) => BudgetCurrency.literals.indexOf(currency)
+          const sorted = figures.toSorted((a, b) => order(a.currency) - order(b.currency))
+          const inUse: RatesInUse = { quarter, fallback: null, figures: sorted }
           return Effect.succeed(inUse)
         })
         const current = yield* Effect.cachedWithTTL(read, ratesCacheTtl)
