@@ -17,7 +17,7 @@ import { parseCbrRates } from "./cbr.ts"
 import { parseEcbRates } from "./ecb.ts"
 import { xmlText } from "./xml.ts"
 
-/** Where the publishers publish, and how far past a quarter's first day a national bank's first publication is sought. */
+/** Where the publishers publish, and how far past a quarter's first day a national bank's publication is sought. */
 export interface RatesFeedConfig extends FeedHttpPolicy {
   /** Default `https://www.ecb.europa.eu/stats/eurofxref`. */
   readonly ecbBaseUrl: string
