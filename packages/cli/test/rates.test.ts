@@ -5,7 +5,8 @@ import { createServer, type Server } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { backendEnv, e2eBackends, tenders, tendersAsync } from "./cli.ts"
+import { quarterFirstDay, quarterOf } from "@tenders/core"
+import { backendEnv, e2eBackends, startServer, tenders, tendersAsync, waitFor } from "./cli.ts"
 
 // Real published payloads; their repositories are named in packages/adapters-sources/test/rates.test.ts.
 const fixtures = join(import.meta.dirname, "..", "..", "adapters-sources", "test", "fixtures", "rates")
@@ -13,17 +14,22 @@ const ecb90 = join(fixtures, "ecb-eurofxref-hist-90d-2017-03-03.xml")
 const cbr = join(fixtures, "cbr-xml-daily-2022-03-15.xml")
 const cba = join(fixtures, "cba-exchange-rates-by-date-2023-10-02.xml")
 
-/** The three publishers on loopback: the ECB's 90 days of 2017, and the national banks' files dated 2017-01-03. */
-const publishers = () => {
-  const cbrOn = readFileSync(cbr).toString("latin1").replace(`Date="15.03.2022"`, `Date="03.01.2017"`)
-  const cbaOn = readFileSync(cba, "utf8").replace(
-    "2023-10-02T00:00:00</CurrentDate>",
-    "2017-01-03T00:00:00</CurrentDate>"
+/**
+ * The three publishers on loopback: the ECB's 90 days of 2017, and the national banks' files dated `day` (2017-01-03
+ * unless told; the ECB's 2017-01-02 then moved to `day` too).
+ */
+const publishers = (day = "2017-01-03") => {
+  const [yyyy, mm, dd] = day.split("-")
+  const cbrOn = readFileSync(cbr).toString("latin1").replace(`Date="15.03.2022"`, `Date="${dd}.${mm}.${yyyy}"`)
+  const cbaOn = readFileSync(cba, "utf8").replace("2023-10-02T00:00:00</CurrentDate>", `${day}T00:00:00</CurrentDate>`)
+  const ecbOn = readFileSync(ecb90, "utf8").replace(
+    `time="2017-01-02"`,
+    day === "2017-01-03" ? `time="2017-01-02"` : `time="${day}"`
   )
   const server: Server = createServer((request, response) => {
     response.setHeader("content-type", "text/xml")
     const url = request.url ?? ""
-    if (url.startsWith("/ecb/eurofxref-hist-90d.xml")) return response.end(readFileSync(ecb90))
+    if (url.startsWith("/ecb/eurofxref-hist-90d.xml")) return response.end(ecbOn)
     if (url.startsWith("/cbr/XML_daily.asp")) return response.end(Buffer.from(cbrOn, "latin1"))
     if (url.startsWith("/cba/exchangerates.asmx") && request.method === "POST") return response.end(cbaOn)
     response.statusCode = 404
@@ -31,6 +37,17 @@ const publishers = () => {
   })
   return server
 }
+
+const baseOf = (server: Server) => {
+  const address = server.address()
+  return `http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}`
+}
+
+const publishersAt = (base: string) => ({
+  TENDERS_RATES_ECB_URL: `${base}/ecb`,
+  TENDERS_RATES_CBR_URL: `${base}/cbr/XML_daily.asp`,
+  TENDERS_RATES_CBA_URL: `${base}/cba/exchangerates.asmx`
+})
 
 interface InUse {
   readonly quarter: string
@@ -82,15 +99,8 @@ for (const backend of e2eBackends) {
     })
 
     it("fetches the quarter from the three publishers, and a search's hint names them and the quarter", async () => {
-      const address = server.address()
-      const port = typeof address === "object" && address !== null ? address.port : 0
-      const base = `http://127.0.0.1:${port}`
-      const result = await tendersAsync(["rates", "import", "--quarter", "2017-Q1"], {
-        ...env,
-        TENDERS_RATES_ECB_URL: `${base}/ecb`,
-        TENDERS_RATES_CBR_URL: `${base}/cbr/XML_daily.asp`,
-        TENDERS_RATES_CBA_URL: `${base}/cba/exchangerates.asmx`
-      })
+      const base = baseOf(server)
+      const result = await tendersAsync(["rates", "import", "--quarter", "2017-Q1"], { ...env, ...publishersAt(base) })
       expect(result.stderr).toBe("")
       expect(result.stdout).toContain("reference rates of 2017-Q1: 14 figures saved\nmissing: ISK")
       const rates = inUse()
@@ -102,6 +112,7 @@ for (const backend of e2eBackends) {
       })
       expect(rates.figures.find((f) => f.currency === "AMD")?.perEur).toBe("423.85")
       const search = tenders(["search", "", "--currency", "EUR", "--min-budget", "1", "--json"], env)
+      expect(search.status, search.stderr).toBe(0)
       expect((JSON.parse(search.stdout) as { hint?: string }).hint).toContain(
         "Budgets converted to EUR at reference rates of 2017-Q1 (European Central Bank, Bank of Russia, Central Bank " +
           "of Armenia). No reference rate for ISK: budgets in them are skipped."
@@ -109,3 +120,39 @@ for (const backend of e2eBackends) {
     })
   })
 }
+
+describe("tenders serve refreshes the reference rates", () => {
+  const dataDir = mkdtempSync(join(tmpdir(), "tdr-"))
+  // The current quarter's first day, where the publishers' documents are dated.
+  const firstDay = quarterFirstDay(quarterOf(new Date().toISOString().slice(0, 10)))
+  const server = publishers(firstDay)
+  beforeAll(() => new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve)))
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve))
+    rmSync(dataDir, { recursive: true, force: true })
+  })
+
+  it("imports the current quarter at start, through the scheduled background work", async () => {
+    const nowhere = "http://127.0.0.1:9"
+    const env = {
+      ...(await backendEnv("embedded store", dataDir)).env,
+      ...publishersAt(baseOf(server)),
+      TENDERS_TED_BASE_URL: nowhere,
+      TENDERS_GNUMNER_BASE_URL: nowhere,
+      TENDERS_EAEU_RSS_URL: nowhere
+    }
+    const serve = await startServer([], env, ["--no-seed"])
+    try {
+      await waitFor(() => serve.output().includes(`reference rates of ${quarterOf(firstDay)} imported`), {
+        timeout: 60_000,
+        what: () => `the refresh in the server's log:\n${serve.output()}`
+      })
+      const rates = JSON.parse(tenders(["rates", "--json"], env).stdout) as InUse
+      expect(rates.quarter).toBe(quarterOf(firstDay))
+      expect(rates.fallback).toBeNull()
+      expect(rates.figures.find((f) => f.currency === "RUB")?.publishedOn).toBe(firstDay)
+    } finally {
+      await serve.stop()
+    }
+  })
+})
