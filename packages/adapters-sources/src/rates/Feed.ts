@@ -65,9 +65,10 @@ interface Fetched {
 }
 
 /**
- * The three publishers as a {@link RatesFeed}, every request through the feeds' one HTTP policy: the ECB's last
- * 90 days (its whole history for an older quarter), and the Bank of Russia's and the Central Bank of Armenia's
- * publications day by day from the quarter's first day until the first dated on or after it. A publisher that
+ * The three publishers as a {@link RatesFeed}, asked side by side, every request through the feeds' one HTTP policy
+ * (its pacing shared by the three): the ECB's last 90 days (its whole history for an older quarter), and the Bank of
+ * Russia's and the Central Bank of Armenia's publications day by day from the quarter's first day until the first
+ * dated on or after it. A publisher that
  * fails is named in `failures` and the others are kept; the fetch fails only when none answered.
  */
 export const makeRatesFeed = Effect.fn("makeRatesFeed")(function* (config: Partial<RatesFeedConfig> = {}) {
@@ -131,7 +132,10 @@ export const makeRatesFeed = Effect.fn("makeRatesFeed")(function* (config: Parti
         dayByDay("CBR", quarter, cbr),
         dayByDay("CBA", quarter, cba)
       ]
-      const results = yield* Effect.all(each.map((one) => Effect.result(one)))
+      const results = yield* Effect.all(
+        each.map((one) => Effect.result(one)),
+        { concurrency: "unbounded" }
+      )
       const got = results.flatMap((r) => (Result.isSuccess(r) ? [r.success] : []))
       const failures = results.flatMap((r) => (Result.isFailure(r) ? [r.failure.message] : []))
       if (got.length === 0) return yield* new RatesUnavailable({ message: failures.join("; ") })
