@@ -6,3 +6,5 @@ export { defaultEisFeedConfig, type EisFeedConfig, makeEisFeed } from "./eaeu/Fe
 export { gnumnerHttpClientLayer, type GnumnerFeedConfig, makeGnumnerFeed } from "./gnumner/Feed.ts"
 export { defaultTedFeedConfig, makeTedFeed, type TedFeedConfig } from "./ted/Feed.ts"
 export { defaultFeedHttpPolicy, type FeedHttpPolicy } from "./http/FeedHttpPolicy.ts"
+export { defaultRatesFeedConfig, makeRatesFeed, type RatesFeedConfig } from "./rates/Feed.ts"
+export { parseRatesDocument, type RatesDocument } from "./rates/document.ts"

@@ -15,6 +15,7 @@ import {
   ingestRecords,
   makeAlertEvaluator,
   RatesTable,
+  ratesInUseOf,
   type TenderFacts,
   TenderId,
   toFilterQuery,
@@ -42,7 +43,7 @@ const { values } = parseArgs({
   }
 })
 const databaseUrl = values["database-url"] ?? process.env["DATABASE_URL"]
-const table = Schema.decodeUnknownSync(RatesTable)(rates)
+const table = ratesInUseOf(Schema.decodeUnknownSync(RatesTable)(rates), "the bundled table")
 const { pick, random } = seededRandom(7)
 
 // A vocabulary with a long tail: a few very common words, many rare ones (as tender titles have).

@@ -1,5 +1,5 @@
 import { SearchTextLive } from "@tenders/search-text"
-import { Rates, SourceIntervals, webhookAllowHostsLayer } from "@tenders/core"
+import { Rates, RatesTable, ratesInUseOf, SourceIntervals, webhookAllowHostsLayer } from "@tenders/core"
 import { layerStore } from "@tenders/store-postgres"
 import { Cause, Config, Effect, Exit, Layer, Option, Predicate, Schema } from "effect"
 import { readFileSync } from "node:fs"
@@ -11,36 +11,39 @@ export interface GlobalOptions {
   readonly databaseUrl?: string | undefined
 }
 
-/** The reference rates: an operator's table from TENDERS_RATES_FILE, else the bundled one. */
-export const ratesLayer = Layer.unwrap(
-  Effect.gen(function* () {
-    const file = yield* Config.option(Config.String("TENDERS_RATES_FILE"))
-    if (Option.isNone(file)) return Rates.bundled
-    const text = yield* Effect.try({
-      try: () => readFileSync(file.value, "utf8"),
-      catch: (cause) => new UsageError(`TENDERS_RATES_FILE: cannot read ${file.value}: ${messageOf(cause)}`)
-    })
-    const json = yield* Schema.decodeUnknownEffect(Schema.fromJsonString(Schema.Unknown))(text).pipe(
-      Effect.mapError(() => new UsageError(`TENDERS_RATES_FILE: ${file.value} is not JSON`))
-    )
-    return Rates.fromTable(json).pipe(
-      Layer.catchCause((cause) =>
-        Layer.effect(
-          Rates,
-          Effect.fail(new UsageError(`TENDERS_RATES_FILE: ${file.value}: ${messageOf(Cause.squash(cause))}`))
-        )
-      )
-    )
+/**
+ * The table used while no rates were imported from the publishers: an operator's table from TENDERS_RATES_FILE,
+ * else the bundled one (docs/reference-rates.md).
+ */
+export const fallbackRates = Effect.gen(function* () {
+  const file = yield* Config.option(Config.String("TENDERS_RATES_FILE"))
+  if (Option.isNone(file)) return yield* Rates.bundledRates
+  const text = yield* Effect.try({
+    try: () => readFileSync(file.value, "utf8"),
+    catch: (cause) => new UsageError(`TENDERS_RATES_FILE: cannot read ${file.value}: ${messageOf(cause)}`)
   })
+  const json = yield* Schema.decodeUnknownEffect(Schema.fromJsonString(Schema.Unknown))(text).pipe(
+    Effect.mapError(() => new UsageError(`TENDERS_RATES_FILE: ${file.value} is not JSON`))
+  )
+  const table = yield* Schema.decodeUnknownEffect(RatesTable)(json).pipe(
+    Effect.mapError((error) => new UsageError(`TENDERS_RATES_FILE: ${file.value}: ${messageOf(error)}`))
+  )
+  return ratesInUseOf(table, `the table in ${file.value}`)
+})
+
+/** The reference rates: the newest quarter imported into the store, else the fallback table. */
+export const ratesLayer = Layer.unwrap(
+  Effect.map(fallbackRates, (fallback) => Rates.fromStore(Effect.succeed(fallback)))
 )
 
 /** The ports a command needs, over the configured store; health uses the configured source intervals. */
 export const appLayer = (options: GlobalOptions) =>
-  Layer.mergeAll(
-    layerStore({ databaseUrl: options.databaseUrl, dataDir: options.dataDir }).pipe(Layer.provideMerge(SearchTextLive)),
-    ratesLayer,
-    Layer.effect(SourceIntervals, sourceIntervals),
-    webhookAllowHostsLayer
+  Layer.mergeAll(ratesLayer, Layer.effect(SourceIntervals, sourceIntervals), webhookAllowHostsLayer).pipe(
+    Layer.provideMerge(
+      layerStore({ databaseUrl: options.databaseUrl, dataDir: options.dataDir }).pipe(
+        Layer.provideMerge(SearchTextLive)
+      )
+    )
   )
 
 /** A failure the user caused: printed as one line, exit code 1. */

@@ -32,6 +32,7 @@ import { hostname } from "node:os"
 import { feedFor } from "./Feeds.ts"
 import { describePack } from "./commands/classifications.ts"
 import { importPackFiles, packFilesIn } from "./Packs.ts"
+import { ratesFeed, ratesRefreshOn } from "./RatesFeed.ts"
 import { appLayer, type GlobalOptions } from "./Runtime.ts"
 import { logFormatLayer, metricsListener, metricsOnServer, tracingLayer } from "./Observability.ts"
 import { loadSample } from "./SampleData.ts"
@@ -52,7 +53,8 @@ const backgroundWork = Effect.gen(function* () {
   const settings = yield* backgroundSettingsConfig
   const intervals = yield* sourceIntervalsConfig
   const feeds = yield* Effect.forEach(sourceCodes, feedFor)
-  yield* startBackgroundWork({ feeds, owner: owner(), intervals, settings })
+  const rates = (yield* ratesRefreshOn) ? yield* ratesFeed : undefined
+  yield* startBackgroundWork({ feeds, owner: owner(), intervals, settings, rates })
 })
 
 /**

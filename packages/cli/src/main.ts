@@ -6,6 +6,7 @@ import { registerClassifications } from "./commands/classifications.ts"
 import { registerIngest } from "./commands/ingest.ts"
 import { registerKeys } from "./commands/keys.ts"
 import { registerMcp } from "./commands/mcp.ts"
+import { registerRates } from "./commands/rates.ts"
 import { registerSearch } from "./commands/search.ts"
 import { registerServe } from "./commands/serve.ts"
 import { registerSources } from "./commands/sources.ts"
@@ -51,7 +52,8 @@ export const makeProgram = (output: ProgramOutput = processOutput): Command => {
     registerAlerts,
     registerMcp,
     registerStore,
-    registerClassifications
+    registerClassifications,
+    registerRates
   ])
     register(program, globals)
   return program

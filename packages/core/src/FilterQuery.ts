@@ -1,7 +1,7 @@
 import { type BigDecimal, type DateTime, Option } from "effect"
 import { type Filters, normalizeCpvPrefix } from "./Filters.ts"
 import { decimalFromNumber } from "./Money.ts"
-import { boundsPerCurrency, type RatesTable } from "./Rates.ts"
+import { boundsPerCurrency, type RatesInUse } from "./Rates.ts"
 import type { QueryPlan } from "./TextQuery.ts"
 import { parseInstant } from "./Time.ts"
 
@@ -40,7 +40,7 @@ export const isBounded = (range: AmountRange): boolean => range.min !== null || 
  * Normalises validated filters with the plan of their `q`; the one place where the JSON numbers of a budget range
  * become decimals.
  */
-export const toFilterQuery = (filters: Filters, rates: RatesTable, text: QueryPlan): FilterQuery => {
+export const toFilterQuery = (filters: Filters, rates: RatesInUse, text: QueryPlan): FilterQuery => {
   const ranged = filters.minBudget !== undefined || filters.maxBudget !== undefined
   const budget: BudgetCondition | undefined =
     filters.budgetCurrency !== undefined

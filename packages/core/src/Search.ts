@@ -1,6 +1,8 @@
 import { type DateTime, Schema } from "effect"
 import type { BudgetCurrency } from "./Currency.ts"
 import type { FilterQuery } from "./FilterQuery.ts"
+import type { RatesInUse } from "./Rates.ts"
+import { ratesSentence } from "./ReferenceRates.ts"
 import { SourceCode } from "./Source.ts"
 import { TenderCard } from "./Tender.ts"
 
@@ -27,6 +29,8 @@ export interface HintInput {
   readonly filtersUsed: ReadonlyArray<string>
   readonly budgetCurrency: BudgetCurrency | undefined
   readonly ratesQuarter: string
+  /** The rates used, for the publishers and the missing or stale figures (the quarter alone without them). */
+  readonly rates?: RatesInUse | undefined
   /** What the query was widened with (SearchText.queryPlan). */
   readonly also: ReadonlyArray<string>
   readonly corrections: ReadonlyArray<readonly [string, string]>
@@ -62,7 +66,12 @@ export const searchHint = (input: HintInput): string | undefined => {
   }
   if (input.also.length > 0) parts.push(`Also searched: ${input.also.join(", ")}.`)
   if (input.budgetCurrency !== undefined) {
-    parts.push(`Budgets converted to ${input.budgetCurrency} at reference rates of ${input.ratesQuarter}.`)
+    const lead = `Budgets converted to ${input.budgetCurrency}`
+    parts.push(
+      input.rates === undefined
+        ? `${lead} at reference rates of ${input.ratesQuarter}.`
+        : ratesSentence(input.rates, lead)
+    )
   }
   return parts.length > 0 ? parts.join(" ") : undefined
 }

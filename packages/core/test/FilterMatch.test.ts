@@ -6,13 +6,14 @@ import {
   type Clause,
   type PreparedFilters,
   RatesTable,
+  ratesInUseOf,
   type TenderFacts,
   toFilterQuery
 } from "../src/index.ts"
 import { isoFromNow, makeRecord, simpleDocumentTerms } from "../src/testing/index.ts"
 import rates from "../src/data/reference-rates.json" with { type: "json" }
 
-const table = Schema.decodeUnknownSync(RatesTable)(rates)
+const table = ratesInUseOf(Schema.decodeUnknownSync(RatesTable)(rates), "the bundled table")
 const now = DateTime.makeUnsafe(Date.now())
 const prepare = (id: string, filters: Filters, clauses: ReadonlyArray<Clause> = []): PreparedFilters => ({
   id,

@@ -4,6 +4,7 @@ import {
   type CurrencyBound,
   decimalFromNumber,
   formatDecimal,
+  ratesInUseOf,
   type RatesTable
 } from "../src/index.ts"
 
@@ -27,10 +28,17 @@ describe("reference rates", () => {
         min: bound.min && formatDecimal(bound.min),
         max: bound.max && formatDecimal(bound.max)
       }
-    const bounds = boundsPerCurrency(table, "PLN", decimalFromNumber(100), decimalFromNumber(1000))
+    const bounds = boundsPerCurrency(
+      ratesInUseOf(table, "test"),
+      "PLN",
+      decimalFromNumber(100),
+      decimalFromNumber(1000)
+    )
     assert.deepStrictEqual(text(bounds.find((b) => b.currency === "EUR")), { currency: "EUR", min: "25", max: "250" })
     assert.deepStrictEqual(text(bounds.find((b) => b.currency === "AMD")), { currency: "AMD", min: "75", max: "750" })
-    const third = boundsPerCurrency(table, "AMD", decimalFromNumber(1), null).find((b) => b.currency === "EUR")
+    const third = boundsPerCurrency(ratesInUseOf(table, "test"), "AMD", decimalFromNumber(1), null).find(
+      (b) => b.currency === "EUR"
+    )
     assert.deepStrictEqual(text(third), { currency: "EUR", min: "0.333333", max: null })
   })
 })

@@ -4,6 +4,7 @@ import { classifications, sourceLabels } from "./migrations/Classifications.ts"
 import { notices, schedule, unusedNativeIndex } from "./migrations/Ingest.ts"
 import { initial } from "./migrations/Initial.ts"
 import { oauth, oauthClientAge } from "./migrations/OAuth.ts"
+import { referenceRates } from "./migrations/ReferenceRates.ts"
 import { deadlineDays, deadlineDaysByCountry, fieldLexemes, searchTerms, titleTerms } from "./migrations/SearchTerms.ts"
 import { signIn } from "./migrations/SignIn.ts"
 import { accountEmailForm, rateLimits, signInMail } from "./migrations/SignInMail.ts"
@@ -33,7 +34,8 @@ export const migrate = Migrator.make({})({
     "19_account_email_form": accountEmailForm,
     "20_classifications": classifications,
     "21_source_labels": sourceLabels,
-    "22_deadline_days_by_country": deadlineDaysByCountry
+    "22_deadline_days_by_country": deadlineDaysByCountry,
+    "23_reference_rates": referenceRates
   }),
   table: "tenders_migrations"
 })

@@ -14,6 +14,7 @@ import { PgDeliveryStore } from "./PgDeliveryStore.ts"
 import { PgNoticeStore } from "./PgNoticeStore.ts"
 import { PgOAuthStore } from "./PgOAuthStore.ts"
 import { PgRateLimiter } from "./PgRateLimiterStore.ts"
+import { PgRatesStore } from "./PgRatesStore.ts"
 import { PgSignInStore } from "./PgSignInStore.ts"
 import { PgSourceRunStore } from "./PgSourceRunStore.ts"
 import { PgSourceStatusStore } from "./PgSourceStatusStore.ts"
@@ -63,6 +64,7 @@ const stores = (options: StoreOptions) =>
     PgDeliveryStore,
     PgSignInStore,
     PgOAuthStore,
+    PgRatesStore,
     PgRateLimiter,
     PgStorePool
   ).pipe(

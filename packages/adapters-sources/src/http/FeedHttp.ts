@@ -8,12 +8,15 @@ import { attemptsOf, type FeedHttpPolicy, retrySchedule } from "./FeedHttpPolicy
 /** Reads a reply: the data, or why this attempt gave nothing usable. */
 export type Decode<A> = (reply: Reply) => Result.Result<A, AttemptFailure>
 
-/** Sends one feed request (paced, timed out, retried) and decodes its reply; fails only with `SourceUnavailable`. */
-export type FeedFetch = <A>(
+/** Sends one request (paced, timed out, retried) and decodes its reply; fails only with the caller's error `E`. */
+export type PolicyFetch<E> = <A>(
   label: string,
   request: HttpClientRequest.HttpClientRequest,
   decode: Decode<A>
-) => Effect.Effect<A, SourceUnavailable>
+) => Effect.Effect<A, E>
+
+/** Sends one feed request (paced, timed out, retried) and decodes its reply; fails only with `SourceUnavailable`. */
+export type FeedFetch = PolicyFetch<SourceUnavailable>
 
 /** A pause until `minIntervalMs` has passed since the previous request start: a one-token bucket. */
 const pacingGate = Effect.fnUntraced(function* (minIntervalMs: number) {
@@ -51,9 +54,20 @@ const requestFailed = (error: HttpClientError.HttpClientError): string => `reque
  * `retrySchedule` (exponential backoff with jitter, or the server's `Retry-After`), up to `maxAttempts`. A
  * failure no retry cures, or the last one, becomes `SourceUnavailable` naming `label`.
  */
-export const makeFeedFetch = Effect.fn("makeFeedFetch")(function* (
+export const makeFeedFetch = (
   source: SourceCode,
   policy: FeedHttpPolicy,
+  describe: (error: HttpClientError.HttpClientError) => string = requestFailed
+) => makePolicyFetch(source, policy, (message) => new SourceUnavailable({ source, message }), describe)
+
+/**
+ * The same policy for a feed that is not a source (the reference rates' publishers): `name` in its logs, and the
+ * failure after the retries, `message` naming the request and why, as the caller's error.
+ */
+export const makePolicyFetch = Effect.fn("makePolicyFetch")(function* <E>(
+  name: string,
+  policy: FeedHttpPolicy,
+  fail: (message: string) => E,
   describe: (error: HttpClientError.HttpClientError) => string = requestFailed
 ) {
   const client = yield* HttpClient.HttpClient
@@ -75,14 +89,14 @@ export const makeFeedFetch = Effect.fn("makeFeedFetch")(function* (
       const outcome = reply.response.status === 429 ? Result.fail(retryable("HTTP 429")) : decode(reply)
       return Effect.fromResult(Result.mapError(outcome, (failure) => honourRetryAfter(failure, reply, now, policy)))
     })
-  const fetch: FeedFetch = (label, request, decode) =>
+  const fetch: PolicyFetch<E> = (label, request, decode) =>
     pace.pipe(
       Effect.andThen(send(request)),
       Effect.flatMap((reply) => judge(reply, decode)),
       Effect.retry(
         retrySchedule(policy).pipe(
           Schedule.tap(({ input, duration, attempt }) =>
-            Effect.logWarning(`${source} feed: retrying`, {
+            Effect.logWarning(`${name} feed: retrying`, {
               request: label,
               attempt,
               delayMs: Duration.toMillis(duration),
@@ -93,7 +107,7 @@ export const makeFeedFetch = Effect.fn("makeFeedFetch")(function* (
       ),
       Effect.mapError((failure) => {
         const gaveUp = failure.retry ? ` (gave up after ${attempts} attempts)` : ""
-        return new SourceUnavailable({ source, message: `${label}: ${failure.reason}${gaveUp}` })
+        return fail(`${label}: ${failure.reason}${gaveUp}`)
       })
     )
   return fetch

@@ -9,6 +9,7 @@ import { MemoryDb } from "./MemoryDb.ts"
 import { SearchTextSimple } from "./memoryText.ts"
 import { NoticeStoreOnMemory } from "./NoticeStoreMemory.ts"
 import { OAuthStoreOnMemory } from "./OAuthStoreMemory.ts"
+import { RatesStoreMemory } from "./RatesStoreMemory.ts"
 import { SignInStoreOnMemory } from "./SignInStoreMemory.ts"
 import { SourceRunStoreOnMemory } from "./SourceRunStoreMemory.ts"
 import { TenderStoreOnMemory } from "./TenderStoreMemory.ts"
@@ -31,6 +32,7 @@ export const memoryStoreWith = (text: Layer.Layer<SearchText>) =>
     SignInStoreOnMemory,
     OAuthStoreOnMemory,
     ClassificationStoreMemory,
+    RatesStoreMemory,
     RateLimiter.layer.pipe(Layer.provide(RateLimiter.layerStoreMemory))
   ).pipe(Layer.provideMerge(MemoryDb.layer), Layer.provideMerge(text))
 

@@ -5,6 +5,7 @@ import { TenderStore } from "../ports/TenderStore.ts"
 import type { SourceFeed } from "../ports/SourceFeed.ts"
 import { deliverDue } from "./DeliverAlerts.ts"
 import { makeAlertEvaluator } from "./EvaluateAlerts.ts"
+import { type RatesFeed, refreshRatesIfDue } from "./ImportRates.ts"
 import { runIfDue } from "./RunSource.ts"
 
 /** What a replica's background work needs: its feeds, its name in leases, and its timing. */
@@ -14,7 +15,26 @@ export interface BackgroundWorkOptions {
   readonly owner: string
   readonly intervals: Readonly<Record<SourceCode, Duration.Duration>>
   readonly settings: BackgroundSettings
+  /** The reference rates' publishers, refreshed once a quarter across the fleet (none: no refresh). */
+  readonly rates?: RatesFeed | undefined
 }
+
+/** One check of the quarterly rates refresh: run it when its slot is due and free anywhere in the fleet, and log it. */
+const scheduledRatesRefresh = (feed: RatesFeed, owner: string) =>
+  refreshRatesIfDue(feed, owner).pipe(
+    Effect.tap((outcome) =>
+      outcome === null || outcome._tag === "Current"
+        ? Effect.void
+        : outcome._tag === "Failed"
+          ? Effect.logWarning(`reference rates: refresh failed, retried later: ${outcome.message}`)
+          : Effect.logInfo(
+              `reference rates of ${outcome.result.quarter} imported` +
+                (outcome.result.missing.length > 0 ? `; missing ${outcome.result.missing.join(", ")}` : "") +
+                (outcome.result.failures.length > 0 ? `; retried later: ${outcome.result.failures.join("; ")}` : "")
+            )
+    ),
+    Effect.catchCause((cause) => Effect.logError("reference rates: scheduled refresh crashed", cause))
+  )
 
 /** One scheduled check of a source: run it when its slot is due and free anywhere in the fleet, and log it. */
 const scheduledRun = (feed: SourceFeed, owner: string, interval: Duration.Duration) =>
@@ -62,6 +82,9 @@ export const startBackgroundWork = Effect.fn("startBackgroundWork")(function* (o
     yield* Effect.forkScoped(
       scheduledRun(feed, options.owner, options.intervals[feed.source]).pipe(Effect.repeat(every))
     )
+  }
+  if (options.rates !== undefined) {
+    yield* Effect.forkScoped(scheduledRatesRefresh(options.rates, options.owner).pipe(Effect.repeat(every)))
   }
   const sweep = yield* makeSweep(options.settings.deliveryLease)
   yield* Effect.forkScoped(sweep.pipe(Effect.repeat(every)))

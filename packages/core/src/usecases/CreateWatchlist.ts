@@ -5,6 +5,8 @@ import { type Filters, hasWord } from "../Filters.ts"
 import { countRefusal } from "../Metrics.ts"
 import { planRules } from "../Plan.ts"
 import { Rates } from "../ports/Rates.ts"
+import type { RatesInUse } from "../Rates.ts"
+import { ratesSentence } from "../ReferenceRates.ts"
 import { TenderStore } from "../ports/TenderStore.ts"
 import { WatchlistStore } from "../ports/WatchlistStore.ts"
 import { SearchText } from "../TextQuery.ts"
@@ -62,12 +64,12 @@ export const previewMatches = Effect.fn("previewMatches")(function* (filters: Fi
   return yield* estimateMatches(filters)
 })
 
-const hintOf = (input: WatchlistInput, estimatedMatches: number, ratesQuarter: string): string | undefined => {
+const hintOf = (input: WatchlistInput, estimatedMatches: number, rates: RatesInUse): string | undefined => {
   const parts: Array<string> = []
   if (estimatedMatches === 0)
     parts.push("No open tender matches these filters today; you will be alerted when one does.")
   if (input.filters.budgetCurrency !== undefined) {
-    parts.push(`Budgets are compared in ${input.filters.budgetCurrency} at reference rates of ${ratesQuarter}.`)
+    parts.push(ratesSentence(rates, `Budgets are compared in ${input.filters.budgetCurrency}`))
   } else if (input.filters.minBudget !== undefined || input.filters.maxBudget !== undefined) {
     parts.push(
       "The budget range applies in each tender's own currency; set budgetCurrency to compare across currencies."
@@ -100,7 +102,7 @@ export const createWatchlist = Effect.fn("createWatchlist")(function* (input: Wa
     })
   }
   const estimatedMatches = yield* estimateMatches(input.filters)
-  const hint = hintOf(input, estimatedMatches, (yield* Rates).table.quarter)
+  const hint = hintOf(input, estimatedMatches, yield* (yield* Rates).current)
   const created: WatchlistCreated = { watchlistId: id, estimatedMatches, ...(hint === undefined ? {} : { hint }) }
   return created
 })

@@ -31,7 +31,7 @@ const prepareWatchlists = Effect.fn("prepareWatchlists")(function* (cached: Prep
   // The version is read first: a watchlist saved in between makes the next run rebuild, never miss it.
   const version = yield* store.watchlistsVersion
   if (cached !== undefined && cached.version === version) return cached
-  const rates = yield* Rates
+  const rates = yield* (yield* Rates).current
   const text = yield* SearchText
   const watchlists = yield* store.watchlists
   const prepared: PreparedWatchlists = {
@@ -40,7 +40,7 @@ const prepareWatchlists = Effect.fn("prepareWatchlists")(function* (cached: Prep
     index: indexFilters(
       watchlists.map((w) => ({
         id: w.id,
-        query: toFilterQuery(w.filters, rates.table, text.queryPlan(w.filters.q ?? ""))
+        query: toFilterQuery(w.filters, rates, text.queryPlan(w.filters.q ?? ""))
       }))
     )
   }

@@ -72,10 +72,10 @@ export const toSearchQuery = Effect.fn("toSearchQuery")(function* (
   limit: number,
   spelling: "correct" | "as typed" = "correct"
 ) {
-  const rates = yield* Rates
+  const rates = yield* (yield* Rates).current
   const q = filters.q ?? ""
   const text = spelling === "correct" ? yield* planSearchText(q) : (yield* SearchText).queryPlan(q)
-  const query: SearchQuery = { ...toFilterQuery(filters, rates.table, text), limit, now: yield* DateTime.now }
+  const query: SearchQuery = { ...toFilterQuery(filters, rates, text), limit, now: yield* DateTime.now }
   return query
 })
 
@@ -91,7 +91,7 @@ export const searchTendersExplained = Effect.fn("searchTenders")(function* (requ
   const [took, [{ query, found }, health]] = yield* Effect.timed(
     Effect.all([searchCorrected(request, limit), sourceHealth], { concurrency: 2 })
   )
-  const rates = yield* Rates
+  const rates = yield* (yield* Rates).current
   const notes: HintInput = {
     found: found.tenders.length,
     approximate: found.approximate,
@@ -99,7 +99,8 @@ export const searchTendersExplained = Effect.fn("searchTenders")(function* (requ
     textUsed: hasWord(request.q),
     filtersUsed: usedStructuredFilters(request),
     budgetCurrency: request.budgetCurrency,
-    ratesQuarter: rates.table.quarter,
+    ratesQuarter: rates.quarter,
+    rates,
     also: query.text.also,
     corrections: query.text.corrections
   }
