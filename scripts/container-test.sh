@@ -1,0 +1,194 @@
+#!/usr/bin/env bash
+# CI: builds the `tenders serve` image from the Containerfile users build, then starts the image's own command from
+# its mounted root (`podman run` is refused by this sandbox: chroot as the image's user, with its environment and
+# working directory) on the embedded store and on PostgreSQL (TEST_DATABASE_URL), and searches through it.
+# Needs root. Usage: bash scripts/container-test.sh   (TENDERS_IMAGE names the image, default localhost/tenders:ci)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+started=$(date +%s)
+image="${TENDERS_IMAGE:-localhost/tenders:ci}"
+database=tenders_container_test
+say() { echo "container-test: $*"; }
+fail() {
+  echo "container-test: FAILED: $*" >&2
+  exit 1
+}
+elapsed() { echo "$(($(date +%s) - $1)) s"; }
+
+PATH="$(sh scripts/node-bin.sh):$PATH"
+export PATH
+
+missing=()
+for tool in podman mmdebstrap curl psql; do command -v "$tool" >/dev/null 2>&1 || missing+=("$tool"); done
+if [ ${#missing[@]} -gt 0 ]; then
+  say "installing ${missing[*]} from Debian's packages"
+  packages=("${missing[@]/psql/postgresql-client}")
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${packages[@]}" >/dev/null
+fi
+
+work="$(mktemp -d "${TMPDIR:-/tmp}/tenders-container.XXXXXX")"
+root=""
+server=""
+log=""
+mounts=()
+admin_url=""
+cleanup() {
+  local status=$?
+  if [ -n "$server" ] && kill -0 "$server" 2>/dev/null; then kill -KILL "$server" 2>/dev/null || true; fi
+  if [ $status -ne 0 ] && [ -n "$log" ] && [ -f "$log" ]; then
+    echo "container-test: the server's log (last 40 lines):" >&2
+    tail -n 40 "$log" >&2
+  fi
+  for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do umount "${mounts[i]}" 2>/dev/null || umount -l "${mounts[i]}" || true; done
+  [ -n "$root" ] && podman image unmount "$image" >/dev/null 2>&1 || true
+  [ -n "$admin_url" ] && psql "$admin_url" -qc "DROP DATABASE IF EXISTS $database" >/dev/null 2>&1 || true
+  rm -rf "$work"
+  [ $status -eq 0 ] || echo "container-test: failed after $(elapsed "$started")" >&2
+}
+trap cleanup EXIT
+
+# The base users pull from Docker Hub, made here from Debian's packages: no image registry is reachable.
+if ! podman image exists debian:bookworm-slim; then
+  say "building debian:bookworm-slim from Debian's packages (mmdebstrap; no image registry is reachable here)"
+  step=$(date +%s)
+  mmdebstrap --quiet --variant=minbase \
+    --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/doc/*' \
+    --dpkgopt='path-include=/usr/share/doc/*/copyright' \
+    bookworm "$work/base.tar" \
+    "deb http://deb.debian.org/debian bookworm main" \
+    "deb http://deb.debian.org/debian bookworm-updates main" \
+    "deb http://deb.debian.org/debian-security bookworm-security main"
+  podman import --quiet --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
+    --change 'CMD ["bash"]' "$work/base.tar" debian:bookworm-slim >/dev/null
+  rm -f "$work/base.tar"
+  say "base image built in $(elapsed "$step")"
+fi
+
+# The same build users run; a proxy that re-signs TLS (this sandbox's) needs its CAs for the npm registry.
+build_args=()
+extra_ca="$(cat /usr/local/share/ca-certificates/*.crt 2>/dev/null || true)"
+[ -z "$extra_ca" ] || build_args+=(--build-arg "EXTRA_CA_CERTS=$extra_ca")
+say "building $image from Containerfile"
+step=$(date +%s)
+podman build --isolation chroot --pull=never --format docker --layers --quiet -f Containerfile -t "$image" \
+  "${build_args[@]}" . >/dev/null
+say "image built in $(elapsed "$step") ($(podman image inspect "$image" --format '{{.Size}}' | awk '{printf "%d MB", $1 / 1e6}'))"
+
+# What the image says to run, and as whom: read from the image, not assumed.
+# A list of the image's config as NUL-separated strings (podman ends its output with a newline of its own).
+strings() { podman image inspect "$image" --format "{{range $1}}{{printf \"%s\\x00\" .}}{{end}}" | head -c -1; }
+mapfile -d '' -t entrypoint < <(strings .Config.Entrypoint)
+mapfile -d '' -t cmd < <(strings .Config.Cmd)
+command=("${entrypoint[@]}" "${cmd[@]}")
+mapfile -d '' -t image_env < <(strings .Config.Env)
+# Docker's form: ["CMD", argv...] or ["CMD-SHELL", command]; podman keeps it only in the docker format.
+mapfile -d '' -t healthcheck < <(strings .HealthCheck.Test)
+case "${healthcheck[0]:-}" in
+  CMD) healthcheck=("${healthcheck[@]:1}") ;;
+  CMD-SHELL) healthcheck=(/bin/sh -c "${healthcheck[1]}") ;;
+  *) fail "the image has no HEALTHCHECK (podman keeps it with --format docker)" ;;
+esac
+IFS='|' read -r user workdir volume <<<"$(podman image inspect "$image" \
+  --format '{{.Config.User}}|{{.Config.WorkingDir}}|{{range $path, $_ := .Config.Volumes}}{{$path}}{{end}}')"
+workdir="${workdir:-/}"
+[ ${#command[@]} -gt 0 ] || fail "the image has no ENTRYPOINT or CMD"
+[ -n "$volume" ] || fail "the image declares no VOLUME for its data"
+say "image: command '${command[*]}', user '$user', workdir $workdir, volume $volume"
+
+root="$(podman image mount "$image")"
+passwd_entry() { awk -F: -v u="${user%%:*}" '$1 == u || $3 == u { print $3 ":" $4 ":" $6; exit }' "$root/etc/passwd"; }
+IFS=: read -r uid gid home <<<"$(passwd_entry)"
+[ -n "$uid" ] || fail "user '$user' is not in the image's /etc/passwd"
+[ "$uid" != 0 ] || fail "the image runs as root"
+# The image's root is read-only here, as with `--read-only`: a fresh data volume, a tmpfs /tmp, /dev and /proc.
+mount_in() {
+  mount "$@"
+  mounts+=("${*: -1}")
+}
+mount_in -t tmpfs tmpfs "$root/tmp"
+mount_in --bind /dev "$root/dev"
+mount_in -t proc proc "$root/proc"
+
+free_port() { node -e 'const s = require("node:net").createServer().listen(0, "127.0.0.1", () => {
+  process.stdout.write(String(s.address().port)); s.close() })'; }
+# A command in the image as its user, in its working directory, with its environment and this run's settings
+# (chroot and env exec it: started in the background, $! is the command itself).
+image_argv() {
+  argv=(chroot --userspec="$uid:$gid" "$root" /usr/bin/env -i -C "$workdir" HOME="$home" "${image_env[@]}"
+    TENDERS_PORT="$port" "${store_env[@]}" "${feeds_env[@]}" "$@")
+}
+in_image() {
+  image_argv "$@"
+  "${argv[@]}"
+}
+# The feeds point at a closed loopback port: CI never calls TED, gnumner or EIS.
+closed="http://127.0.0.1:$(free_port)"
+feeds_env=("TENDERS_TED_BASE_URL=$closed" "TENDERS_GNUMNER_BASE_URL=$closed" "TENDERS_EAEU_RSS_URL=$closed/rss"
+  "TENDERS_EAEU_SOAP_URL=$closed/soap")
+
+json_field() { node -e 'let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => {
+  const v = process.argv[1].split(".").reduce((o, k) => o?.[k], JSON.parse(s)); process.stdout.write(String(v ?? "")) })' "$1"; }
+
+# Starts the image's command on one store, waits for /health, runs the image's health check, makes a key with the
+# image's CLI, searches and reads a tender over REST, and stops the server with SIGTERM.
+exercise() {
+  local label="$1" data status body key id count step
+  data="$(mktemp -d "$work/data.XXXXXX")"
+  chown "$uid:$gid" "$data"
+  mount --bind "$data" "$root$volume"
+  mounts+=("$root$volume")
+  port="$(free_port)"
+  log="$work/serve-$label.log"
+  step=$(date +%s)
+  image_argv "${command[@]}"
+  "${argv[@]}" >"$log" 2>&1 &
+  server=$!
+  for _ in $(seq 1 180); do
+    curl -fsS "http://127.0.0.1:$port/health" >/dev/null 2>&1 && break
+    kill -0 "$server" 2>/dev/null || fail "$label: the server exited"
+    sleep 1
+  done
+  body="$(curl -fsS "http://127.0.0.1:$port/health")" || fail "$label: no /health within 180 s"
+  say "$label: /health answered after $(elapsed "$step"): $body"
+  in_image "${healthcheck[@]}" || fail "$label: the image's HEALTHCHECK command failed"
+  say "$label: the image's HEALTHCHECK command passes"
+
+  key="$(in_image "${entrypoint[@]}" keys create --email ci@example.com --plan pro --json | json_field key)"
+  [[ "$key" == sk_live_* ]] || fail "$label: 'tenders keys create' in the image printed no key"
+  status="$(curl -sS -o "$work/search.json" -w '%{http_code}' "http://127.0.0.1:$port/v1/tenders/search" \
+    -H "Authorization: Bearer $key" -H 'Content-Type: application/json' -d '{"q": "road", "limit": 5}')"
+  [ "$status" = 200 ] || fail "$label: search answered $status: $(cat "$work/search.json")"
+  count="$(json_field results.length <"$work/search.json")"
+  id="$(json_field results.0.id <"$work/search.json")"
+  [ "${count:-0}" -gt 0 ] || fail "$label: search for \"road\" found nothing in the seeded sample"
+  status="$(curl -sS -o "$work/tender.json" -w '%{http_code}' "http://127.0.0.1:$port/v1/tenders/$id" \
+    -H "Authorization: Bearer $key")"
+  [ "$status" = 200 ] && [ "$(json_field id <"$work/tender.json")" = "$id" ] \
+    || fail "$label: GET /v1/tenders/$id answered $status"
+  say "$label: a key made with the image's CLI; search \"road\" found $count, GET /v1/tenders/$id 200"
+
+  kill -TERM "$server"
+  for _ in $(seq 1 30); do kill -0 "$server" 2>/dev/null || break; sleep 1; done
+  if kill -0 "$server" 2>/dev/null; then fail "$label: the server did not stop within 30 s of SIGTERM"; fi
+  wait "$server" || true
+  server=""
+  umount "$root$volume"
+  unset 'mounts[${#mounts[@]}-1]'
+  say "$label: stopped on SIGTERM; passed in $(elapsed "$step")"
+}
+
+store_env=()
+exercise embedded
+
+if [ -n "${TEST_DATABASE_URL:-}" ]; then
+  admin_url="$TEST_DATABASE_URL"
+  PGOPTIONS='-c client_min_messages=warning' psql "$admin_url" -qc "DROP DATABASE IF EXISTS $database"
+  psql "$admin_url" -qc "CREATE DATABASE $database"
+  store_env=("DATABASE_URL=$(node -e 'const u = new URL(process.argv[1]); u.pathname = "/" + process.argv[2]
+process.stdout.write(u.href)' "$TEST_DATABASE_URL" "$database")")
+  exercise postgresql
+else
+  say "postgresql: not run (TEST_DATABASE_URL is not set)"
+fi
+
+say "passed in $(elapsed "$started")"
