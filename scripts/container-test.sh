@@ -15,6 +15,7 @@ fail() {
 }
 elapsed() { echo "$(($(date +%s) - $1)) s"; }
 
+[ "$(id -u)" = 0 ] || fail "needs root (to install packages, mount the image and chroot into it)"
 PATH="$(sh scripts/node-bin.sh):$PATH"
 export PATH
 
@@ -39,7 +40,9 @@ cleanup() {
     echo "container-test: the server's log (last 40 lines):" >&2
     tail -n 40 "$log" >&2
   fi
-  for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do umount "${mounts[i]}" 2>/dev/null || umount -l "${mounts[i]}" || true; done
+  for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do
+    umount "${mounts[i]}" 2>/dev/null || umount -l "${mounts[i]}" || true
+  done
   [ -n "$root" ] && podman image unmount "$image" >/dev/null 2>&1 || true
   [ -n "$admin_url" ] && psql "$admin_url" -qc "DROP DATABASE IF EXISTS $database" >/dev/null 2>&1 || true
   rm -rf "$work"
@@ -72,7 +75,8 @@ say "building $image from Containerfile"
 step=$(date +%s)
 podman build --isolation chroot --pull=never --format docker --layers --quiet -f Containerfile -t "$image" \
   "${build_args[@]}" . >/dev/null
-say "image built in $(elapsed "$step") ($(podman image inspect "$image" --format '{{.Size}}' | awk '{printf "%d MB", $1 / 1e6}'))"
+size="$(podman image inspect "$image" --format '{{.Size}}' | awk '{ printf "%d MB", $1 / 1e6 }')"
+say "image built in $(elapsed "$step") ($size)"
 
 # What the image says to run, and as whom: read from the image, not assumed.
 # A list of the image's config as NUL-separated strings (podman ends its output with a newline of its own).
@@ -100,6 +104,8 @@ passwd_entry() { awk -F: -v u="${user%%:*}" '$1 == u || $3 == u { print $3 ":" $
 IFS=: read -r uid gid home <<<"$(passwd_entry)"
 [ -n "$uid" ] || fail "user '$user' is not in the image's /etc/passwd"
 [ "$uid" != 0 ] || fail "the image runs as root"
+# A new named volume starts as a copy of the image's directory, owner included: the user must own it.
+[ "$(stat -c %u "$root$volume")" = "$uid" ] || fail "$volume in the image is not owned by the image's user"
 # The image's root is read-only here, as with `--read-only`: a fresh data volume, a tmpfs /tmp, /dev and /proc.
 mount_in() {
   mount "$@"
@@ -126,8 +132,10 @@ closed="http://127.0.0.1:$(free_port)"
 feeds_env=("TENDERS_TED_BASE_URL=$closed" "TENDERS_GNUMNER_BASE_URL=$closed" "TENDERS_EAEU_RSS_URL=$closed/rss"
   "TENDERS_EAEU_SOAP_URL=$closed/soap")
 
+# Prints a field of the JSON on stdin by its dotted path (results.0.id).
 json_field() { node -e 'let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => {
-  const v = process.argv[1].split(".").reduce((o, k) => o?.[k], JSON.parse(s)); process.stdout.write(String(v ?? "")) })' "$1"; }
+  const v = process.argv[1].split(".").reduce((o, k) => o?.[k], JSON.parse(s))
+  process.stdout.write(String(v ?? "")) })' "$1"; }
 
 # Starts the image's command on one store, waits for /health, runs the image's health check, makes a key with the
 # image's CLI, searches and reads a tender over REST, and stops the server with SIGTERM.
@@ -153,7 +161,8 @@ exercise() {
   in_image "${healthcheck[@]}" || fail "$label: the image's HEALTHCHECK command failed"
   say "$label: the image's HEALTHCHECK command passes"
 
-  key="$(in_image "${entrypoint[@]}" keys create --email ci@example.com --plan pro --json | json_field key)"
+  # As an operator would: `docker exec <container> tenders keys create ...`.
+  key="$(in_image tenders keys create --email ci@example.com --plan pro --json | json_field key)"
   [[ "$key" == sk_live_* ]] || fail "$label: 'tenders keys create' in the image printed no key"
   status="$(curl -sS -o "$work/search.json" -w '%{http_code}' "http://127.0.0.1:$port/v1/tenders/search" \
     -H "Authorization: Bearer $key" -H 'Content-Type: application/json' -d '{"q": "road", "limit": 5}')"
@@ -165,16 +174,19 @@ exercise() {
     -H "Authorization: Bearer $key")"
   [ "$status" = 200 ] && [ "$(json_field id <"$work/tender.json")" = "$id" ] \
     || fail "$label: GET /v1/tenders/$id answered $status"
-  say "$label: a key made with the image's CLI; search \"road\" found $count, GET /v1/tenders/$id 200"
+  say "$label: a key made with the image's tenders command; search \"road\" found $count, GET /v1/tenders/$id 200"
 
   kill -TERM "$server"
   for _ in $(seq 1 30); do kill -0 "$server" 2>/dev/null || break; sleep 1; done
   if kill -0 "$server" 2>/dev/null; then fail "$label: the server did not stop within 30 s of SIGTERM"; fi
-  wait "$server" || true
+  local code=0
+  wait "$server" || code=$?
   server=""
+  # A clean stop leaves no embedded-store lock, so a new container (another hostname) can take the volume.
+  [ ! -e "$data/pglite.lock" ] || fail "$label: the server left $volume/pglite.lock behind after SIGTERM"
   umount "$root$volume"
   unset 'mounts[${#mounts[@]}-1]'
-  say "$label: stopped on SIGTERM; passed in $(elapsed "$step")"
+  say "$label: stopped on SIGTERM (exit code $code); passed in $(elapsed "$step")"
 }
 
 store_env=()
