@@ -29,13 +29,16 @@ fi
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/tenders-container.XXXXXX")"
 root=""
+launcher=""
 server=""
 log=""
+hostname=tenders
 mounts=()
 admin_url=""
 cleanup() {
   local status=$?
   if [ -n "$server" ] && kill -0 "$server" 2>/dev/null; then kill -KILL "$server" 2>/dev/null || true; fi
+  if [ -n "$launcher" ]; then wait "$launcher" 2>/dev/null || true; fi
   if [ $status -ne 0 ] && [ -n "$log" ] && [ -f "$log" ]; then
     echo "container-test: the server's log (last 40 lines):" >&2
     tail -n 40 "$log" >&2
@@ -106,64 +109,78 @@ IFS=: read -r uid gid home <<<"$(passwd_entry)"
 [ "$uid" != 0 ] || fail "the image runs as root"
 # A new named volume starts as a copy of the image's directory, owner included: the user must own it.
 [ "$(stat -c %u "$root$volume")" = "$uid" ] || fail "$volume in the image is not owned by the image's user"
-# The image's root is read-only here, as with `--read-only`: a fresh data volume, a tmpfs /tmp, /dev and /proc.
+# The image's root is read-only here, as with `--read-only`: a fresh data volume, a tmpfs /tmp and /dev (its /proc
+# is the server's own, mounted in its namespace).
 mount_in() {
   mount "$@"
   mounts+=("${*: -1}")
 }
 mount_in -t tmpfs tmpfs "$root/tmp"
 mount_in --bind /dev "$root/dev"
-mount_in -t proc proc "$root/proc"
 
 free_port() { node -e 'const s = require("node:net").createServer().listen(0, "127.0.0.1", () => {
   process.stdout.write(String(s.address().port)); s.close() })'; }
 # A command in the image as its user, in its working directory, with its environment and this run's settings
-# (chroot and env exec it: started in the background, $! is the command itself).
+# (chroot and env exec it).
 image_argv() {
   argv=(chroot --userspec="$uid:$gid" "$root" /usr/bin/env -i -C "$workdir" HOME="$home" "${image_env[@]}"
     TENDERS_PORT="$port" "${store_env[@]}" "${feeds_env[@]}" "$@")
-}
-in_image() {
-  image_argv "$@"
-  "${argv[@]}"
 }
 # The feeds point at a closed loopback port: CI never calls TED, gnumner or EIS.
 closed="http://127.0.0.1:$(free_port)"
 feeds_env=("TENDERS_TED_BASE_URL=$closed" "TENDERS_GNUMNER_BASE_URL=$closed" "TENDERS_EAEU_RSS_URL=$closed/rss"
   "TENDERS_EAEU_SOAP_URL=$closed/soap")
 
+# The image's command as a container's: pid 1 of its own pid namespace, with its own hostname and /proc (the network
+# stays the machine's). Sets $launcher (unshare, whose exit status is the server's) and $server (its host pid).
+start_container() {
+  image_argv "${command[@]}"
+  unshare --pid --fork --uts --mount --mount-proc="$root/proc" \
+    /bin/sh -c 'hostname "$1" && shift && exec "$@"' sh "$hostname" "${argv[@]}" >>"$log" 2>&1 &
+  launcher=$!
+  server=""
+  for _ in $(seq 1 100); do
+    server="$(pgrep -P "$launcher" || true)"
+    [ -z "$server" ] || break
+    sleep 0.1
+  done
+  [ -n "$server" ] || fail "the image's command did not start"
+  [ "$(awk '/^NSpid:/ { print $NF }' "/proc/$server/status")" = 1 ] || fail "the server is not pid 1 of its namespace"
+}
+# A command in the running container's namespaces, as `docker exec` runs it.
+in_container() {
+  image_argv "$@"
+  nsenter --target "$server" --uts --pid --mount -- "${argv[@]}"
+}
+wait_healthy() {
+  local since
+  since=$(date +%s)
+  for _ in $(seq 1 180); do
+    curl -fsS "http://127.0.0.1:$port/health" >/dev/null 2>&1 && break
+    kill -0 "$launcher" 2>/dev/null || fail "$1: the server exited"
+    sleep 1
+  done
+  body="$(curl -fsS "http://127.0.0.1:$port/health")" || fail "$1: no /health within 180 s"
+  say "$1: /health answered after $(elapsed "$since"): $body"
+}
+# Sends the signal to the server and waits for it to end; sets $code, its exit status.
+stop_container() {
+  kill "-$1" "$server"
+  for _ in $(seq 1 30); do kill -0 "$launcher" 2>/dev/null || break; sleep 1; done
+  if kill -0 "$launcher" 2>/dev/null; then fail "the server did not stop within 30 s of SIG$1"; fi
+  code=0
+  wait "$launcher" || code=$?
+  launcher=""
+  server=""
+}
+
 # Prints a field of the JSON on stdin by its dotted path (results.0.id).
 json_field() { node -e 'let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => {
   const v = process.argv[1].split(".").reduce((o, k) => o?.[k], JSON.parse(s))
   process.stdout.write(String(v ?? "")) })' "$1"; }
-
-# Starts the image's command on one store, waits for /health, runs the image's health check, makes a key with the
-# image's CLI, searches and reads a tender over REST, and stops the server with SIGTERM.
-exercise() {
-  local label="$1" data status body key id count step
-  data="$(mktemp -d "$work/data.XXXXXX")"
-  chown "$uid:$gid" "$data"
-  mount --bind "$data" "$root$volume"
-  mounts+=("$root$volume")
-  port="$(free_port)"
-  log="$work/serve-$label.log"
-  step=$(date +%s)
-  image_argv "${command[@]}"
-  "${argv[@]}" >"$log" 2>&1 &
-  server=$!
-  for _ in $(seq 1 180); do
-    curl -fsS "http://127.0.0.1:$port/health" >/dev/null 2>&1 && break
-    kill -0 "$server" 2>/dev/null || fail "$label: the server exited"
-    sleep 1
-  done
-  body="$(curl -fsS "http://127.0.0.1:$port/health")" || fail "$label: no /health within 180 s"
-  say "$label: /health answered after $(elapsed "$step"): $body"
-  in_image "${healthcheck[@]}" || fail "$label: the image's HEALTHCHECK command failed"
-  say "$label: the image's HEALTHCHECK command passes"
-
-  # As an operator would: `docker exec <container> tenders keys create ...`.
-  key="$(in_image tenders keys create --email ci@example.com --plan pro --json | json_field key)"
-  [[ "$key" == sk_live_* ]] || fail "$label: 'tenders keys create' in the image printed no key"
+# Searches over REST with the key and reads the first tender found; prints what it found.
+search_through() {
+  local label="$1" key="$2" status count id
   status="$(curl -sS -o "$work/search.json" -w '%{http_code}' "http://127.0.0.1:$port/v1/tenders/search" \
     -H "Authorization: Bearer $key" -H 'Content-Type: application/json' -d '{"q": "road", "limit": 5}')"
   [ "$status" = 200 ] || fail "$label: search answered $status: $(cat "$work/search.json")"
@@ -174,19 +191,47 @@ exercise() {
     -H "Authorization: Bearer $key")"
   [ "$status" = 200 ] && [ "$(json_field id <"$work/tender.json")" = "$id" ] \
     || fail "$label: GET /v1/tenders/$id answered $status"
-  say "$label: a key made with the image's tenders command; search \"road\" found $count, GET /v1/tenders/$id 200"
+  echo "search \"road\" found $count, GET /v1/tenders/$id 200"
+}
 
-  kill -TERM "$server"
-  for _ in $(seq 1 30); do kill -0 "$server" 2>/dev/null || break; sleep 1; done
-  if kill -0 "$server" 2>/dev/null; then fail "$label: the server did not stop within 30 s of SIGTERM"; fi
-  local code=0
-  wait "$server" || code=$?
-  server=""
+# Starts the image's command on one store, waits for /health, runs the image's health check, makes a key with the
+# image's `tenders`, searches and reads a tender over REST, and stops the server with SIGTERM. On the embedded
+# store it is first killed (SIGKILL) and started again on its volume: the store, the key and the search survive.
+exercise() {
+  local label="$1" data key step
+  data="$(mktemp -d "$work/data.XXXXXX")"
+  chown "$uid:$gid" "$data"
+  mount --bind "$data" "$root$volume"
+  mounts+=("$root$volume")
+  port="$(free_port)"
+  log="$work/serve-$label.log"
+  step=$(date +%s)
+  start_container
+  wait_healthy "$label"
+  in_container "${healthcheck[@]}" || fail "$label: the image's HEALTHCHECK command failed"
+  say "$label: the image's HEALTHCHECK command passes; the server is pid 1 of its namespace"
+  # As an operator would: `docker exec <container> tenders keys create ...`.
+  key="$(in_container tenders keys create --email ci@example.com --plan pro --json | json_field key)"
+  [[ "$key" == sk_live_* ]] || fail "$label: 'tenders keys create' in the image printed no key"
+  say "$label: a key made with the image's tenders command; $(search_through "$label" "$key")"
+
+  if [ -z "${store_env[*]}" ]; then
+    stop_container KILL
+    # The lock names pid 1 on this hostname: the next server, pid 1 again, must see it as stale, not as its own.
+    grep -q '"pid":1,.*"hostname":"'"$hostname"'"' "$data/pglite.lock" \
+      || fail "$label: after SIGKILL, no lock of pid 1 on $hostname in $volume: $(cat "$data/pglite.lock" 2>&1)"
+    start_container
+    wait_healthy "$label, restarted after SIGKILL"
+    say "$label, restarted after SIGKILL: the same key; $(search_through "$label" "$key")"
+  fi
+
+  stop_container TERM
+  [ "$code" = 0 ] || fail "$label: the server ended with exit code $code on SIGTERM"
   # A clean stop leaves no embedded-store lock, so a new container (another hostname) can take the volume.
   [ ! -e "$data/pglite.lock" ] || fail "$label: the server left $volume/pglite.lock behind after SIGTERM"
   umount "$root$volume"
   unset 'mounts[${#mounts[@]}-1]'
-  say "$label: stopped on SIGTERM (exit code $code); passed in $(elapsed "$step")"
+  say "$label: stopped on SIGTERM (exit code 0); passed in $(elapsed "$step")"
 }
 
 store_env=()
