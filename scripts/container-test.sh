@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # CI: builds the `tenders serve` image from the Containerfile users build, then starts the image's own command from
 # its mounted root (`podman run` is refused by this sandbox: chroot as the image's user, with its environment and
-# working directory) on the embedded store and on PostgreSQL (TEST_DATABASE_URL), and searches through it.
+# working directory, as pid 1 of its own pid namespace) on the embedded store and on PostgreSQL (TEST_DATABASE_URL),
+# and searches through it (docs/container.md, "What CI checks").
 # Needs root. Usage: bash scripts/container-test.sh   (TENDERS_IMAGE names the image, default localhost/tenders:ci)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,11 +21,12 @@ PATH="$(sh scripts/node-bin.sh):$PATH"
 export PATH
 
 missing=()
-for tool in podman mmdebstrap curl psql; do command -v "$tool" >/dev/null 2>&1 || missing+=("$tool"); done
+for pair in podman:podman mmdebstrap:mmdebstrap curl:curl psql:postgresql-client pgrep:procps nsenter:util-linux; do
+  command -v "${pair%%:*}" >/dev/null 2>&1 || missing+=("${pair#*:}")
+done
 if [ ${#missing[@]} -gt 0 ]; then
   say "installing ${missing[*]} from Debian's packages"
-  packages=("${missing[@]/psql/postgresql-client}")
-  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${packages[@]}" >/dev/null
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/tenders-container.XXXXXX")"
