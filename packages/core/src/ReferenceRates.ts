@@ -158,22 +158,48 @@ export const staleFigures = (rates: RatesInUse): ReadonlyArray<RateFigure> => {
 }
 
 /**
- * What a hint says about the rates a conversion used: the quarter, the publishers (or the fallback table), and
- * which currencies are missing or stale; `lead` says what was done with budgets.
+ * What a conversion's rates were, for a hint in any language: the quarter, who published the figures (in the order of
+ * `publisherNames`; none when `fallback` names the table file used instead), the currencies without a figure, and the
+ * figures older than the quarter.
  */
-export const ratesSentence = (rates: RatesInUse, lead: string): string => {
+export interface RatesFacts {
+  readonly quarter: string
+  readonly publishers: ReadonlyArray<string>
+  readonly fallback: string | null
+  readonly missing: ReadonlyArray<BudgetCurrency>
+  readonly stale: ReadonlyArray<RateFigure>
+}
+
+/** The facts of the rates in use (`RatesFacts`). */
+export const ratesFacts = (rates: RatesInUse): RatesFacts => {
   const named: ReadonlyArray<string> = Object.values(publisherNames)
   const rank = (publisher: string) => (named.includes(publisher) ? named.indexOf(publisher) : named.length)
   const publishers = [...new Set(rates.figures.map((f) => f.publisher).filter((p) => p !== fixedPublisher))].toSorted(
     (a, b) => rank(a) - rank(b)
   )
-  const from = rates.fallback === null ? publishers.join(", ") : `${rates.fallback}, a fallback: no rates imported`
-  const parts = [`${lead} at reference rates of ${rates.quarter} (${from}).`]
-  const missing = missingCurrencies(rates)
-  if (missing.length > 0) parts.push(`No reference rate for ${missing.join(", ")}: budgets in them are skipped.`)
-  const stale = staleFigures(rates)
-  if (stale.length > 0) {
-    parts.push(`Older than ${rates.quarter}: ${stale.map((f) => `${f.currency} (${f.publishedOn})`).join(", ")}.`)
+  return {
+    quarter: rates.quarter,
+    publishers: rates.fallback === null ? publishers : [],
+    fallback: rates.fallback,
+    missing: missingCurrencies(rates),
+    stale: staleFigures(rates)
+  }
+}
+
+/**
+ * What a hint says about the rates a conversion used: the quarter, the publishers (or the fallback table), and
+ * which currencies are missing or stale; `lead` says what was done with budgets.
+ */
+export const ratesSentence = (rates: RatesInUse, lead: string): string => {
+  const facts = ratesFacts(rates)
+  const from =
+    facts.fallback === null ? facts.publishers.join(", ") : `${facts.fallback}, a fallback: no rates imported`
+  const parts = [`${lead} at reference rates of ${facts.quarter} (${from}).`]
+  if (facts.missing.length > 0) {
+    parts.push(`No reference rate for ${facts.missing.join(", ")}: budgets in them are skipped.`)
+  }
+  if (facts.stale.length > 0) {
+    parts.push(`Older than ${facts.quarter}: ${facts.stale.map((f) => `${f.currency} (${f.publishedOn})`).join(", ")}.`)
   }
   return parts.join(" ")
 }

@@ -5,6 +5,9 @@ import {
   type HtmlPart,
   isWebLink,
   planRules,
+  publisherNames,
+  RatePublisher,
+  ratesFacts,
   type SearchResponse,
   type TenderCard
 } from "@tenders/core"
@@ -72,7 +75,25 @@ const notesOf = (ctx: SignedInContext, notes: HintInput): Array<string> => {
     if (notes.textUsed || notes.filtersUsed.length > 0) said.push(s.broaden)
   }
   if (notes.also.length > 0) said.push(s.also(notes.also.join(", ")))
-  if (notes.budgetCurrency !== undefined) said.push(s.converted(notes.budgetCurrency, notes.ratesQuarter))
+  if (notes.budgetCurrency !== undefined) said.push(...convertedNotes(ctx, notes.budgetCurrency, notes))
+  return said
+}
+
+/** Budgets converted: at which quarter's rates, whose (or the shipped table's), and what was missing or stale. */
+const convertedNotes = (ctx: SignedInContext, currency: string, notes: HintInput): Array<string> => {
+  const s = ctx.t.search.notes
+  if (notes.rates === undefined) return [s.converted(currency, notes.ratesQuarter, "")]
+  const facts = ratesFacts(notes.rates)
+  const publisher = (name: string) => {
+    const code = RatePublisher.literals.find((p) => publisherNames[p] === name)
+    return code === undefined ? name : s.publishers[code]
+  }
+  const from = facts.fallback === null ? facts.publishers.map(publisher).join(", ") : s.fallback
+  const said = [s.converted(currency, facts.quarter, from)]
+  if (facts.missing.length > 0) said.push(s.missing(facts.missing.join(", ")))
+  if (facts.stale.length > 0) {
+    said.push(s.stale(facts.quarter, facts.stale.map((f) => `${f.currency} (${f.publishedOn})`).join(", ")))
+  }
   return said
 }
 

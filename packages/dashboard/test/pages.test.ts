@@ -102,7 +102,13 @@ describe("the dashboard's pages", () => {
       assert.notInclude(german.text, 'data-tender-id="ted-9-2026"')
       const card = yield* pro.person.get("/dashboard/tenders/ted-8-2026")
       assert.include(card.text, "45233140")
-      const unknown = yield* pro.person.get("/dashboard/tenders/ted-404-2026")
+      // Budgets converted: the quarter, whose rates (here the shipped table, a fallback) and the stale figures, in the
+      // page's language.
+      const converted = yield* pro.person.get("/dashboard/search?q=road&budgetCurrency=EUR&minBudget=1&lang=ru")
+      assert.include(converted.text, "Бюджеты пересчитаны в EUR по справочным курсам 2026-Q4 (таблица, поставляемая")
+      assert.match(converted.text, /Старше 2026-Q4: USD \(2024-12-31\), GBP \(2024-12-31\)/u)
+      assert.notInclude(converted.text, "a fallback")
+      const unknown = yield* pro.person.get("/dashboard/tenders/ted-404-2026?lang=en")
       assert.strictEqual(unknown.status, 404)
       assert.include(unknown.text, "There is no tender with this id.")
     })

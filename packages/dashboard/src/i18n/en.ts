@@ -1,3 +1,5 @@
+import type { RatePublisher } from "@tenders/core"
+
 // The dashboard's English texts; a count comes as the number (for the plural) and as written in the language.
 const tenders = (n: number, shown: string) => `${shown} open tender${n === 1 ? "" : "s"}`
 
@@ -224,8 +226,16 @@ export const en = {
       few: (n: number, shown: string) => `Only ${tenders(n, shown)} match.`,
       broaden: "For more, use fewer or more general words, or fewer filters.",
       also: (list: string) => `Also searched: ${list}.`,
-      converted: (currency: string, quarter: string) =>
-        `Budgets converted to ${currency} at the reference rates of ${quarter}.`
+      converted: (currency: string, quarter: string, from: string) =>
+        `Budgets converted to ${currency} at the reference rates of ${quarter}${from === "" ? "" : ` (${from})`}.`,
+      publishers: {
+        ECB: "European Central Bank",
+        CBR: "Bank of Russia",
+        CBA: "Central Bank of Armenia"
+      } satisfies Record<RatePublisher, string>,
+      fallback: "the table shipped with the server, until rates are imported",
+      missing: (list: string) => `No reference rate for ${list}: budgets in them are left out.`,
+      stale: (quarter: string, list: string) => `Older than ${quarter}: ${list}.`
     },
     degraded: (codes: string) => `These sources are failing at the moment; their tenders may be out of date: ${codes}.`,
     buyer: "Buyer",
