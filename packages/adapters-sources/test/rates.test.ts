@@ -9,13 +9,15 @@ import { parseEcbRates } from "../src/rates/ecb.ts"
 
 /*
  * Real published payloads, copied from public repositories:
- * - ecb-eurofxref-daily-2025-05-09.xml: github.com/xpt-nl/ecb, eurofxref-daily.xml at 202f7b70570996e5ed83c899319032d3570728ec
+ * - ecb-eurofxref-daily-2025-05-09.xml: github.com/xpt-nl/ecb, eurofxref-daily.xml
+ *   at 202f7b70570996e5ed83c899319032d3570728ec
  * - ecb-eurofxref-hist-90d-2017-03-03.xml: github.com/daturaman/fx_rates, eurofxref-hist-90d.xml
  *   at e05bac4c845bf05837d67ef1a81756a40738956b
  * - cbr-xml-daily-2022-03-15.xml (windows-1251): github.com/Mirek777/cbrXMLdaily, XML_daily.xml
  *   at a20248f8c8709bbe351949eaeb7979fe48a25763
  * - cba-exchange-rates-by-date-2023-10-02.xml: github.com/vlivyur/ExchangeRatesByDate, 20231002.xml
- *   at 3ac6ce9eb50001920f48dcf9c1f351a5023a450b (the service's ExchangeRatesByDateResult, saved without the SOAP envelope)
+ *   at 3ac6ce9eb50001920f48dcf9c1f351a5023a450b (the service's ExchangeRatesByDateResult, saved without the SOAP
+ *   envelope)
  */
 const bytes = (name: string): Uint8Array => readFileSync(join(import.meta.dirname, "fixtures", "rates", name))
 const text = (name: string): string => new TextDecoder("utf-8").decode(bytes(name))

@@ -78,7 +78,7 @@ for (const backend of e2eBackends) {
     })
     const inUse = (): InUse => JSON.parse(tenders(["rates", "--json"], env).stdout) as InUse
 
-    it("prints the bundled table as the fallback, then a quarter imported from a saved copy with its provenance", () => {
+    it("prints the bundled table as the fallback, then a quarter imported from a saved copy, with provenance", () => {
       const bundled = tenders(["rates"], env)
       expect(bundled.status).toBe(0)
       expect(bundled.stdout).toContain("reference rates of 2026-Q4 (the bundled table: a fallback, no rates imported)")
