@@ -35,6 +35,21 @@ const spread = (
     (answers) => answers.map((a) => a.status)
   )
 
+/** A `tools/call` of `search_tenders` on /mcp (stateless: no session), as the status REST would have answered. */
+const mcpSearch = async (base: string, token: string) => {
+  const answer = await post(
+    base,
+    "/mcp",
+    { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "search_tenders", arguments: { q: "software" } } },
+    { authorization: `Bearer ${token}`, accept: "application/json, text/event-stream" }
+  )
+  if (answer.status !== 200) return answer
+  const result = (JSON.parse(answer.body) as { result?: { isError?: boolean; structuredContent?: unknown } }).result
+  if (result?.isError !== true) return answer
+  const refused = result.structuredContent as { error?: { code?: string } } | undefined
+  return { status: refused?.error?.code === "quota_exceeded" ? 429 : 500, body: answer.body }
+}
+
 const countOf = (statuses: ReadonlyArray<number>, status: number) => statuses.filter((s) => s === status).length
 
 describe.skipIf(testDatabaseUrl === "")("a fleet of three tenders serve replicas on one PostgreSQL", () => {
@@ -102,8 +117,9 @@ describe.skipIf(testDatabaseUrl === "")("a fleet of three tenders serve replicas
     }
     // The first command migrates the new database; then the replicas start together.
     const fleetKey = await keyOf("fleet@example.com")
-    const [quotaKey] = await Promise.all([
+    const [quotaKey, quotaToken] = await Promise.all([
       keyOf("quota@example.com", ["--monthly-limit", "40"]),
+      keyOf("quota@example.com", ["--kind", "mcp"]),
       ...["raced@example.org", "wide@example.org"].map(async (email) => {
         const made = await tendersAsync(["accounts", "set", "--email", email, "--plan", "free"], shared)
         expect(made.status, made.stderr).toBe(0)
@@ -125,9 +141,12 @@ describe.skipIf(testDatabaseUrl === "")("a fleet of three tenders serve replicas
     await spread(replicas, 30, (base) =>
       post(base, "/v1/tenders/search", { q: "software" }, { authorization: `Bearer ${fleetKey}` })
     )
-    // The monthly quota: 40 calls left, 64 callers at once over the three replicas.
-    const searches = await spread(replicas, 64, (base) =>
-      post(base, "/v1/tenders/search", { q: "software" }, { authorization: `Bearer ${quotaKey}` })
+    // The monthly quota: 40 calls left, 64 callers at once over the three replicas, half by REST, half by MCP (a
+    // tool's refusal is a result with isError; counted here as 200 or 429 as REST would answer).
+    const searches = await spread(replicas, 64, (base, i) =>
+      i % 2 === 0
+        ? post(base, "/v1/tenders/search", { q: "software" }, { authorization: `Bearer ${quotaKey}` })
+        : mcpSearch(base, quotaToken)
     )
     expect(countOf(searches, 200)).toBe(40)
     expect(countOf(searches, 429)).toBe(24)
