@@ -7,6 +7,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import { loopbackCertificate } from "../../adapters-notify/test/loopbackCertificate.ts"
+import { linkFor } from "./browser.ts"
 import { childEnv, createTestDatabase, startServer, tendersAsync, waitFor } from "./cli.ts"
 import { type PageRequest, tedFeed, tenderOfPage, webhookReceiver } from "./fleet-fixtures.ts"
 
@@ -88,7 +89,8 @@ describe.skipIf(testDatabaseUrl === "")("a fleet of three tenders serve replicas
     databaseUrl.searchParams.set("connect_timeout", "30")
     const shared = childEnv({
       DATABASE_URL: databaseUrl.toString(),
-      TENDERS_DATA_DIR: join(dir, "cli"),
+      // One data directory for every replica: the sign-in mails (.eml files, no SMTP) land in one outbox.
+      TENDERS_DATA_DIR: join(dir, "data"),
       TENDERS_SIGNUP: "closed",
       TENDERS_TRUSTED_PROXIES: "127.0.0.1, ::1",
       TENDERS_WEBHOOK_ALLOW_HOSTS: `127.0.0.1:${receiver.port}`,
@@ -120,18 +122,14 @@ describe.skipIf(testDatabaseUrl === "")("a fleet of three tenders serve replicas
     const [quotaKey, quotaToken] = await Promise.all([
       keyOf("quota@example.com", ["--monthly-limit", "40"]),
       keyOf("quota@example.com", ["--kind", "mcp"]),
-      ...["raced@example.org", "wide@example.org"].map(async (email) => {
+      ...["raced@example.org", "wide@example.org", "reader@example.org"].map(async (email) => {
         const made = await tendersAsync(["accounts", "set", "--email", email, "--plan", "free"], shared)
         expect(made.status, made.stderr).toBe(0)
       })
     ])
     const replicas = await Promise.all(
       Array.from({ length: replicaCount }, (_, i) =>
-        startServer(
-          [],
-          { ...shared, TENDERS_DATA_DIR: join(dir, `replica-${i}`), TENDERS_TED_BASE_URL: feed.baseFor(i) },
-          ["--no-seed"]
-        )
+        startServer([], { ...shared, TENDERS_TED_BASE_URL: feed.baseFor(i) }, ["--no-seed"])
       )
     )
     for (const replica of replicas) cleanups.push(replica.kill)
@@ -175,6 +173,30 @@ describe.skipIf(testDatabaseUrl === "")("a fleet of three tenders serve replicas
       )
     )
     expect([countOf(registrations, 201), countOf(registrations, 429)]).toEqual([20, 10])
+
+    // The dashboard's reads: 60 a minute per account, one more each second. Signed in on one replica, 150 searches
+    // over the three: 60, and at most one more per second the burst took (each replica alone would allow 60).
+    const email = "reader@example.org"
+    const form = { origin: replicas[0]?.base ?? "", "content-type": "application/x-www-form-urlencoded" }
+    const asked = await signIn(replicas[0]?.base ?? "", email, "192.0.2.50")
+    expect(asked.status).toBe(200)
+    const token = new URL(await linkFor(join(dir, "data", "outbox"), email, 1)).searchParams.get("token") ?? ""
+    const signedIn = await fetch(`${replicas[0]?.base}/dashboard/sign-in/link`, {
+      method: "POST",
+      headers: form,
+      body: new URLSearchParams({ token }).toString(),
+      redirect: "manual"
+    })
+    const cookie = (signedIn.headers.getSetCookie().find((c) => c.startsWith("tenders_session=")) ?? "").split(";")[0]
+    expect(cookie).toMatch(/^tenders_session=./u)
+    const burstStarted = performance.now()
+    const reads = await spread(replicas, 150, (base) =>
+      fetch(`${base}/dashboard/search?q=software`, { headers: { cookie: cookie ?? "" } })
+    )
+    const refills = Math.ceil((performance.now() - burstStarted) / 1000)
+    expect(countOf(reads, 200) + countOf(reads, 429)).toBe(150)
+    expect(countOf(reads, 200)).toBeGreaterThanOrEqual(60)
+    expect(countOf(reads, 200)).toBeLessThanOrEqual(60 + refills)
 
     // Two watchlists matching every page's tender, each on its own replica; then TED has news.
     const watchlists: Array<string> = []
