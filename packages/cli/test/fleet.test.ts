@@ -98,7 +98,8 @@ describe.skipIf(testDatabaseUrl === "")("a fleet of three tenders serve replicas
       // The longest attempt the house allows, and a lease just past it: a held call outlasts the scenario.
       TENDERS_WEBHOOK_TIMEOUT: "10 seconds",
       TENDERS_DELIVERY_LEASE: "12 seconds",
-      TENDERS_SOURCE_LEASE: "8 seconds",
+      // Longer than any wait between two pages here, shorter than the test.
+      TENDERS_SOURCE_LEASE: "15 seconds",
       TENDERS_SCHEDULER_TICK: "100 millis",
       TENDERS_TED_INTERVAL: "3 seconds",
       TENDERS_GNUMNER_INTERVAL: "1 hour",
