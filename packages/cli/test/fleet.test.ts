@@ -242,6 +242,17 @@ describe.skipIf(testDatabaseUrl === "")("a fleet of three tenders serve replicas
       what: () => `the run's last page and ${alertCount} delivered calls (${answeredIds().size})`
     })
 
+    // The outbox has nothing left to send, so no call can still arrive.
+    let statuses: ReadonlyArray<string> = []
+    await waitFor(
+      async () => {
+        const listed = await tendersAsync(["deliveries", "--json"], shared)
+        statuses = (JSON.parse(listed.stdout) as Array<{ status: string }>).map((d) => d.status)
+        return statuses.length === alertCount && statuses.every((status) => status === "delivered")
+      },
+      { timeout: 30_000, what: () => `${alertCount} deliveries delivered (outbox: ${statuses.join(", ")})` }
+    )
+
     const paged = feed.requests.filter((r) => r.token !== null || r.served === 1)
     expect(paged.map((r) => [r.token, r.replica === runner])).toEqual([
       [null, true],
