@@ -71,16 +71,19 @@ export interface BackgroundSettings {
   readonly tick: Duration.Duration
   readonly deliveryLease: Duration.Duration
   readonly webhookTimeout: Duration.Duration
+  /** How long a replica holds a source's slot between pages before another may resume the run; unset, `leaseFor`. */
+  readonly sourceLease?: Duration.Duration | undefined
 }
 
 /**
- * `TENDERS_SCHEDULER_TICK`, `TENDERS_DELIVERY_LEASE` and `TENDERS_WEBHOOK_TIMEOUT`; the lease must outlast an
- * attempt by a second, or a second worker could send a delivery that is still in flight.
+ * `TENDERS_SCHEDULER_TICK`, `TENDERS_DELIVERY_LEASE`, `TENDERS_WEBHOOK_TIMEOUT` and `TENDERS_SOURCE_LEASE`; the
+ * delivery lease must outlast an attempt by a second, or a second worker could send a delivery still in flight.
  */
 export const backgroundSettingsConfig: Config.Config<BackgroundSettings> = Config.all({
   tick: Config.Duration("TENDERS_SCHEDULER_TICK").pipe(Config.withDefault(defaultSchedulerTick)),
   deliveryLease: Config.Duration("TENDERS_DELIVERY_LEASE").pipe(Config.withDefault(defaultDeliveryLease)),
-  webhookTimeout: webhookTimeoutConfig
+  webhookTimeout: webhookTimeoutConfig,
+  sourceLease: Config.Duration("TENDERS_SOURCE_LEASE").pipe(Config.withDefault(undefined))
 }).pipe(
   Config.mapEffect((settings) =>
     Duration.isGreaterThan(settings.deliveryLease, Duration.sum(settings.webhookTimeout, Duration.seconds(1)))

@@ -108,6 +108,24 @@ describe("runSource and runIfDue", () => {
       assert.isNotNull(yield* runIfDue(feed, "replica-b", interval))
     }).pipe(Effect.provide(world()))
   )
+  it.effect("holds the slot for the lease it is given (TENDERS_SOURCE_LEASE) instead of the interval's", () =>
+    Effect.gen(function* () {
+      yield* atStart
+      const db = yield* MemoryDb
+      let leaseUntil: DateTime.Utc | null = null
+      const feed: SourceFeed = {
+        source: "ted",
+        pages: () =>
+          Stream.fromEffect(Effect.sync(() => (leaseUntil = db.schedule.get("ted")?.leaseUntil ?? null))).pipe(
+            Stream.as(page(1))
+          )
+      }
+      assert.isNotNull(yield* runIfDue(feed, "replica-a", Duration.hours(1), Duration.seconds(8)))
+      const started = yield* DateTime.now
+      assert.deepStrictEqual(leaseUntil, DateTime.addDuration(started, Duration.seconds(8)))
+    }).pipe(Effect.provide(world()))
+  )
+
   it.effect("renews the slot's lease after every page, so a long run is not taken over while it progresses", () =>
     Effect.gen(function* () {
       yield* atStart

@@ -37,8 +37,13 @@ const scheduledRatesRefresh = (feed: RatesFeed, owner: string) =>
   )
 
 /** One scheduled check of a source: run it when its slot is due and free anywhere in the fleet, and log it. */
-const scheduledRun = (feed: SourceFeed, owner: string, interval: Duration.Duration) =>
-  runIfDue(feed, owner, interval).pipe(
+const scheduledRun = (
+  feed: SourceFeed,
+  owner: string,
+  interval: Duration.Duration,
+  lease: Duration.Duration | undefined
+) =>
+  runIfDue(feed, owner, interval, lease).pipe(
     Effect.tap((outcome) =>
       outcome === null
         ? Effect.void
@@ -80,7 +85,9 @@ export const startBackgroundWork = Effect.fn("startBackgroundWork")(function* (o
   yield* Effect.logInfo(`Scheduled ingestion on (${described.join(", ")}); --no-schedule turns it off.`)
   for (const feed of options.feeds) {
     yield* Effect.forkScoped(
-      scheduledRun(feed, options.owner, options.intervals[feed.source]).pipe(Effect.repeat(every))
+      scheduledRun(feed, options.owner, options.intervals[feed.source], options.settings.sourceLease).pipe(
+        Effect.repeat(every)
+      )
     )
   }
   if (options.rates !== undefined) {

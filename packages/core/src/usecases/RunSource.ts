@@ -76,10 +76,17 @@ export const runSource = Effect.fn("runSource")(function* (
 export const leaseFor = (interval: Duration.Duration): Duration.Duration =>
   Duration.max(Duration.minutes(10), Duration.times(interval, 1))
 
-/** Runs the source if its slot is due and free anywhere in the fleet; returns the outcome, or null when not due. */
-export const runIfDue = Effect.fn("runIfDue")(function* (feed: SourceFeed, owner: string, interval: Duration.Duration) {
+/**
+ * Runs the source if its slot is due and free anywhere in the fleet; returns the outcome, or null when not due. The
+ * slot is held for `lease` (`leaseFor` the interval unless given), renewed after every page.
+ */
+export const runIfDue = Effect.fn("runIfDue")(function* (
+  feed: SourceFeed,
+  owner: string,
+  interval: Duration.Duration,
+  lease: Duration.Duration = leaseFor(interval)
+) {
   const runs = yield* SourceRunStore
-  const lease = leaseFor(interval)
   const until = DateTime.addDuration(yield* DateTime.now, lease)
   if (!(yield* runs.claim(feed.source, owner, { until }))) return null
   const renew = Effect.flatMap(DateTime.now, (now) => runs.renew(feed.source, owner, DateTime.addDuration(now, lease)))

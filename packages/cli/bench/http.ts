@@ -1,0 +1,227 @@
+// npm run bench:http -- [--n N] [--database-url URL] [--reuse] [--amounts 10000,45000,45000] [--connections 1,16,64]
+//   [--get-share 0.2] [--warm-up 2000] [--stages 2000] [--profile DIR]
+// Builds a store of N synthetic tenders (bench:search's generator; PostgreSQL with DATABASE_URL / --database-url, N
+// 1,000,000 by default; else a fresh embedded store, N 100,000 by default), starts a real `tenders serve` on it, and
+// loads it with autocannon: at each number of connections its amount of requests, each a search (a query class of
+// bench:search drawn at random, a third with filters) or, `--get-share` of them, a get-tender of a stored id, all
+// with one Business key. Prints req/s, p50/p99 latency and the server's RSS (VmRSS) after each level.
+// `--stages` first times each part of a call on its own at 16 connections: /health (no key), get-tender (key, quota,
+// one row) and search. `--profile DIR` runs the server under `node --cpu-prof` and prints where its CPU time went.
+import { AccountStore, maxMonthlyLimit, saveAccount, TenderStore } from "@tenders/core"
+import autocannon from "autocannon"
+import { type ChildProcess, spawn } from "node:child_process"
+import { mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from "node:fs"
+import { createServer } from "node:net"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { parseArgs } from "node:util"
+import { Effect } from "effect"
+import { appLayer } from "../src/Runtime.ts"
+import { benchData } from "./data.ts"
+import { summariseProfile } from "./profile.ts"
+
+const { values } = parseArgs({
+  options: {
+    n: { type: "string" },
+    "database-url": { type: "string" },
+    reuse: { type: "boolean", default: false },
+    amounts: { type: "string", default: "10000,45000,45000" },
+    connections: { type: "string", default: "1,16,64" },
+    "get-share": { type: "string", default: "0.2" },
+    "warm-up": { type: "string", default: "2000" },
+    stages: { type: "string", default: "2000" },
+    profile: { type: "string" }
+  }
+})
+const databaseUrl = values["database-url"] ?? process.env["DATABASE_URL"]
+const total = Number(values.n ?? (databaseUrl === undefined ? 100_000 : 1_000_000))
+const connections = values.connections.split(",").map(Number)
+const amounts = values.amounts.split(",").map(Number)
+if (amounts.length !== connections.length) throw new Error("--amounts needs one amount per --connections level")
+const getShare = Number(values["get-share"])
+const dataDir = mkdtempSync(join(tmpdir(), "tdh-"))
+const tendersBin = join(import.meta.dirname, "..", "bin", "tenders.js")
+
+const { makeTender, classes, withFilters } = benchData(42)
+const mix = benchData(7)
+
+/** Stores the tenders (or checks a previous run's), makes a Business key; a sample of stored ids for get-tender. */
+const prepare = Effect.gen(function* () {
+  const store = yield* TenderStore
+  const ids: Array<string> = []
+  const started = performance.now()
+  if (values.reuse) {
+    const size = yield* store.size
+    if (size !== total) return yield* Effect.die(new Error(`--reuse: the store holds ${size} tenders, not ${total}`))
+    for (let i = 0; i < total; i++) {
+      const id = makeTender(i).id // the same random sequence as the run that stored them
+      if (i % 97 === 0) ids.push(id)
+    }
+  } else {
+    for (let offset = 0; offset < total; offset += 1_000) {
+      const batch = Array.from({ length: Math.min(1_000, total - offset) }, (_, k) => makeTender(offset + k))
+      yield* store.upsert(batch)
+      for (const [k, tender] of batch.entries()) if ((offset + k) % 97 === 0) ids.push(tender.id)
+      if ((offset / 1_000) % 10 === 0) process.stderr.write(`\ringested ${offset + batch.length}/${total}`)
+    }
+    yield* store.refreshStatistics
+    process.stderr.write(`\n`)
+  }
+  process.stdout.write(`tenders ${values.reuse ? "checked" : "stored"} in ${seconds(started)} s\n`)
+  const account = yield* saveAccount({
+    email: `bench-${Date.now()}@example.org`,
+    plan: "business",
+    monthlyLimit: maxMonthlyLimit
+  })
+  const { key } = yield* (yield* AccountStore).createKey(account.id, "rest")
+  return { ids, key }
+})
+
+const seconds = (since: number) => ((performance.now() - since) / 1000).toFixed(1)
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer()
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address()
+      server.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
+    })
+  })
+
+/** `tenders serve` on the bench's store, with nothing scheduled; under `--cpu-prof` when profiling. */
+const startServer = async (port: number) => {
+  const profile = values.profile === undefined ? [] : ["--cpu-prof", "--cpu-prof-dir", values.profile]
+  if (values.profile !== undefined) mkdirSync(values.profile, { recursive: true })
+  const env: NodeJS.ProcessEnv = { ...process.env, TENDERS_DATA_DIR: dataDir }
+  if (databaseUrl === undefined) delete env["DATABASE_URL"]
+  else env["DATABASE_URL"] = databaseUrl
+  // Its log goes to a file, as an operator's would, not through a pipe this process would have to read.
+  const log = join(dataDir, "serve.log")
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...profile, tendersBin, "serve", "--port", String(port), "--no-seed", "--no-schedule"],
+    { env, stdio: ["ignore", openSync(log, "w"), openSync(log, "a")] }
+  )
+  const errors = () => readFileSync(log, "utf8").slice(-4000)
+  const deadline = Date.now() + 120_000
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`tenders serve exited with ${child.exitCode}:\n${errors()}`)
+    const ok = await fetch(`http://127.0.0.1:${port}/health`).then(
+      (res) => res.ok,
+      () => false
+    )
+    if (ok) return child
+    if (Date.now() > deadline) throw new Error(`tenders serve did not answer /health in 120 s:\n${errors()}`)
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+}
+
+/** The server's resident set, in MB, from /proc (Linux). */
+const rssOf = (pid: number) => {
+  const line = /VmRSS:\s+(\d+) kB/u.exec(readFileSync(`/proc/${pid}/status`, "utf8"))
+  return line === null ? "?" : (Number(line[1]) / 1024).toFixed(0)
+}
+
+/** A search of a random query class (a third with filters), or a get-tender of a stored id. */
+const nextRequest = (ids: ReadonlyArray<string>, getShareNow: number): autocannon.Request => {
+  if (mix.random() < getShareNow) return { method: "GET", path: `/v1/tenders/${mix.pick(ids)}` }
+  const [, make] = mix.pick(classes)
+  const request = make(0)
+  return {
+    method: "POST",
+    path: "/v1/tenders/search",
+    body: JSON.stringify(mix.random() < 1 / 3 ? withFilters(request) : request)
+  }
+}
+
+const load = (options: {
+  readonly base: string
+  readonly key: string
+  readonly connections: number
+  readonly amount: number
+  readonly request: () => autocannon.Request
+}) =>
+  autocannon({
+    url: options.base,
+    connections: options.connections,
+    amount: options.amount,
+    sampleInt: 100,
+    // Called before every request: the defaults (host) with this request's method, path, body and its own headers
+    // (autocannon keeps the headers it built last, a POST's Content-Length included, unless given new ones).
+    requests: [
+      {
+        setupRequest: (defaults) => {
+          const next = options.request()
+          const json: Record<string, string> = next.body === undefined ? {} : { "content-type": "application/json" }
+          return { ...defaults, ...next, headers: { authorization: `Bearer ${options.key}`, ...json } }
+        }
+      }
+    ]
+  })
+
+const describeRun = (result: autocannon.Result) => {
+  // autocannon ends a run at its next sample (every 100 ms here), so the rate is low by at most that.
+  const rate = ((1000 * result.requests.total) / (result.finish.getTime() - result.start.getTime())).toFixed(0)
+  const failed = result.non2xx + result.errors
+  return (
+    `${String(result.requests.total).padStart(8)} ${rate.padStart(8)} ${result.latency.p50.toFixed(1).padStart(7)}` +
+    ` ${result.latency.p99.toFixed(1).padStart(7)} ${String(failed).padStart(7)}`
+  )
+}
+
+const main = async () => {
+  process.stdout.write(
+    `store: ${databaseUrl === undefined ? `embedded PGlite (${dataDir})` : "PostgreSQL"}, tenders: ${total}\n`
+  )
+  const { ids, key } = await Effect.runPromise(
+    prepare.pipe(Effect.provide(appLayer({ dataDir, databaseUrl })), Effect.scoped)
+  )
+  const port = await freePort()
+  const server = await startServer(port)
+  const pid = server.pid ?? 0
+  const base = `http://127.0.0.1:${port}`
+  try {
+    process.stdout.write(`server pid ${pid}, RSS at start ${rssOf(pid)} MB\n`)
+    const warmUp = Number(values["warm-up"])
+    if (warmUp > 0) await load({ base, key, connections: 8, amount: warmUp, request: () => nextRequest(ids, getShare) })
+    const header = `${"requests".padStart(8)} ${"req/s".padStart(8)} ${"p50 ms".padStart(7)} ${"p99 ms".padStart(7)}`
+    const stageAmount = Number(values.stages)
+    if (stageAmount > 0) {
+      process.stdout.write(`\nstages, 16 connections  ${header} ${"failed".padStart(7)}\n`)
+      const stages: ReadonlyArray<readonly [string, () => autocannon.Request]> = [
+        ["GET /health (no key)", () => ({ method: "GET", path: "/health" })],
+        ["get-tender (key, quota, row)", () => nextRequest(ids, 1)],
+        ["search", () => nextRequest(ids, 0)]
+      ]
+      for (const [name, request] of stages) {
+        const result = await load({ base, key, connections: 16, amount: stageAmount, request })
+        process.stdout.write(`${name.padEnd(30)} ${describeRun(result)}\n`)
+      }
+    }
+    process.stdout.write(`\nmix (${getShare * 100}% get-tender) ${header} ${"failed".padStart(7)}  RSS MB\n`)
+    let sent = 0
+    for (const [i, level] of connections.entries()) {
+      const amount = amounts[i] ?? 0
+      const result = await load({ base, key, connections: level, amount, request: () => nextRequest(ids, getShare) })
+      sent += result.requests.total
+      process.stdout.write(`${`${level} connections`.padEnd(22)} ${describeRun(result)}  ${rssOf(pid).padStart(6)}\n`)
+    }
+    process.stdout.write(`server RSS after ${sent} measured requests (and the warm-up): ${rssOf(pid)} MB\n`)
+  } finally {
+    await new Promise<void>((resolve) => {
+      if (server.exitCode !== null) return resolve()
+      server.once("exit", () => resolve())
+      server.kill("SIGTERM")
+    })
+  }
+  if (values.profile !== undefined) {
+    const newest = readdirSync(values.profile)
+      .filter((f) => f.endsWith(".cpuprofile"))
+      .toSorted()
+      .at(-1)
+    if (newest !== undefined) process.stdout.write(`\n${summariseProfile(join(values.profile, newest))}`)
+  }
+  rmSync(dataDir, { recursive: true, force: true })
+}
+
+await main()
