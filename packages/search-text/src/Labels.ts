@@ -158,16 +158,22 @@ const labelMatches = (
 }
 
 /**
+ * The generic stems of labels (their `others`), as `language|stem`: in a source's label of that language, they name
+ * nothing (`sourceLabelIndex`).
+ */
+export const genericLabelStems = (labels: ReadonlyArray<LabelMatch>): ReadonlySet<string> =>
+  new Set(labels.flatMap((label) => (label.others ?? []).map((stem) => `${label.language}|${stem}`)))
+
+/**
  * The labels sources publish beside their codes (`SourceLabel`: ARMEPS's Armenian names of CPV codes), as the query
- * side matches them: each name's stems, of which those generic in the shipped labels of its language (their
- * `others`) name nothing, by content stem. A name of generic words only is left out.
+ * side matches them: each name's stems, of which those generic in the shipped labels of its language (`generic`, of
+ * `genericLabelStems`) name nothing, by content stem. A name of generic words only is left out.
  */
 export const sourceLabelIndex = (
   labels: ReadonlyArray<SourceLabel>,
-  shipped: ReadonlyArray<LabelMatch>,
+  generic: ReadonlySet<string>,
   stopWords: ReadonlySet<string>
 ): ReadonlyMap<string, ReadonlyArray<LabelMatch>> => {
-  const generic = new Set(shipped.flatMap((label) => (label.others ?? []).map((stem) => `${label.language}|${stem}`)))
   const stemmed = labels.map(({ code, language, name }) => ({
     code,
     language,
