@@ -33,39 +33,47 @@ const stringTable = () => {
   return { ids, texts, idOf }
 }
 
-/** Per label, a range of numbers in one array: the label's `i` are `values[start[i]]` to `values[start[i + 1] - 1]`. */
-const ranges = (lists: ReadonlyArray<ReadonlyArray<string> | undefined>, idOf: (text: string) => number) => {
-  const start = new Int32Array(lists.length + 1)
-  for (let i = 0; i < lists.length; i++) start[i + 1] = (start[i] ?? 0) + (lists[i]?.length ?? 0)
-  const values = new Int32Array(start[lists.length] ?? 0)
-  let k = 0
-  for (const list of lists) for (const text of list ?? []) values[k++] = idOf(text)
-  return { start, values }
-}
-
-/** The labels indexed by each of their content stems (`stems`), each kept packed (see the file's head). */
-export const labelIndex = (labels: ReadonlyArray<LabelMatch>): LabelIndex => {
+/**
+ * The labels indexed by each of their content stems (`stems`), each kept packed (see the file's head); read in one
+ * pass, so that labels decoded as they are read (the files' lines, LexiconFiles.ts) die young.
+ */
+export const labelIndex = (labels: Iterable<LabelMatch>): LabelIndex => {
   const codes = stringTable()
   const languages = stringTable()
   const stemTable = stringTable()
-  const code = Int32Array.from(labels, (label) => codes.idOf(label.code))
-  const language = Int32Array.from(labels, (label) => languages.idOf(label.language))
-  const okpd2 = Uint8Array.from(labels, (label) => (label.scheme === "okpd2" ? 1 : 0))
-  const stems = ranges(
-    labels.map((label) => label.stems),
-    stemTable.idOf
-  )
-  const others = ranges(
-    labels.map((label) => label.others),
-    stemTable.idOf
-  )
+  const codeOf: Array<number> = []
+  const languageOf: Array<number> = []
+  const okpd2Of: Array<number> = []
+  // Per label, a range of numbers in one array: the label's `i` are `values[start[i]]` to `values[start[i + 1] - 1]`.
+  const stemList = { start: [0], values: new Array<number>() }
+  const otherList = { start: [0], values: new Array<number>() }
+  for (const label of labels) {
+    codeOf.push(codes.idOf(label.code))
+    languageOf.push(languages.idOf(label.language))
+    okpd2Of.push(label.scheme === "okpd2" ? 1 : 0)
+    for (const stem of label.stems) stemList.values.push(stemTable.idOf(stem))
+    stemList.start.push(stemList.values.length)
+    for (const stem of label.others ?? []) otherList.values.push(stemTable.idOf(stem))
+    otherList.start.push(otherList.values.length)
+  }
+  const packed = (list: { readonly start: Array<number>; readonly values: Array<number> }) => ({
+    start: Int32Array.from(list.start),
+    values: Int32Array.from(list.values)
+  })
+  const code = Int32Array.from(codeOf)
+  const language = Int32Array.from(languageOf)
+  const okpd2 = Uint8Array.from(okpd2Of)
+  const stems = packed(stemList)
+  const others = packed(otherList)
+  const count = code.length
   // The labels of each stem, in the labels' order: counted, then placed (a label's stems are distinct, indexLabels).
   const postingStart = new Int32Array(stemTable.texts.length + 1)
   for (const stem of stems.values) postingStart[stem + 1] = (postingStart[stem + 1] ?? 0) + 1
-  for (let s = 0; s < stemTable.texts.length; s++) postingStart[s + 1] = (postingStart[s + 1] ?? 0) + (postingStart[s] ?? 0)
+  for (let s = 0; s < stemTable.texts.length; s++)
+    postingStart[s + 1] = (postingStart[s + 1] ?? 0) + (postingStart[s] ?? 0)
   const postings = new Int32Array(stems.values.length)
   const next = postingStart.slice(0, stemTable.texts.length)
-  for (let i = 0; i < labels.length; i++)
+  for (let i = 0; i < count; i++)
     for (let k = stems.start[i] ?? 0; k < (stems.start[i + 1] ?? 0); k++) {
       const stem = stems.values[k] ?? 0
       postings[next[stem] ?? 0] = i

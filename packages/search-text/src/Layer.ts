@@ -5,24 +5,21 @@ import { noPacks, type PackData, SearchText, type SourceLabel } from "@tenders/c
 import { createHash } from "node:crypto"
 import { Effect, Layer } from "effect"
 import { type Analyzer, makeAnalyzer } from "./Analyzer.ts"
-import { genericLabelStems, type LabelMatch, packLabels, russianCpvLabels, sourceLabelIndex } from "./Labels.ts"
+import { genericStemKey, type LabelMatch, packLabels, russianCpvLabels, sourceLabelIndex } from "./Labels.ts"
 import { buildLexicon } from "./Lexicon.ts"
-import {
-  dataDirectory,
-  type LexiconFiles,
-  parseLexiconData,
-  readLexiconFiles,
-  readStopWords
-} from "./LexiconFiles.ts"
+import { dataDirectory, type LexiconBytes, parseLexiconData, readLexiconBytes, readStopWords } from "./LexiconFiles.ts"
 import { labelLinks } from "./Crosswalk.ts"
 
 /** Version of the analysis code: bump when what it makes of the same data changes. */
 const analysisVersion = 18
 
-/** The hash of the analysis version, the lexicon's files as read and the stop words: the version before the packs. */
-const dataHash = (files: LexiconFiles, stopWords: ReadonlySet<string>): string => {
+/**
+ * The hash of the analysis version, the lexicon's files as read (their bytes: the UTF-8 of their text) and the stop
+ * words: the version before the packs.
+ */
+const dataHash = (files: LexiconBytes, stopWords: ReadonlySet<string>): string => {
   const hash = createHash("sha256").update(String(analysisVersion))
-  for (const text of Object.values(files)) hash.update(text)
+  for (const bytes of Object.values(files)) hash.update(bytes)
   return hash.update(JSON.stringify([...stopWords])).digest("hex")
 }
 
@@ -36,7 +33,7 @@ const dataHash = (files: LexiconFiles, stopWords: ReadonlySet<string>): string =
  */
 export const searchTextFromFiles = (directory: string = dataDirectory) => {
   const stopWords = readStopWords(directory)
-  const base = dataHash(readLexiconFiles(directory), stopWords)
+  const base = dataHash(readLexiconBytes(directory), stopWords)
   const versionOf = (packs: PackData) =>
     packs.digest === ""
       ? base.slice(0, 16)
@@ -53,7 +50,7 @@ export const searchTextFromFiles = (directory: string = dataDirectory) => {
     return sourceIndex
   }
   const readData = () => {
-    const files = readLexiconFiles(directory)
+    const files = readLexiconBytes(directory)
     if (dataHash(files, stopWords) !== base)
       throw new Error(`the text analysis' files in ${directory} changed since the process started: restart it`)
     return parseLexiconData(files)
@@ -61,19 +58,31 @@ export const searchTextFromFiles = (directory: string = dataDirectory) => {
   const analysis = () => {
     if (analyzer === undefined) {
       const data = readData()
-      shippedGeneric = genericLabelStems(data.labels)
       const okpd2 = packs.packs.get("okpd2") ?? []
       const crosswalk =
         okpd2.length === 0
           ? data.crosswalk
           : [...data.crosswalk, ...labelLinks(okpd2, russianCpvLabels(packs, data.cpvRussian), data.manualCrosswalk)]
-      const labels = [...data.labels, ...packLabels(packs, data.cpvRussian, stopWords)]
+      // The shipped labels are read once, as the lexicon indexes them; their generic stems are taken on the way.
+      const generic = new Set<string>()
+      const shipped = data.labels
+      const packed = packLabels(packs, data.cpvRussian, stopWords)
+      const labels = {
+        *[Symbol.iterator]() {
+          for (const label of shipped) {
+            for (const stem of label.others ?? []) generic.add(genericStemKey(label.language, stem))
+            yield label
+          }
+          yield* packed
+        }
+      }
       const okpd2Labels = new Map(okpd2.map((row) => [row.code, row.label]))
       analyzer = makeAnalyzer(
         buildLexicon({ ...data, labels, crosswalk, okpd2Labels }, stopWords),
         stopWords,
         sourceLabelsByStem
       )
+      shippedGeneric = generic
     }
     return analyzer
   }

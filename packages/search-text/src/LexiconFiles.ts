@@ -30,6 +30,9 @@ const lexiconFiles = {
   compoundParts: join("classifications", "compound-parts.json")
 } as const
 
+/** The bytes of each of the lexicon's files, by role. */
+export type LexiconBytes = Record<keyof typeof lexiconFiles, Buffer>
+
 /** The text of each of the lexicon's files, by role. */
 export type LexiconFiles = Record<keyof typeof lexiconFiles, string>
 
@@ -94,25 +97,49 @@ const jsonReader = <A>(
   }
 }
 
-/** A JSON Lines text (`file`, for messages) decoded line by line; blank lines are skipped. */
+/**
+ * A file's content: its text, or its bytes (UTF-8), decoded a line at a time so that no string of the whole file is
+ * made (a newline's byte is never inside another character's).
+ */
+type FileContent = string | Buffer
+
+/** The lines of a file's content, from the first, each with its number (from 1). */
+function* contentLines(content: FileContent): Generator<readonly [line: string, number: number]> {
+  for (let from = 0, number = 1; from < content.length; number++) {
+    const end = typeof content === "string" ? content.indexOf("\n", from) : content.indexOf(10, from)
+    const to = end < 0 ? content.length : end
+    yield [typeof content === "string" ? content.slice(from, to) : content.toString("utf8", from, to), number]
+    from = to + 1
+  }
+}
+
+/**
+ * A JSON Lines file (`file`, for messages) decoded line by line, as it is iterated and each time anew: the values are
+ * not kept by it (the label index's lines, packed as they are read). Blank lines are skipped.
+ */
+const linesOf = <A>(
+  schema: Schema.ConstraintDecoder<A>,
+  file: string,
+  content: FileContent,
+  kept = false
+): Iterable<A> => ({
+  *[Symbol.iterator]() {
+    const read = jsonReader(schema, kept)
+    for (const [line, number] of contentLines(content))
+      if (line.trim() !== "") yield read(line, () => `${file}, line ${number}`)
+  }
+})
+
+/** A JSON Lines file (`file`, for messages) decoded line by line; blank lines are skipped. */
 const decodeLines = <A>(
   schema: Schema.ConstraintDecoder<A>,
   file: string,
-  text: string,
+  content: FileContent,
   kept = false
-): ReadonlyArray<A> => {
-  const read = jsonReader(schema, kept)
-  const values: Array<A> = []
-  const lines = text.split("\n")
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] ?? ""
-    if (line.trim() !== "") values.push(read(line, () => `${file}, line ${i + 1}`))
-  }
-  return values
-}
+): ReadonlyArray<A> => [...linesOf(schema, file, content, kept)]
 
 const readLines = <A>(schema: Schema.ConstraintDecoder<A>, directory: string, file: string): ReadonlyArray<A> =>
-  decodeLines(schema, file, readFileSync(join(directory, file), "utf8"))
+  decodeLines(schema, file, readFileSync(join(directory, file)))
 
 /** Reads the CPV codes with their labels in the 24 EU languages. */
 export const readCpv = (directory: string = dataDirectory): ReadonlyArray<CpvEntry> =>
@@ -145,9 +172,12 @@ export const shippedLabels = (
     stopWords
   )
 
-/** The text of the lexicon's files (what the analysis version hashes, before any parsing). */
-export const readLexiconFiles = (directory: string = dataDirectory): LexiconFiles => {
-  const read = (role: keyof typeof lexiconFiles) => readFileSync(join(directory, lexiconFiles[role]), "utf8")
+/**
+ * The bytes of the lexicon's files (what the analysis version hashes, before any decoding): held outside the heap, and
+ * given back once dropped, where their text would stay in the heap until its next full collection.
+ */
+export const readLexiconBytes = (directory: string = dataDirectory): LexiconBytes => {
+  const read = (role: keyof typeof lexiconFiles) => readFileSync(join(directory, lexiconFiles[role]))
   return {
     glossary: read("glossary"),
     places: read("places"),
@@ -160,19 +190,39 @@ export const readLexiconFiles = (directory: string = dataDirectory): LexiconFile
   }
 }
 
-/** Decodes the lexicon's files; a line that is not what its file holds fails, naming the file and the line. */
-export const parseLexiconData = (files: LexiconFiles): LexiconData => {
+/** The text of the lexicon's files. */
+export const readLexiconFiles = (directory: string = dataDirectory): LexiconFiles => {
+  const bytes = readLexiconBytes(directory)
+  const text = (role: keyof typeof lexiconFiles) => bytes[role].toString("utf8")
+  return {
+    glossary: text("glossary"),
+    places: text("places"),
+    labels: text("labels"),
+    crosswalk: text("crosswalk"),
+    crosswalkRelated: text("crosswalkRelated"),
+    cpvRussian: text("cpvRussian"),
+    cpv: text("cpv"),
+    compoundParts: text("compoundParts")
+  }
+}
+
+/**
+ * Decodes the lexicon's files, as text or as bytes; a line that is not what its file holds fails, naming the file and
+ * the line (a label's line, when the lexicon reads the labels: they are decoded as they are read).
+ */
+export const parseLexiconData = (files: LexiconFiles | LexiconBytes): LexiconData => {
+  const json = (role: "crosswalkRelated" | "compoundParts") => files[role].toString()
   const lines = <A>(schema: Schema.ConstraintDecoder<A>, role: keyof typeof lexiconFiles, kept = false) =>
     decodeLines(schema, lexiconFiles[role], files[role], kept)
   const manual: ManualCrosswalk = {
     links: lines(ManualLink, "crosswalk"),
-    related: jsonReader(RelatedDivisions)(files.crosswalkRelated, () => lexiconFiles.crosswalkRelated)
+    related: jsonReader(RelatedDivisions)(json("crosswalkRelated"), () => lexiconFiles.crosswalkRelated)
   }
-  const compoundParts = jsonReader(CompoundParts)(files.compoundParts, () => lexiconFiles.compoundParts)
+  const compoundParts = jsonReader(CompoundParts)(json("compoundParts"), () => lexiconFiles.compoundParts)
   return {
     glossary: lines(GlossaryLine, "glossary").map(glossaryEntry),
     places: lines(PlaceEntry, "places"),
-    labels: lines(LabelMatch, "labels", true),
+    labels: linesOf(LabelMatch, lexiconFiles.labels, files.labels, true),
     crosswalk: manual.links,
     manualCrosswalk: manual,
     cpvRussian: lines(OwnRussianLabel, "cpvRussian"),
