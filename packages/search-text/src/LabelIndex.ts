@@ -34,6 +34,30 @@ const stringTable = () => {
 }
 
 /**
+ * A list of integers in a typed array grown by doubling: what it outgrows lies outside the heap, where a JavaScript
+ * array's would be left among the old generation's large objects until its next full collection (about 40 MB of
+ * garbage for the shipped labels' lists).
+ */
+const integers = () => {
+  let values = new Int32Array(4096)
+  let length = 0
+  return {
+    push: (value: number) => {
+      if (length === values.length) {
+        const grown = new Int32Array(values.length * 2)
+        grown.set(values)
+        values = grown
+      }
+      values[length++] = value
+    },
+    get length() {
+      return length
+    },
+    done: () => values.slice(0, length)
+  }
+}
+
+/**
  * The labels indexed by each of their content stems (`stems`), each kept packed (see the file's head); read in one
  * pass, so that labels decoded as they are read (the files' lines, LexiconFiles.ts) die young.
  */
@@ -41,12 +65,14 @@ export const labelIndex = (labels: Iterable<LabelMatch>): LabelIndex => {
   const codes = stringTable()
   const languages = stringTable()
   const stemTable = stringTable()
-  const codeOf: Array<number> = []
-  const languageOf: Array<number> = []
-  const okpd2Of: Array<number> = []
+  const codeOf = integers()
+  const languageOf = integers()
+  const okpd2Of = integers()
   // Per label, a range of numbers in one array: the label's `i` are `values[start[i]]` to `values[start[i + 1] - 1]`.
-  const stemList = { start: [0], values: new Array<number>() }
-  const otherList = { start: [0], values: new Array<number>() }
+  const stemList = { start: integers(), values: integers() }
+  const otherList = { start: integers(), values: integers() }
+  stemList.start.push(0)
+  otherList.start.push(0)
   for (const label of labels) {
     codeOf.push(codes.idOf(label.code))
     languageOf.push(languages.idOf(label.language))
@@ -56,13 +82,10 @@ export const labelIndex = (labels: Iterable<LabelMatch>): LabelIndex => {
     for (const stem of label.others ?? []) otherList.values.push(stemTable.idOf(stem))
     otherList.start.push(otherList.values.length)
   }
-  const packed = (list: { readonly start: Array<number>; readonly values: Array<number> }) => ({
-    start: Int32Array.from(list.start),
-    values: Int32Array.from(list.values)
-  })
-  const code = Int32Array.from(codeOf)
-  const language = Int32Array.from(languageOf)
-  const okpd2 = Uint8Array.from(okpd2Of)
+  const packed = (list: typeof stemList) => ({ start: list.start.done(), values: list.values.done() })
+  const code = codeOf.done()
+  const language = languageOf.done()
+  const okpd2 = Uint8Array.from(okpd2Of.done())
   const stems = packed(stemList)
   const others = packed(otherList)
   const count = code.length

@@ -7,7 +7,7 @@ import { Effect, Layer } from "effect"
 import { type Analyzer, makeAnalyzer } from "./Analyzer.ts"
 import { genericStemKey, type LabelMatch, packLabels, russianCpvLabels, sourceLabelIndex } from "./Labels.ts"
 import { buildLexicon } from "./Lexicon.ts"
-import { dataDirectory, type LexiconBytes, parseLexiconData, readLexiconBytes, readStopWords } from "./LexiconFiles.ts"
+import { dataDirectory, hashLexicon, lexiconOnDisk, parseLexiconData, readStopWords } from "./LexiconFiles.ts"
 import { labelLinks } from "./Crosswalk.ts"
 
 /** Version of the analysis code: bump when what it makes of the same data changes. */
@@ -17,11 +17,10 @@ const analysisVersion = 18
  * The hash of the analysis version, the lexicon's files as read (their bytes: the UTF-8 of their text) and the stop
  * words: the version before the packs.
  */
-const dataHash = (files: LexiconBytes, stopWords: ReadonlySet<string>): string => {
-  const hash = createHash("sha256").update(String(analysisVersion))
-  for (const bytes of Object.values(files)) hash.update(bytes)
-  return hash.update(JSON.stringify([...stopWords])).digest("hex")
-}
+const dataHash = (directory: string, stopWords: ReadonlySet<string>): string =>
+  hashLexicon(createHash("sha256").update(String(analysisVersion)), directory)
+    .update(JSON.stringify([...stopWords]))
+    .digest("hex")
 
 /**
  * SearchText over the data shipped in `data/` and the classification packs it is given (`usePacks`). Its version
@@ -33,7 +32,7 @@ const dataHash = (files: LexiconBytes, stopWords: ReadonlySet<string>): string =
  */
 export const searchTextFromFiles = (directory: string = dataDirectory) => {
   const stopWords = readStopWords(directory)
-  const base = dataHash(readLexiconBytes(directory), stopWords)
+  const base = dataHash(directory, stopWords)
   const versionOf = (packs: PackData) =>
     packs.digest === ""
       ? base.slice(0, 16)
@@ -50,10 +49,9 @@ export const searchTextFromFiles = (directory: string = dataDirectory) => {
     return sourceIndex
   }
   const readData = () => {
-    const files = readLexiconBytes(directory)
-    if (dataHash(files, stopWords) !== base)
+    if (dataHash(directory, stopWords) !== base)
       throw new Error(`the text analysis' files in ${directory} changed since the process started: restart it`)
-    return parseLexiconData(files)
+    return parseLexiconData(lexiconOnDisk(directory))
   }
   const analysis = () => {
     if (analyzer === undefined) {

@@ -1,10 +1,13 @@
-// The lexicon's files (`data/`, described in docs/search-data.md): read as text (the analysis version hashes them),
-// then decoded line by line by the schemas of LexiconData.ts and Labels.ts. A line that is not what its schema says
-// fails the load, naming its file and line: the data is ours, and a wrong line would otherwise be read as nothing.
+// The lexicon's files (`data/`, described in docs/search-data.md): hashed as read (the analysis version), then decoded
+// line by line, a chunk of the file at a time (FileLines.ts), by the schemas of LexiconData.ts and Labels.ts. A line
+// that is not what its schema says fails the load, naming its file and line: the data is ours, and a wrong line would
+// otherwise be read as nothing.
 
+import type { Hash } from "node:crypto"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { Result, Schema } from "effect"
+import { fileLines, hashFile } from "./FileLines.ts"
 import { CpvEntry, indexLabels, LabelMatch, OwnRussianLabel } from "./Labels.ts"
 import {
   type GlossaryEntry,
@@ -30,8 +33,8 @@ const lexiconFiles = {
   compoundParts: join("classifications", "compound-parts.json")
 } as const
 
-/** The bytes of each of the lexicon's files, by role. */
-export type LexiconBytes = Record<keyof typeof lexiconFiles, Buffer>
+/** Each of the lexicon's files on disk, by role. */
+export type LexiconOnDisk = Record<keyof typeof lexiconFiles, FileOnDisk>
 
 /** The text of each of the lexicon's files, by role. */
 export type LexiconFiles = Record<keyof typeof lexiconFiles, string>
@@ -97,18 +100,25 @@ const jsonReader = <A>(
   }
 }
 
-/**
- * A file's content: its text, or its bytes (UTF-8), decoded a line at a time so that no string of the whole file is
- * made (a newline's byte is never inside another character's).
- */
-type FileContent = string | Buffer
+/** A file on disk, read a chunk at a time (`fileLines`): no string of the whole file is made. */
+interface FileOnDisk {
+  readonly path: string
+}
+
+/** A file's content: its text, or the file itself. */
+type FileContent = string | FileOnDisk
 
 /** The lines of a file's content, from the first, each with its number (from 1). */
 function* contentLines(content: FileContent): Generator<readonly [line: string, number: number]> {
+  if (typeof content !== "string") {
+    let number = 1
+    for (const line of fileLines(content.path)) yield [line, number++]
+    return
+  }
   for (let from = 0, number = 1; from < content.length; number++) {
-    const end = typeof content === "string" ? content.indexOf("\n", from) : content.indexOf(10, from)
+    const end = content.indexOf("\n", from)
     const to = end < 0 ? content.length : end
-    yield [typeof content === "string" ? content.slice(from, to) : content.toString("utf8", from, to), number]
+    yield [content.slice(from, to), number]
     from = to + 1
   }
 }
@@ -139,7 +149,7 @@ const decodeLines = <A>(
 ): ReadonlyArray<A> => [...linesOf(schema, file, content, kept)]
 
 const readLines = <A>(schema: Schema.ConstraintDecoder<A>, directory: string, file: string): ReadonlyArray<A> =>
-  decodeLines(schema, file, readFileSync(join(directory, file)))
+  decodeLines(schema, file, { path: join(directory, file) })
 
 /** Reads the CPV codes with their labels in the 24 EU languages. */
 export const readCpv = (directory: string = dataDirectory): ReadonlyArray<CpvEntry> =>
@@ -172,28 +182,30 @@ export const shippedLabels = (
     stopWords
   )
 
-/**
- * The bytes of the lexicon's files (what the analysis version hashes, before any decoding): held outside the heap, and
- * given back once dropped, where their text would stay in the heap until its next full collection.
- */
-export const readLexiconBytes = (directory: string = dataDirectory): LexiconBytes => {
-  const read = (role: keyof typeof lexiconFiles) => readFileSync(join(directory, lexiconFiles[role]))
+/** The lexicon's files on disk, by role (read a chunk at a time as they are decoded). */
+export const lexiconOnDisk = (directory: string = dataDirectory): LexiconOnDisk => {
+  const file = (role: keyof typeof lexiconFiles) => ({ path: join(directory, lexiconFiles[role]) })
   return {
-    glossary: read("glossary"),
-    places: read("places"),
-    labels: read("labels"),
-    crosswalk: read("crosswalk"),
-    crosswalkRelated: read("crosswalkRelated"),
-    cpvRussian: read("cpvRussian"),
-    cpv: read("cpv"),
-    compoundParts: read("compoundParts")
+    glossary: file("glossary"),
+    places: file("places"),
+    labels: file("labels"),
+    crosswalk: file("crosswalk"),
+    crosswalkRelated: file("crosswalkRelated"),
+    cpvRussian: file("cpvRussian"),
+    cpv: file("cpv"),
+    compoundParts: file("compoundParts")
   }
+}
+
+/** Adds the bytes of the lexicon's files to a hash, in the order of their roles (what the analysis version hashes). */
+export const hashLexicon = (hash: Hash, directory: string = dataDirectory): Hash => {
+  for (const { path } of Object.values(lexiconOnDisk(directory))) hashFile(hash, path)
+  return hash
 }
 
 /** The text of the lexicon's files. */
 export const readLexiconFiles = (directory: string = dataDirectory): LexiconFiles => {
-  const bytes = readLexiconBytes(directory)
-  const text = (role: keyof typeof lexiconFiles) => bytes[role].toString("utf8")
+  const text = (role: keyof typeof lexiconFiles) => readFileSync(join(directory, lexiconFiles[role]), "utf8")
   return {
     glossary: text("glossary"),
     places: text("places"),
@@ -207,11 +219,14 @@ export const readLexiconFiles = (directory: string = dataDirectory): LexiconFile
 }
 
 /**
- * Decodes the lexicon's files, as text or as bytes; a line that is not what its file holds fails, naming the file and
+ * Decodes the lexicon's files, as text or on disk; a line that is not what its file holds fails, naming the file and
  * the line (a label's line, when the lexicon reads the labels: they are decoded as they are read).
  */
-export const parseLexiconData = (files: LexiconFiles | LexiconBytes): LexiconData => {
-  const json = (role: "crosswalkRelated" | "compoundParts") => files[role].toString()
+export const parseLexiconData = (files: LexiconFiles | LexiconOnDisk): LexiconData => {
+  const json = (role: "crosswalkRelated" | "compoundParts") => {
+    const content = files[role]
+    return typeof content === "string" ? content : readFileSync(content.path, "utf8")
+  }
   const lines = <A>(schema: Schema.ConstraintDecoder<A>, role: keyof typeof lexiconFiles, kept = false) =>
     decodeLines(schema, lexiconFiles[role], files[role], kept)
   const manual: ManualCrosswalk = {

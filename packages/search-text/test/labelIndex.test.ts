@@ -4,7 +4,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { labelIndex } from "../src/LabelIndex.ts"
 import type { LabelMatch } from "../src/Labels.ts"
-import { dataDirectory, parseLexiconData, readLexiconBytes, readLexiconFiles } from "../src/LexiconFiles.ts"
+import { dataDirectory, parseLexiconData, lexiconOnDisk, readLexiconFiles } from "../src/LexiconFiles.ts"
 import { searchTextFromFiles } from "../src/Layer.ts"
 
 /** The labels by content stem as a map of lists, as the lexicon kept them before they were packed. */
@@ -45,10 +45,10 @@ describe("the packed label index", () => {
   })
 })
 
-describe("the lexicon's files read as bytes", () => {
+describe("the lexicon's files read a chunk at a time", () => {
   it("decode, a line at a time, to what their text decodes to", () => {
     const fromText = parseLexiconData(readLexiconFiles())
-    const fromBytes = parseLexiconData(readLexiconBytes())
+    const fromBytes = parseLexiconData(lexiconOnDisk())
     assert.deepStrictEqual(fromBytes.glossary, fromText.glossary)
     assert.deepStrictEqual(fromBytes.places, fromText.places)
     assert.deepStrictEqual(fromBytes.cpvEnglish, fromText.cpvEnglish)
