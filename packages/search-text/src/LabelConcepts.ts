@@ -74,11 +74,13 @@ export const labelConceptsOf = (
     if (list === undefined) conceptLabels.set(first, [{ code, concepts: sorted }])
     else list.push({ code, concepts: sorted })
   }
+  // Only the OKPD2 labels are read later (the English ones are not kept by the closure).
+  const okpd2Labels = labels.okpd2Labels
   const okpd2Concepts = new Map<string, ReadonlyArray<string>>()
   const ofOkpd2 = (code: string): ReadonlyArray<string> => {
     let concepts = okpd2Concepts.get(code)
     if (concepts === undefined) {
-      const label = labels.okpd2Labels.get(code)
+      const label = okpd2Labels.get(code)
       concepts = label === undefined ? [] : conceptsOfLabel("ru", label).concepts
       okpd2Concepts.set(code, concepts)
     }

@@ -158,23 +158,28 @@ const labelMatches = (
 }
 
 /**
+ * A label's generic stem (of its `others`) as `sourceLabelIndex` is given the shipped ones: in a source's label of
+ * that language, the stem names nothing.
+ */
+export const genericStemKey = (language: string, stem: string): string => `${language}|${stem}`
+
+/**
  * The labels sources publish beside their codes (`SourceLabel`: ARMEPS's Armenian names of CPV codes), as the query
- * side matches them: each name's stems, of which those generic in the shipped labels of its language (their
- * `others`) name nothing, by content stem. A name of generic words only is left out.
+ * side matches them: each name's stems, of which those generic in the shipped labels of its language (`generic`, by
+ * `genericStemKey`) name nothing, by content stem. A name of generic words only is left out.
  */
 export const sourceLabelIndex = (
   labels: ReadonlyArray<SourceLabel>,
-  shipped: ReadonlyArray<LabelMatch>,
+  generic: ReadonlySet<string>,
   stopWords: ReadonlySet<string>
 ): ReadonlyMap<string, ReadonlyArray<LabelMatch>> => {
-  const generic = new Set(shipped.flatMap((label) => (label.others ?? []).map((stem) => `${label.language}|${stem}`)))
   const stemmed = labels.map(({ code, language, name }) => ({
     code,
     language,
     stems: labelStems(language, labelScope(language, name), stopWords)
   }))
   const byStem = new Map<string, Array<LabelMatch>>()
-  for (const match of labelMatches(stemmed, (language, stem) => generic.has(`${language}|${stem}`)))
+  for (const match of labelMatches(stemmed, (language, stem) => generic.has(genericStemKey(language, stem))))
     for (const stem of match.stems) byStem.set(stem, [...(byStem.get(stem) ?? []), match])
   return byStem
 }

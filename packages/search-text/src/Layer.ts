@@ -5,56 +5,82 @@ import { noPacks, type PackData, SearchText, type SourceLabel } from "@tenders/c
 import { createHash } from "node:crypto"
 import { Effect, Layer } from "effect"
 import { type Analyzer, makeAnalyzer } from "./Analyzer.ts"
-import { type LabelMatch, packLabels, russianCpvLabels, sourceLabelIndex } from "./Labels.ts"
+import { genericStemKey, type LabelMatch, packLabels, russianCpvLabels, sourceLabelIndex } from "./Labels.ts"
 import { buildLexicon } from "./Lexicon.ts"
-import type { LexiconData } from "./LexiconData.ts"
-import { dataDirectory, parseLexiconData, readLexiconFiles, readStopWords } from "./LexiconFiles.ts"
+import { dataDirectory, hashLexicon, lexiconOnDisk, parseLexiconData, readStopWords } from "./LexiconFiles.ts"
 import { labelLinks } from "./Crosswalk.ts"
 
 /** Version of the analysis code: bump when what it makes of the same data changes. */
 const analysisVersion = 18
 
 /**
+ * The hash of the analysis version, the lexicon's files as read (their bytes: the UTF-8 of their text) and the stop
+ * words: the version before the packs.
+ */
+const dataHash = (directory: string, stopWords: ReadonlySet<string>): string =>
+  hashLexicon(createHash("sha256").update(String(analysisVersion)), directory)
+    .update(JSON.stringify([...stopWords]))
+    .digest("hex")
+
+/**
  * SearchText over the data shipped in `data/` and the classification packs it is given (`usePacks`). Its version
  * hashes the files as read, the analysis version and the packs' digest (every process needs it: the store compares
  * it at start); the lexicon is parsed and indexed on first use only (about 0.7 s, and the packs' labels about 0.5 s
- * more), so commands that analyse no text (keys, usage, store backup) do not pay for it.
+ * more), so commands that analyse no text (keys, usage, store backup) do not pay for it. Neither the files' text nor
+ * their parsed lines are kept: the files are read again when the lexicon is built (their hash must still be the
+ * version's), and only the lexicon's indexes stay (docs/decisions.md, "Issue 23: the server's memory").
  */
 export const searchTextFromFiles = (directory: string = dataDirectory) => {
-  const files = readLexiconFiles(directory)
   const stopWords = readStopWords(directory)
-  const hash = createHash("sha256").update(String(analysisVersion))
-  for (const text of Object.values(files)) hash.update(text)
-  const base = hash.update(JSON.stringify([...stopWords])).digest("hex")
+  const base = dataHash(directory, stopWords)
   const versionOf = (packs: PackData) =>
     packs.digest === ""
       ? base.slice(0, 16)
       : createHash("sha256").update(base).update(packs.digest).digest("hex").slice(0, 16)
   let packs: PackData = noPacks
   let version = versionOf(packs)
-  let data: LexiconData | undefined
   let analyzer: Analyzer | undefined
+  // The shipped labels' generic stems, what the sources' labels are read with (kept from the first build on).
+  let shippedGeneric: ReadonlySet<string> = new Set()
   let sourceLabels: ReadonlyArray<SourceLabel> = []
   let sourceIndex: ReadonlyMap<string, ReadonlyArray<LabelMatch>> | undefined
   const sourceLabelsByStem = () => {
-    sourceIndex ??= sourceLabelIndex(sourceLabels, data?.labels ?? [], stopWords)
+    sourceIndex ??= sourceLabelIndex(sourceLabels, shippedGeneric, stopWords)
     return sourceIndex
   }
+  const readData = () => {
+    if (dataHash(directory, stopWords) !== base)
+      throw new Error(`the text analysis' files in ${directory} changed since the process started: restart it`)
+    return parseLexiconData(lexiconOnDisk(directory))
+  }
   const analysis = () => {
-    data ??= parseLexiconData(files)
     if (analyzer === undefined) {
+      const data = readData()
       const okpd2 = packs.packs.get("okpd2") ?? []
       const crosswalk =
         okpd2.length === 0
           ? data.crosswalk
           : [...data.crosswalk, ...labelLinks(okpd2, russianCpvLabels(packs, data.cpvRussian), data.manualCrosswalk)]
-      const labels = [...data.labels, ...packLabels(packs, data.cpvRussian, stopWords)]
+      // The shipped labels are read once, as the lexicon indexes them; their generic stems are taken on the way.
+      const generic = new Set<string>()
+      const shipped = data.labels
+      const packed = packLabels(packs, data.cpvRussian, stopWords)
+      const labels = {
+        *[Symbol.iterator]() {
+          for (const label of shipped) {
+            for (const stem of label.others ?? []) generic.add(genericStemKey(label.language, stem))
+            yield label
+          }
+          yield* packed
+        }
+      }
       const okpd2Labels = new Map(okpd2.map((row) => [row.code, row.label]))
       analyzer = makeAnalyzer(
         buildLexicon({ ...data, labels, crosswalk, okpd2Labels }, stopWords),
         stopWords,
         sourceLabelsByStem
       )
+      shippedGeneric = generic
     }
     return analyzer
   }

@@ -1,7 +1,7 @@
 // The lexicon: the data the analysis reads (LexiconData.ts), indexed once for it, and every index the analysis reads
 // derived here, so that each part of the analysis reads one index and can be tested on a lexicon made for it.
 
-import type { LabelMatch } from "./Labels.ts"
+import { type LabelIndex, labelIndex } from "./LabelIndex.ts"
 import { type LabelConcepts, labelConceptsOf } from "./LabelConcepts.ts"
 import type { LexiconData } from "./LexiconData.ts"
 import { glossaryStems, termText } from "./GlossaryTerms.ts"
@@ -29,8 +29,8 @@ export interface Lexicon {
   readonly nuts: ReadonlyMap<string, ReadonlyArray<string>>
   /** Place concept -> the place concepts it lies in, nearest first. */
   readonly within: ReadonlyMap<string, ReadonlyArray<string>>
-  /** Content stem -> the CPV labels having it. */
-  readonly labels: ReadonlyMap<string, ReadonlyArray<LabelMatch>>
+  /** Content stem -> the CPV labels having it (and the OKPD2 ones of the packs), packed (`labelIndex`). */
+  readonly labels: LabelIndex
   /** OKPD2 code -> the CPV prefixes the crosswalk links it to. */
   readonly okpd2ToCpv: ReadonlyMap<string, ReadonlyArray<string>>
   /** OKPD2 level -> the CPV prefixes it spans through the crosswalk (`cpvSpannedByLevel`). */
@@ -106,16 +106,6 @@ export const buildLexicon = (data: LexiconData, stopWords: ReadonlySet<string> =
     if (found.length > 0) broader.set(`c:${entry.id}`, found)
   }
 
-  // A label's stems are distinct (`indexLabels`), so it goes under each as it comes: a common stem lists hundreds of
-  // labels, and looking for the label among them would be most of the time the indexing takes.
-  const labels = new Map<string, Array<LabelMatch>>()
-  for (const match of data.labels)
-    for (const stem of match.stems) {
-      const list = labels.get(stem)
-      if (list === undefined) labels.set(stem, [match])
-      else list.push(match)
-    }
-
   const okpd2ToCpv = new Map<string, Array<string>>()
   const cpvToOkpd2 = new Map<string, Array<string>>()
   for (const link of data.crosswalk) {
@@ -134,7 +124,7 @@ export const buildLexicon = (data: LexiconData, stopWords: ReadonlySet<string> =
     broader,
     nuts,
     within,
-    labels,
+    labels: labelIndex(data.labels),
     okpd2ToCpv,
     cpvOfOkpd2: cpvSpannedByLevel(cpvToOkpd2),
     labelConcepts: labelConceptsOf(

@@ -63,7 +63,8 @@ export interface EnglishLabel {
 export interface LexiconData {
   readonly glossary: ReadonlyArray<GlossaryEntry>
   readonly places: ReadonlyArray<PlaceEntry>
-  readonly labels: ReadonlyArray<LabelMatch>
+  /** The labels, read once in order by the lexicon (the files' are decoded as they are read: LexiconFiles.ts). */
+  readonly labels: Iterable<LabelMatch>
   /** The CPV ↔ OKPD2 links: the hand-made ones, and those the packs' labels make (`labelLinks`). */
   readonly crosswalk: ReadonlyArray<CrosswalkLink>
   /** The hand-made crosswalk (`cpv-okpd2.jsonl`, `cpv-okpd2-related.json`). */

@@ -1,10 +1,13 @@
-// The lexicon's files (`data/`, described in docs/search-data.md): read as text (the analysis version hashes them),
-// then decoded line by line by the schemas of LexiconData.ts and Labels.ts. A line that is not what its schema says
-// fails the load, naming its file and line: the data is ours, and a wrong line would otherwise be read as nothing.
+// The lexicon's files (`data/`, described in docs/search-data.md): hashed as read (the analysis version), then decoded
+// line by line, a chunk of the file at a time (FileLines.ts), by the schemas of LexiconData.ts and Labels.ts. A line
+// that is not what its schema says fails the load, naming its file and line: the data is ours, and a wrong line would
+// otherwise be read as nothing.
 
+import type { Hash } from "node:crypto"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { Result, Schema } from "effect"
+import { fileLines, hashFile } from "./FileLines.ts"
 import { CpvEntry, indexLabels, LabelMatch, OwnRussianLabel } from "./Labels.ts"
 import {
   type GlossaryEntry,
@@ -29,6 +32,9 @@ const lexiconFiles = {
   cpv: join("classifications", "cpv.jsonl"),
   compoundParts: join("classifications", "compound-parts.json")
 } as const
+
+/** Each of the lexicon's files on disk, by role. */
+export type LexiconOnDisk = Record<keyof typeof lexiconFiles, FileOnDisk>
 
 /** The text of each of the lexicon's files, by role. */
 export type LexiconFiles = Record<keyof typeof lexiconFiles, string>
@@ -94,25 +100,56 @@ const jsonReader = <A>(
   }
 }
 
-/** A JSON Lines text (`file`, for messages) decoded line by line; blank lines are skipped. */
+/** A file on disk, read a chunk at a time (`fileLines`): no string of the whole file is made. */
+interface FileOnDisk {
+  readonly path: string
+}
+
+/** A file's content: its text, or the file itself. */
+type FileContent = string | FileOnDisk
+
+/** The lines of a file's content, from the first, each with its number (from 1). */
+function* contentLines(content: FileContent): Generator<readonly [line: string, number: number]> {
+  if (typeof content !== "string") {
+    let number = 1
+    for (const line of fileLines(content.path)) yield [line, number++]
+    return
+  }
+  for (let from = 0, number = 1; from < content.length; number++) {
+    const end = content.indexOf("\n", from)
+    const to = end < 0 ? content.length : end
+    yield [content.slice(from, to), number]
+    from = to + 1
+  }
+}
+
+/**
+ * A JSON Lines file (`file`, for messages) decoded line by line, as it is iterated and each time anew: the values are
+ * not kept by it (the label index's lines, packed as they are read). Blank lines are skipped.
+ */
+const linesOf = <A>(
+  schema: Schema.ConstraintDecoder<A>,
+  file: string,
+  content: FileContent,
+  kept = false
+): Iterable<A> => ({
+  *[Symbol.iterator]() {
+    const read = jsonReader(schema, kept)
+    for (const [line, number] of contentLines(content))
+      if (line.trim() !== "") yield read(line, () => `${file}, line ${number}`)
+  }
+})
+
+/** A JSON Lines file (`file`, for messages) decoded line by line; blank lines are skipped. */
 const decodeLines = <A>(
   schema: Schema.ConstraintDecoder<A>,
   file: string,
-  text: string,
+  content: FileContent,
   kept = false
-): ReadonlyArray<A> => {
-  const read = jsonReader(schema, kept)
-  const values: Array<A> = []
-  const lines = text.split("\n")
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] ?? ""
-    if (line.trim() !== "") values.push(read(line, () => `${file}, line ${i + 1}`))
-  }
-  return values
-}
+): ReadonlyArray<A> => [...linesOf(schema, file, content, kept)]
 
 const readLines = <A>(schema: Schema.ConstraintDecoder<A>, directory: string, file: string): ReadonlyArray<A> =>
-  decodeLines(schema, file, readFileSync(join(directory, file), "utf8"))
+  decodeLines(schema, file, { path: join(directory, file) })
 
 /** Reads the CPV codes with their labels in the 24 EU languages. */
 export const readCpv = (directory: string = dataDirectory): ReadonlyArray<CpvEntry> =>
@@ -145,34 +182,62 @@ export const shippedLabels = (
     stopWords
   )
 
-/** The text of the lexicon's files (what the analysis version hashes, before any parsing). */
-export const readLexiconFiles = (directory: string = dataDirectory): LexiconFiles => {
-  const read = (role: keyof typeof lexiconFiles) => readFileSync(join(directory, lexiconFiles[role]), "utf8")
+/** The lexicon's files on disk, by role (read a chunk at a time as they are decoded). */
+export const lexiconOnDisk = (directory: string = dataDirectory): LexiconOnDisk => {
+  const file = (role: keyof typeof lexiconFiles) => ({ path: join(directory, lexiconFiles[role]) })
   return {
-    glossary: read("glossary"),
-    places: read("places"),
-    labels: read("labels"),
-    crosswalk: read("crosswalk"),
-    crosswalkRelated: read("crosswalkRelated"),
-    cpvRussian: read("cpvRussian"),
-    cpv: read("cpv"),
-    compoundParts: read("compoundParts")
+    glossary: file("glossary"),
+    places: file("places"),
+    labels: file("labels"),
+    crosswalk: file("crosswalk"),
+    crosswalkRelated: file("crosswalkRelated"),
+    cpvRussian: file("cpvRussian"),
+    cpv: file("cpv"),
+    compoundParts: file("compoundParts")
   }
 }
 
-/** Decodes the lexicon's files; a line that is not what its file holds fails, naming the file and the line. */
-export const parseLexiconData = (files: LexiconFiles): LexiconData => {
+/** Adds the bytes of the lexicon's files to a hash, in the order of their roles (what the analysis version hashes). */
+export const hashLexicon = (hash: Hash, directory: string = dataDirectory): Hash => {
+  for (const { path } of Object.values(lexiconOnDisk(directory))) hashFile(hash, path)
+  return hash
+}
+
+/** The text of the lexicon's files. */
+export const readLexiconFiles = (directory: string = dataDirectory): LexiconFiles => {
+  const text = (role: keyof typeof lexiconFiles) => readFileSync(join(directory, lexiconFiles[role]), "utf8")
+  return {
+    glossary: text("glossary"),
+    places: text("places"),
+    labels: text("labels"),
+    crosswalk: text("crosswalk"),
+    crosswalkRelated: text("crosswalkRelated"),
+    cpvRussian: text("cpvRussian"),
+    cpv: text("cpv"),
+    compoundParts: text("compoundParts")
+  }
+}
+
+/**
+ * Decodes the lexicon's files, as text or on disk; a line that is not what its file holds fails, naming the file and
+ * the line (a label's line, when the lexicon reads the labels: they are decoded as they are read).
+ */
+export const parseLexiconData = (files: LexiconFiles | LexiconOnDisk): LexiconData => {
+  const json = (role: "crosswalkRelated" | "compoundParts") => {
+    const content = files[role]
+    return typeof content === "string" ? content : readFileSync(content.path, "utf8")
+  }
   const lines = <A>(schema: Schema.ConstraintDecoder<A>, role: keyof typeof lexiconFiles, kept = false) =>
     decodeLines(schema, lexiconFiles[role], files[role], kept)
   const manual: ManualCrosswalk = {
     links: lines(ManualLink, "crosswalk"),
-    related: jsonReader(RelatedDivisions)(files.crosswalkRelated, () => lexiconFiles.crosswalkRelated)
+    related: jsonReader(RelatedDivisions)(json("crosswalkRelated"), () => lexiconFiles.crosswalkRelated)
   }
-  const compoundParts = jsonReader(CompoundParts)(files.compoundParts, () => lexiconFiles.compoundParts)
+  const compoundParts = jsonReader(CompoundParts)(json("compoundParts"), () => lexiconFiles.compoundParts)
   return {
     glossary: lines(GlossaryLine, "glossary").map(glossaryEntry),
     places: lines(PlaceEntry, "places"),
-    labels: lines(LabelMatch, "labels", true),
+    labels: linesOf(LabelMatch, lexiconFiles.labels, files.labels, true),
     crosswalk: manual.links,
     manualCrosswalk: manual,
     cpvRussian: lines(OwnRussianLabel, "cpvRussian"),
