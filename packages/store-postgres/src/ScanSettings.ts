@@ -24,7 +24,13 @@ export class BitmapClient extends Context.Service<BitmapClient, PgClient.PgClien
 export const layerBitmapClient = (url: string, applicationName?: string) =>
   Layer.effect(
     BitmapClient,
-    PgClient.make({ url: Redacted.make(url), maxConnections: 4, startupParameters: bitmapOnly, applicationName })
+    PgClient.make({
+      url: Redacted.make(url),
+      maxConnections: 4,
+      startupParameters: bitmapOnly,
+      applicationName,
+      multiplex: true
+    })
   )
 
 /**

@@ -33,13 +33,22 @@ export interface StoreOptions {
 /** The name this process's connections to PostgreSQL carry (`pg_stat_activity.application_name`, 63 bytes). */
 const applicationName = `tenders ${process.pid} ${hostname()}`.slice(0, 63)
 
-/** The SQL client for the configured store; on PostgreSQL also the search's pool of bitmap-only sessions. */
+/**
+ * The SQL client for the configured store; on PostgreSQL also the search's pool of bitmap-only sessions. Both pipeline
+ * the statements of concurrent requests on each connection (`multiplex`), each statement still its own implicit
+ * transaction: fewer writes and wake-ups per statement (decisions.md, "Issue 23: the throughput").
+ */
 export const layerSql = (
   options: StoreOptions
 ): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, EmbeddedStoreError | SqlError.SqlError> =>
   options.databaseUrl !== undefined && options.databaseUrl.length > 0
     ? Layer.merge(
-        PgClient.layer({ url: Redacted.make(options.databaseUrl), maxConnections: 10, applicationName }),
+        PgClient.layer({
+          url: Redacted.make(options.databaseUrl),
+          maxConnections: 10,
+          applicationName,
+          multiplex: true
+        }),
         layerBitmapClient(options.databaseUrl, applicationName).pipe(Layer.provide(Reactivity.layer))
       )
     : layerEmbedded(options.dataDir)
