@@ -23,6 +23,19 @@ export const fixedRates: ReadonlyArray<{ readonly currency: BudgetCurrency; read
   { currency: "BGN", perEur: "1.95583" }
 ]
 
+/** The currency each national bank's rates give: its own, from its quote of the euro. */
+export const nationalCurrencies = { CBR: "RUB", CBA: "AMD" } as const satisfies Record<
+  Exclude<RatePublisher, "ECB">,
+  BudgetCurrency
+>
+
+/** The spec's currencies the ECB's reference rates give: all but the fixed ones and the national banks'. */
+export const ecbCurrencies: ReadonlyArray<BudgetCurrency> = BudgetCurrency.literals.filter(
+  (currency) =>
+    !fixedRates.some((fixed) => fixed.currency === currency) &&
+    !Object.values<BudgetCurrency>(nationalCurrencies).includes(currency)
+)
+
 /** The day BGN's fixed rate is dated with. */
 export const bgnFixedSince = "2026-01-01"
 

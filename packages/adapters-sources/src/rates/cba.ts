@@ -1,4 +1,4 @@
-import { nationalPerEur, type RatePublication } from "@tenders/core"
+import { nationalCurrencies, nationalPerEur, type RatePublication } from "@tenders/core"
 import { Option, Predicate, Result, Schema } from "effect"
 import { readRatesXml } from "./xml.ts"
 
@@ -42,7 +42,11 @@ export const parseCbaRates = (xml: string): Result.Result<RatePublication, strin
             `Central Bank of Armenia ${publishedOn}: EUR "${eur.Rate}" per ${eur.Amount} is not a usable rate`
           )
         }
-        return Result.succeed({ publisher: "CBA", publishedOn, perEur: [{ currency: "AMD", perEur: perEur.value }] })
+        return Result.succeed({
+          publisher: "CBA",
+          publishedOn,
+          perEur: [{ currency: nationalCurrencies.CBA, perEur: perEur.value }]
+        })
       }
     )
   )

@@ -1,4 +1,4 @@
-import { nationalPerEur, type RatePublication } from "@tenders/core"
+import { nationalCurrencies, nationalPerEur, type RatePublication } from "@tenders/core"
 import { Option, Result, Schema } from "effect"
 import { readRatesXml } from "./xml.ts"
 
@@ -31,7 +31,11 @@ export const parseCbrRates = (xml: string): Result.Result<RatePublication, strin
             `Bank of Russia ${publishedOn}: EUR "${eur.Value}" per ${eur.Nominal} is not a usable rate`
           )
         }
-        return Result.succeed({ publisher: "CBR", publishedOn, perEur: [{ currency: "RUB", perEur: perEur.value }] })
+        return Result.succeed({
+          publisher: "CBR",
+          publishedOn,
+          perEur: [{ currency: nationalCurrencies.CBR, perEur: perEur.value }]
+        })
       }
     )
   )

@@ -1,21 +1,6 @@
-import { type BudgetCurrency, type RatePublication } from "@tenders/core"
+import { ecbCurrencies, type RatePublication } from "@tenders/core"
 import { Result, Schema } from "effect"
 import { readRatesXml } from "./xml.ts"
-
-/** The spec's currencies the ECB's reference rates give (BGN is fixed since 2026, EUR is the base). */
-export const ecbCurrencies: ReadonlyArray<BudgetCurrency> = [
-  "USD",
-  "GBP",
-  "CHF",
-  "NOK",
-  "ISK",
-  "SEK",
-  "DKK",
-  "PLN",
-  "CZK",
-  "HUF",
-  "RON"
-]
 
 const Rate = Schema.Struct({ "@currency": Schema.String, "@rate": Schema.String })
 const Day = Schema.Struct({ "@time": Schema.String, Cube: Schema.optionalKey(Schema.Array(Rate)) })
