@@ -68,13 +68,10 @@ export const PgAccountStore = Layer.effect(
     }, Effect.orDie)
 
     // The UPDATE's row lock serialises concurrent calls and re-checks the limit, so no call over-spends; the day's
-    // count moves in the same statement, only when the month's did.
-    const consumeCall = Effect.fn("PgAccountStore.consumeCall")(
-      function* (accountId: AccountId, day: string, limit: number) {
-        const month = day.slice(0, 7)
-        yield* sql`INSERT INTO usage_months (account_id, month) VALUES (${accountId}::uuid, ${month})
-        ON CONFLICT DO NOTHING`
-        const updated = yield* sql<{ calls: number; packs: number }>`WITH counted AS (
+    // count moves in the same statement, only when the month's did. The month's row is made only when the UPDATE
+    // counts nothing (the month's first call, or a refusal), so a counted call is one statement.
+    const countCall = (accountId: AccountId, day: string, month: string, limit: number) =>
+      sql<{ calls: number; packs: number }>`WITH counted AS (
           UPDATE usage_months SET calls = calls + 1
           WHERE account_id = ${accountId}::uuid AND month = ${month} AND calls < ${limit} + packs * ${packSize}
           RETURNING calls, packs
@@ -84,6 +81,16 @@ export const PgAccountStore = Layer.effect(
           ON CONFLICT (account_id, day) DO UPDATE SET calls = usage_days.calls + 1
         )
         SELECT calls, packs FROM counted`
+    const consumeCall = Effect.fn("PgAccountStore.consumeCall")(
+      function* (accountId: AccountId, day: string, limit: number) {
+        const month = day.slice(0, 7)
+        let updated = yield* countCall(accountId, day, month, limit)
+        if (updated.length === 0) {
+          // No room, or no row yet: make the row (a concurrent first call may have) and count again.
+          yield* sql`INSERT INTO usage_months (account_id, month) VALUES (${accountId}::uuid, ${month})
+            ON CONFLICT DO NOTHING`
+          updated = yield* countCall(accountId, day, month, limit)
+        }
         const row = updated[0]
         if (row !== undefined) return { allowed: true, used: row.calls, limit: limit + row.packs * packSize }
         const current = yield* usage(accountId, month)
