@@ -161,8 +161,9 @@ export const quarterFigures = (
 }
 
 /** The currencies of the spec a set of figures lacks. */
-export const missingCurrencies = (rates: RatesInUse): ReadonlyArray<BudgetCurrency> =>
-  BudgetCurrency.literals.filter((c) => !rates.figures.some((f) => f.currency === c))
+export const missingCurrencies = (
+  figures: ReadonlyArray<{ readonly currency: BudgetCurrency }>
+): ReadonlyArray<BudgetCurrency> => BudgetCurrency.literals.filter((c) => !figures.some((f) => f.currency === c))
 
 /** The figures published before the rates' quarter began (the fixed ones, EUR and BGN, never go stale). */
 export const staleFigures = (rates: RatesInUse): ReadonlyArray<RateFigure> => {
@@ -194,7 +195,7 @@ export const ratesFacts = (rates: RatesInUse): RatesFacts => {
     quarter: rates.quarter,
     publishers: rates.fallback === null ? publishers : [],
     fallback: rates.fallback,
-    missing: missingCurrencies(rates),
+    missing: missingCurrencies(rates.figures),
     stale: staleFigures(rates)
   }
 }

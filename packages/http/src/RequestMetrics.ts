@@ -1,12 +1,6 @@
-import { httpRequestDuration, httpRequests } from "@tenders/core"
-import { Clock, Context, Effect, Exit, Metric } from "effect"
+import { httpRequestDuration, httpRequests, seriesOf } from "@tenders/core"
+import { Clock, Context, Effect, Exit } from "effect"
 import { HttpRouter, HttpServerRequest, type HttpServerResponse } from "effect/http"
-
-/** The two series of one (route, method, status). */
-interface Series {
-  readonly count: Metric.Metric<number, unknown>
-  readonly duration: Metric.Metric<number, unknown>
-}
 
 /** The route label of a request no route matched: one series for every unknown path. */
 const unmatched = "unmatched"
@@ -14,25 +8,10 @@ const unmatched = "unmatched"
 /** Methods labelled as they are; any other method a client sends is `other` (the label set stays bounded). */
 const methods = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"])
 
-/** The series made so far: route pattern -> method -> status. Made once each; a request only looks them up. */
-const made = new Map<string, Map<string, Map<number, Series>>>()
-
-const seriesOf = (route: string, method: string, status: number): Series => {
-  let byMethod = made.get(route)
-  if (byMethod === undefined) made.set(route, (byMethod = new Map()))
-  let byStatus = byMethod.get(method)
-  if (byStatus === undefined) byMethod.set(method, (byStatus = new Map()))
-  let series = byStatus.get(status)
-  if (series === undefined) {
-    const attributes = { route, method, status: String(status) }
-    series = {
-      count: Metric.withAttributes(httpRequests, attributes),
-      duration: Metric.withAttributes(httpRequestDuration, attributes)
-    }
-    byStatus.set(status, series)
-  }
-  return series
-}
+/** The series of one (route, method, status), made once each (`seriesOf`): a request only looks them up. */
+const labels = ["route", "method", "status"]
+const countOf = seriesOf(httpRequests, labels)
+const durationOf = seriesOf(httpRequestDuration, labels)
 
 /** Wraps the router's handler so that the route it matched is known once it answered. */
 export type RouteProbe = <A, E, R>(routed: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
@@ -63,10 +42,10 @@ export const observeRequest = <E, R>(
         if (Exit.isFailure(exit)) return Effect.void
         const request = Context.getOrUndefined(after.context, HttpServerRequest.HttpServerRequest)
         const method = request !== undefined && methods.has(request.method) ? request.method : "other"
-        const series = seriesOf(route, method, exit.value.status)
+        const status = String(exit.value.status)
         const seconds = Number(clock.currentTimeNanosUnsafe() - start) / 1e9
-        series.count.updateUnsafe(1, after.context)
-        series.duration.updateUnsafe(seconds, after.context)
+        countOf(route, method, status).updateUnsafe(1, after.context)
+        durationOf(route, method, status).updateUnsafe(seconds, after.context)
         return Effect.void
       })
     )

@@ -1,4 +1,5 @@
 import {
+  dayOf,
   publicationOfQuarter,
   quarterFirstDay,
   type RatePublication,
@@ -48,7 +49,7 @@ const reading =
   }
 
 const dayAfter = (day: string, days: number): string =>
-  DateTime.formatIso(DateTime.add(DateTime.makeUnsafe(`${day}T00:00:00Z`), { days })).slice(0, 10)
+  dayOf(DateTime.add(DateTime.makeUnsafe(`${day}T00:00:00Z`), { days }))
 
 const russianDate = (day: string): string => `${day.slice(8, 10)}/${day.slice(5, 7)}/${day.slice(0, 4)}`
 

@@ -93,7 +93,7 @@ export const registerRates = (program: Command, globals: () => GlobalOptions) =>
               { maxWidths: [8, 14, 10, 40, 70, 40] }
             )}\n`
           )
-          const missing = missingCurrencies(inUse)
+          const missing = missingCurrencies(inUse.figures)
           if (missing.length > 0) process.stdout.write(`\nno figure (budgets in them skipped): ${missing.join(", ")}\n`)
         })
       )

@@ -17,8 +17,8 @@ import { WatchlistStoreOnMemory } from "./WatchlistStoreMemory.ts"
 
 /**
  * Every store port in memory over one shared state (exposed as `MemoryDb` for assertions): the in-memory twin of
- * store-postgres' `layerStore` (with the RateLimiter over its buckets), for unit tests of use cases that span ports, with the given text analysis (also
- * provided to the use cases under test).
+ * store-postgres' `layerStore` (with the RateLimiter over its buckets), for unit tests of use cases that span ports,
+ * with the given text analysis (also provided to the use cases under test).
  */
 export const memoryStoreWith = (text: Layer.Layer<SearchText>) =>
   Layer.mergeAll(

@@ -1,9 +1,10 @@
 import { DateTime, Duration, Effect, Option } from "effect"
-import type { BudgetCurrency } from "../Currency.ts"
+import { BudgetCurrency } from "../Currency.ts"
 import { RatesStore } from "../ports/RatesStore.ts"
 import {
   nextQuarter,
   publicationOfQuarter,
+  missingCurrencies,
   publisherNames,
   quarterFigures,
   quarterFirstDay,
@@ -14,7 +15,6 @@ import {
   type RatesUnavailable,
   type StoredRate
 } from "../ReferenceRates.ts"
-import { BudgetCurrency as Currencies } from "../Currency.ts"
 import { dayOf } from "../Time.ts"
 
 /** What the publishers gave for a quarter: their publications, and per publisher the URL or file they came from. */
@@ -60,8 +60,12 @@ export const importRates = Effect.fn("importRates")(function* (quarter: string, 
   const fetchedAt = DateTime.formatIso(yield* DateTime.now)
   const figures = quarterFigures(quarter, chosen, fetched.origins, fetchedAt)
   yield* (yield* RatesStore).save(figures)
-  const missing = Currencies.literals.filter((c) => !figures.some((f) => f.currency === c))
-  const result: RatesImport = { quarter, figures, missing, failures: fetched.failures ?? [] }
+  const result: RatesImport = {
+    quarter,
+    figures,
+    missing: missingCurrencies(figures),
+    failures: fetched.failures ?? []
+  }
   return result
 })
 
@@ -92,7 +96,7 @@ export const refreshRatesIfDue = Effect.fn("refreshRatesIfDue")(function* (feed:
   const quarter = quarterAt(now)
   const held = (yield* store.latest).filter((f) => f.quarter === quarter)
   const outcome: RatesRefreshOutcome =
-    held.length === Currencies.literals.length
+    held.length === BudgetCurrency.literals.length
       ? { _tag: "Current", quarter }
       : yield* feed.fetchQuarter(quarter).pipe(
           Effect.flatMap((fetched) => importRates(quarter, fetched)),
