@@ -12,6 +12,7 @@ import autocannon from "autocannon"
 import { type ChildProcess, spawn } from "node:child_process"
 import { mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { createServer } from "node:net"
+import { randomUUID } from "node:crypto"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { parseArgs } from "node:util"
@@ -92,7 +93,7 @@ const freePort = () =>
 const startServer = async (port: number) => {
   const profile = values.profile === undefined ? [] : ["--cpu-prof", "--cpu-prof-dir", values.profile]
   if (values.profile !== undefined) mkdirSync(values.profile, { recursive: true })
-  const env: NodeJS.ProcessEnv = { ...process.env, TENDERS_DATA_DIR: dataDir }
+  const env: NodeJS.ProcessEnv = { ...process.env, TENDERS_DATA_DIR: dataDir, TENDERS_METRICS_TOKEN: metricsToken }
   if (databaseUrl === undefined) delete env["DATABASE_URL"]
   else env["DATABASE_URL"] = databaseUrl
   // Its log goes to a file, as an operator's would, not through a pipe this process would have to read.
@@ -113,6 +114,25 @@ const startServer = async (port: number) => {
     if (ok) return child
     if (Date.now() > deadline) throw new Error(`tenders serve did not answer /health in 120 s:\n${errors()}`)
     await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+}
+
+/** The bench's token for the server's /metrics (the search cache's counts and the heap, after each level). */
+const metricsToken = randomUUID()
+
+/** From the server's /metrics: the search result cache's hits, misses and searches run without it; the heap in MB. */
+const scrape = async (base: string) => {
+  const text = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } }).then((res) =>
+    res.text()
+  )
+  const value = (series: string) => {
+    const line = text.split("\n").find((l) => l.startsWith(`${series} `))
+    return line === undefined ? 0 : Number(line.slice(series.length + 1))
+  }
+  const cache = (result: string) => value(`tenders_search_cache_total{result="${result}"}`)
+  return {
+    cache: `cache hit ${cache("hit")}, miss ${cache("miss")}, off ${cache("off")}`,
+    heap: (value("tenders_process_heap_used_bytes") / 1024 / 1024).toFixed(0)
   }
 }
 
@@ -198,13 +218,17 @@ const main = async () => {
         process.stdout.write(`${name.padEnd(30)} ${describeRun(result)}\n`)
       }
     }
-    process.stdout.write(`\nmix (${getShare * 100}% get-tender) ${header} ${"failed".padStart(7)}  RSS MB\n`)
+    process.stdout.write(`\nmix (${getShare * 100}% get-tender) ${header} ${"failed".padStart(7)}  RSS MB  heap MB\n`)
     let sent = 0
     for (const [i, level] of connections.entries()) {
       const amount = amounts[i] ?? 0
       const result = await load({ base, key, connections: level, amount, request: () => nextRequest(ids, getShare) })
       sent += result.requests.total
-      process.stdout.write(`${`${level} connections`.padEnd(22)} ${describeRun(result)}  ${rssOf(pid).padStart(6)}\n`)
+      const after = await scrape(base)
+      process.stdout.write(
+        `${`${level} connections`.padEnd(22)} ${describeRun(result)}  ${rssOf(pid).padStart(6)}  ${after.heap.padStart(7)}` +
+          `  (${after.cache})\n`
+      )
     }
     process.stdout.write(`server RSS after ${sent} measured requests (and the warm-up): ${rssOf(pid)} MB\n`)
   } finally {
