@@ -1,7 +1,7 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { PgClient } from "@effect/sql-pg"
 import { type AccountId, AccountStore, DeliveryStore } from "@tenders/core"
-import { DateTime, Effect } from "effect"
+import { DateTime, Effect, Option } from "effect"
 import { backends } from "./backends.ts"
 
 /** A failed e-mail delivery of `accountId` put straight into the outbox; its id. */
@@ -44,6 +44,53 @@ for (const [name, makeLayer] of backends()) {
             assert.deepStrictEqual(yield* accounts.dailyUsage(account.id, "2026-10"), [{ day: "2026-10-31", calls: 1 }])
             assert.deepStrictEqual(yield* accounts.dailyUsage(other.id, "2026-11"), [{ day: "2026-11-05", calls: 1 }])
             assert.deepStrictEqual(yield* accounts.dailyUsage(other.id, "2026-12"), [])
+          })
+      )
+
+      it.effect(
+        "authenticates and counts a call in one statement: once the month has its row, exactly under concurrency",
+        () =>
+          Effect.gen(function* () {
+            const accounts = yield* AccountStore
+            const limits = { free: 3, pro: 7, business: 50 }
+            const account = yield* accounts.saveAccount({ email: "one@example.com", plan: "pro", monthlyLimit: null })
+            const { key, keyId } = yield* accounts.createKey(account.id, "rest")
+            const call = () => accounts.authenticateAndCount(key, "rest", "2026-11-06", limits)
+            assert.isTrue(Option.isNone(yield* accounts.authenticateAndCount(`${key}x`, "rest", "2026-11-06", limits)))
+            assert.isTrue(Option.isNone(yield* accounts.authenticateAndCount(key, "mcp", "2026-11-06", limits)))
+            // The month's first call: no row to count in yet, so not counted (the caller charges it).
+            assert.deepStrictEqual(yield* call(), Option.some({ account, counted: Option.none() }))
+            assert.isTrue((yield* accounts.consumeCall(account.id, "2026-11-06", 7)).allowed)
+            // The plan's limit, 7: 6 more of 20 concurrent calls are counted; the others are left to be charged.
+            const decisions = yield* Effect.forEach(Array.from({ length: 20 }), call, { concurrency: "unbounded" })
+            const counted = decisions.flatMap((found) =>
+              Option.isSome(found) && Option.isSome(found.value.counted) ? [found.value.counted.value] : []
+            )
+            assert.strictEqual(counted.length, 6)
+            assert.deepStrictEqual(
+              counted.map((d) => d.used).toSorted((a, b) => a - b),
+              [2, 3, 4, 5, 6, 7]
+            )
+            assert.isTrue(counted.every((d) => d.allowed && d.limit === 7))
+            assert.deepStrictEqual(yield* accounts.dailyUsage(account.id, "2026-11"), [{ day: "2026-11-06", calls: 7 }])
+            // A pack adds 10,000 to the limit the statement counts against; the account's own limit comes first.
+            yield* accounts.addPack(account.id, "2026-11")
+            const withPack = yield* call()
+            assert.deepStrictEqual(
+              Option.map(withPack, (found) => found.counted),
+              Option.some(Option.some({ allowed: true, used: 8, limit: 10_007 }))
+            )
+            const own = yield* accounts.saveAccount({ email: "one@example.com", plan: undefined, monthlyLimit: 8 })
+            const ownLimit = yield* call()
+            assert.deepStrictEqual(
+              Option.map(ownLimit, (found) => found.counted),
+              Option.some(Option.some({ allowed: true, used: 9, limit: 10_008 }))
+            )
+            assert.strictEqual(own.monthlyLimit, 8)
+            // A revoked key is unknown.
+            assert.isTrue(yield* accounts.revokeKey(keyId))
+            assert.isTrue(Option.isNone(yield* call()))
+            assert.strictEqual((yield* accounts.usage(account.id, "2026-11")).calls, 9)
           })
       )
 

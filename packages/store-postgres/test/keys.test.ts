@@ -112,6 +112,12 @@ const authenticatesReadOnly = Effect.fnUntraced(function* (
   yield* readOnly(
     Effect.fnUntraced(function* (store) {
       assert.deepStrictEqual(yield* store.authenticate(key, "rest"), Option.some(account))
+      // The one-round-trip path authenticates alone: the call is left to `consumeCall` to charge.
+      const limits = { free: 1, pro: 10, business: 100 }
+      assert.deepStrictEqual(
+        yield* store.authenticateAndCount(key, "rest", "2026-05-04", limits),
+        Option.some({ account, counted: Option.none() })
+      )
       const refused = yield* Effect.flip(store.consumeCall(account.id, "2026-05-04", 10))
       assert.strictEqual(refused._tag, "QuotaCounterUnavailable")
     })

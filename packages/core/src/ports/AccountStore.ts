@@ -29,6 +29,18 @@ export class AccountStore extends Context.Service<
       day: string,
       limit: number
     ) => Effect.Effect<QuotaDecision, QuotaCounterUnavailable>
+    /**
+     * `authenticate`, and `consumeCall` for the key's account with its own limit (`monthlyLimit`, else `limits` of
+     * its plan), in one round trip where the store can: the account, and the decision when the call was counted.
+     * Not counted (none) means only that the caller must charge it (`consumeCall`): the month's first call, the
+     * limit reached, a store that cannot write, or a store without such a path.
+     */
+    readonly authenticateAndCount: (
+      secret: string,
+      kind: KeyKind,
+      day: string,
+      limits: Readonly<Record<Plan, number>>
+    ) => Effect.Effect<Option.Option<{ readonly account: Account; readonly counted: Option.Option<QuotaDecision> }>>
     /** Calls used in `month` and the packs bought for it. */
     readonly usage: (
       accountId: AccountId,

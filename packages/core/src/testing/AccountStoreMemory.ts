@@ -23,15 +23,22 @@ export const AccountStoreOnMemory = Layer.effect(
   Effect.gen(function* () {
     const db = yield* MemoryDb
     const byEmail = (email: string) => [...db.accounts.values()].find((a) => a.account.email === email)?.account
+    const authenticate = (secret: string, kind: KeyKind) =>
+      Effect.map(DateTime.now, (now) => {
+        const index = db.keys.findIndex((k) => k.secret === secret && k.kind === kind && k.revokedAt === null)
+        const key = db.keys[index]
+        if (key === undefined) return Option.none<Account>()
+        db.keys[index] = { ...key, lastUsedAt: `${formatUtc(now).slice(0, 16)}:00Z` }
+        return Option.fromNullishOr(db.accounts.get(key.accountId)?.account)
+      })
     return AccountStore.of({
-      authenticate: (secret, kind) =>
-        Effect.map(DateTime.now, (now) => {
-          const index = db.keys.findIndex((k) => k.secret === secret && k.kind === kind && k.revokedAt === null)
-          const key = db.keys[index]
-          if (key === undefined) return Option.none()
-          db.keys[index] = { ...key, lastUsedAt: `${formatUtc(now).slice(0, 16)}:00Z` }
-          return Option.fromNullishOr(db.accounts.get(key.accountId)?.account)
-        }),
+      authenticate,
+      // No one-round-trip path here: every counted call is charged by `consumeCall` (which tests may replace).
+      authenticateAndCount: (secret, kind) =>
+        Effect.map(
+          authenticate(secret, kind),
+          Option.map((account) => ({ account, counted: Option.none<QuotaDecision>() }))
+        ),
       consumeCall: (accountId, day, limit) =>
         Effect.sync((): QuotaDecision => {
           const usage = usageOf(db, accountId, day.slice(0, 7))

@@ -1,7 +1,7 @@
 import { DateTime, Effect, Option } from "effect"
-import { type Account, type KeyKind, keyPattern } from "../Account.ts"
+import { type Account, type KeyKind, keyPattern, type QuotaDecision } from "../Account.ts"
 import { QuotaExceeded, Unauthorized } from "../Errors.ts"
-import { packSize, planRules } from "../Plan.ts"
+import { packSize, type Plan, planRules } from "../Plan.ts"
 import { countRefusal } from "../Metrics.ts"
 import { AccountStore } from "../ports/AccountStore.ts"
 import { dayOf, monthOf, secondsUntilMonthEnd } from "../Time.ts"
@@ -46,14 +46,8 @@ export const quotaOfRefusal = (error: QuotaExceeded): Option.Option<Quota> =>
 
 const describeKind: Record<KeyKind, string> = { rest: "a REST key (sk_live_...)", mcp: "an MCP token (mcp_live_...)" }
 
-/**
- * The account of a bearer secret for one surface: 401 for a missing, malformed, wrong-kind, unknown or
- * revoked secret. Counts nothing (MCP checks the token of every request this way; only tool calls count).
- */
-export const authenticateCaller = Effect.fn("authenticateCaller")(function* (
-  secret: string | undefined,
-  kind: KeyKind
-) {
+/** A bearer secret's shape for one surface: 401 for a missing, malformed or wrong-kind secret. */
+const checkSecret = Effect.fn("checkSecret")(function* (secret: string | undefined, kind: KeyKind) {
   if (secret === undefined || secret.length === 0) {
     return yield* new Unauthorized({
       message: `Missing credentials: send "Authorization: Bearer <key>" with ${describeKind[kind]}.`
@@ -62,22 +56,63 @@ export const authenticateCaller = Effect.fn("authenticateCaller")(function* (
   if (!keyPattern[kind].test(secret)) {
     return yield* new Unauthorized({ message: `Wrong credential format: this endpoint takes ${describeKind[kind]}.` })
   }
-  const found = yield* (yield* AccountStore).authenticate(secret, kind)
-  if (Option.isNone(found)) {
-    return yield* new Unauthorized({ message: "Invalid or revoked key." })
-  }
+  return secret
+})
+
+const unknownKey = () => new Unauthorized({ message: "Invalid or revoked key." })
+
+/**
+ * The account of a bearer secret for one surface: 401 for a missing, malformed, wrong-kind, unknown or
+ * revoked secret. Counts nothing (MCP checks the token of every request this way; only tool calls count).
+ */
+export const authenticateCaller = Effect.fn("authenticateCaller")(function* (
+  secret: string | undefined,
+  kind: KeyKind
+) {
+  const found = yield* (yield* AccountStore).authenticate(yield* checkSecret(secret, kind), kind)
+  if (Option.isNone(found)) return yield* unknownKey()
   return found.value
 })
+
+/** The monthly limits of the plans, as the store counts a call against them (an account's own limit first). */
+const planLimits: Readonly<Record<Plan, number>> = {
+  free: planRules.free.monthlyCalls,
+  pro: planRules.pro.monthlyCalls,
+  business: planRules.business.monthlyCalls
+}
 
 /**
  * Authenticates a bearer secret for one surface and, when `count` (the default), counts the call against the UTC
  * month. 401 for a missing, malformed, wrong-kind, unknown or revoked secret; 429 past the limit (not counted).
+ * A counted call is one round trip to the store when it can (`authenticateAndCount`); else, and for the month's first
+ * call and a refusal, the call is charged as `chargeCall` does.
  */
 export const authorizeCall = (
   secret: string | undefined,
   kind: KeyKind,
   options: { readonly count: boolean } = { count: true }
-) => Effect.flatMap(authenticateCaller(secret, kind), (account) => chargeCall(account, options))
+) =>
+  options.count
+    ? authorizeCounted(secret, kind)
+    : Effect.flatMap(authenticateCaller(secret, kind), (account) => chargeCall(account, options))
+
+const authorizeCounted = Effect.fn("authorizeCall")(function* (secret: string | undefined, kind: KeyKind) {
+  const checked = yield* checkSecret(secret, kind)
+  const now = yield* DateTime.now
+  const found = yield* (yield* AccountStore).authenticateAndCount(checked, kind, dayOf(now), planLimits)
+  if (Option.isNone(found)) return yield* unknownKey()
+  const { account, counted } = found.value
+  if (Option.isNone(counted)) return yield* chargeCall(account)
+  return contextOf(account, counted.value, secondsUntilMonthEnd(now))
+})
+
+/** The caller of a counted (or allowed) call and its quota after it. */
+const contextOf = (account: Account, decision: QuotaDecision, resetSeconds: number): CallContext => ({
+  account,
+  limit: decision.limit,
+  remaining: Math.max(0, decision.limit - decision.used),
+  resetSeconds
+})
 
 /**
  * Counts a call of an authenticated account against the UTC month (when `count`, the default) and gives its quota;
@@ -119,11 +154,5 @@ export const chargeCall = Effect.fn("chargeCall")(function* (
       resetSeconds
     })
   }
-  const context: CallContext = {
-    account,
-    limit: decision.limit,
-    remaining: Math.max(0, decision.limit - decision.used),
-    resetSeconds
-  }
-  return context
+  return contextOf(account, decision, resetSeconds)
 })
