@@ -10,6 +10,7 @@ import {
   OAuthSettings,
   oauthSettingsConfig,
   publicUrlConfig,
+  searchCacheConfig,
   SearchText,
   SignInMailer,
   signUpConfig,
@@ -22,7 +23,7 @@ import {
 } from "@tenders/core"
 import { DashboardApp, DashboardSettings, OAuthConsentApp } from "@tenders/dashboard"
 import { clientAddressMiddleware, HttpApp, routerConfig } from "@tenders/http"
-import { reanalyseStale, usePacksOfStore } from "@tenders/store-postgres"
+import { layerSearchCache, reanalyseStale, usePacksOfStore } from "@tenders/store-postgres"
 import { McpAllowedOrigins, McpApp, OAuthApp } from "@tenders/mcp"
 import { Cause, DateTime, Effect, Exit, Layer, Runtime, Schedule } from "effect"
 import { HttpRouter } from "effect/http"
@@ -148,11 +149,20 @@ const stopCleanly: Runtime.Teardown = (exit, onExit) =>
  */
 const signInMailSweep = "5 seconds"
 
+/** The search result cache of `serve` (`TENDERS_SEARCH_CACHE` answers) over the configured store's change feed. */
+const searchCacheLayer = (globals: GlobalOptions) =>
+  Layer.unwrap(
+    Effect.map(searchCacheConfig, (entries) =>
+      layerSearchCache({ databaseUrl: globals.databaseUrl, dataDir: globals.dataDir }, entries)
+    )
+  )
+
 /** Runs the REST API, /docs, /mcp and /dashboard on the configured store until SIGINT / SIGTERM. */
 export const runServer = (options: ServerOptions, globals: GlobalOptions) => {
   // The notifier reads the webhook allow-list the app layer parses; every replica sends the sign-in mails it queued.
   const ports = SignInMailer.layer(signInMailSweep).pipe(
     Layer.provideMerge(notifierLayer({ dataDir: globals.dataDir })),
+    Layer.provideMerge(searchCacheLayer(globals)),
     Layer.provideMerge(appLayer(globals))
   )
   const startup = Effect.gen(function* () {

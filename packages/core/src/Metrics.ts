@@ -135,6 +135,22 @@ const searchSeries = seriesOf(searchDuration, ["class", "filters"])
 export const recordSearch = (seconds: number, kind: SearchClass, filtersUsed: boolean): Effect.Effect<void> =>
   Metric.update(searchSeries(kind, filtersUsed ? "true" : "false"), seconds)
 
+/** What the search result cache did for a search (`SearchCache`). */
+export type SearchCacheResult = "hit" | "miss" | "off"
+
+/** Searches answered from the result cache, run and kept in it, or run without it (off, or the store unsure). */
+export const searchCacheLookups = Metric.counter("tenders_search_cache_total", {
+  description:
+    "Searches by what the result cache did: hit (answered from it), miss (run and kept), off (run without it)",
+  incremental: true
+})
+
+const searchCacheSeries = seriesOf(searchCacheLookups, ["result"])
+
+/** Counts one search by what the result cache did for it. */
+export const countSearchCache = (result: SearchCacheResult): Effect.Effect<void> =>
+  Metric.update(searchCacheSeries(result), 1)
+
 /** The process's resident memory (read at scrape time). */
 export const processResidentMemory = Metric.gauge("tenders_process_resident_memory_bytes", {
   description: "Resident memory of the server process (RSS), in bytes"

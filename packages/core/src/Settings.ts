@@ -95,6 +95,17 @@ export const backgroundSettingsConfig: Config.Config<BackgroundSettings> = Confi
   )
 )
 
+/** How many search answers a server keeps by default (`TENDERS_SEARCH_CACHE`; decisions.md, the result cache). */
+export const defaultSearchCacheEntries = 1000
+
+/** `TENDERS_SEARCH_CACHE`: how many search answers `serve` keeps (0: none, every search runs). */
+export const searchCacheConfig: Config.Config<number> = Config.Int("TENDERS_SEARCH_CACHE").pipe(
+  Config.withDefault(defaultSearchCacheEntries),
+  Config.mapEffect((entries) =>
+    entries >= 0 && entries <= 100_000 ? Effect.succeed(entries) : invalid("TENDERS_SEARCH_CACHE must be 0 to 100000")
+  )
+)
+
 /** `TENDERS_SIGNUP`: whether a first dashboard sign-in creates a Free account (`open`, the default) or not. */
 export const signUpConfig: Config.Config<"open" | "closed"> = Config.String("TENDERS_SIGNUP").pipe(
   Config.withDefault("open"),

@@ -22,26 +22,7 @@ import {
   TenderStore
 } from "../src/index.ts"
 import { makeRecord, SignInMailerManual } from "../src/testing/index.ts"
-import { account, atStart, inDays, start, world } from "./support.ts"
-
-/** The value of one series now: a counter's count, a gauge's value, a histogram's number of observations. */
-const sample = (id: string, labels: Record<string, string> = {}) =>
-  Effect.map(Metric.snapshot, (all) => {
-    const found = all.find(
-      (s) => s.id === id && Object.entries(labels).every(([key, value]) => s.attributes?.[key] === value)
-    )
-    if (found === undefined) return undefined
-    switch (found.type) {
-      case "Counter":
-        return Number(found.state.count)
-      case "Gauge":
-        return Number(found.state.value)
-      case "Histogram":
-        return found.state.count
-      default:
-        return undefined
-    }
-  })
+import { account, atStart, inDays, sample, start, world } from "./support.ts"
 
 /** Runs a test over the in-memory world with a registry of its own: no other test's samples. */
 const inWorld = <A, E, R>(effect: Effect.Effect<A, E, R>) =>

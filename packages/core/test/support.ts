@@ -1,4 +1,4 @@
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Metric } from "effect"
 import { TestClock } from "effect/testing"
 import { AccountStore, type Plan, Rates } from "../src/index.ts"
 import { isoFromNow, memoryStore, notifierRecorder, type NotifierScript } from "../src/testing/index.ts"
@@ -20,3 +20,22 @@ export const atStart = TestClock.setTime(start)
 export const account = Effect.fn("test.account")(function* (email: string, plan: Plan) {
   return yield* (yield* AccountStore).saveAccount({ email, plan, monthlyLimit: null })
 })
+
+/** The value of one series now: a counter's count, a gauge's value, a histogram's number of observations. */
+export const sample = (id: string, labels: Record<string, string> = {}) =>
+  Effect.map(Metric.snapshot, (all) => {
+    const found = all.find(
+      (s) => s.id === id && Object.entries(labels).every(([key, value]) => s.attributes?.[key] === value)
+    )
+    if (found === undefined) return undefined
+    switch (found.type) {
+      case "Counter":
+        return Number(found.state.count)
+      case "Gauge":
+        return Number(found.state.value)
+      case "Histogram":
+        return found.state.count
+      default:
+        return undefined
+    }
+  })

@@ -5,6 +5,7 @@ import { notices, schedule, unusedNativeIndex } from "./migrations/Ingest.ts"
 import { initial } from "./migrations/Initial.ts"
 import { oauth, oauthClientAge } from "./migrations/OAuth.ts"
 import { referenceRates } from "./migrations/ReferenceRates.ts"
+import { searchChanges } from "./migrations/SearchChanges.ts"
 import { deadlineDays, deadlineDaysByCountry, fieldLexemes, searchTerms, titleTerms } from "./migrations/SearchTerms.ts"
 import { signIn } from "./migrations/SignIn.ts"
 import { accountEmailForm, rateLimits, signInMail } from "./migrations/SignInMail.ts"
@@ -35,7 +36,8 @@ export const migrate = Migrator.make({})({
     "20_classifications": classifications,
     "21_source_labels": sourceLabels,
     "22_deadline_days_by_country": deadlineDaysByCountry,
-    "23_reference_rates": referenceRates
+    "23_reference_rates": referenceRates,
+    "24_search_changes": searchChanges
   }),
   table: "tenders_migrations"
 })

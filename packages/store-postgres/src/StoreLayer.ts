@@ -1,4 +1,4 @@
-import { useSourceLabelsOfStore } from "@tenders/core"
+import { SearchCache, useSourceLabelsOfStore } from "@tenders/core"
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, Redacted } from "effect"
 import { hostname } from "node:os"
@@ -15,6 +15,7 @@ import { PgNoticeStore } from "./PgNoticeStore.ts"
 import { PgOAuthStore } from "./PgOAuthStore.ts"
 import { PgRateLimiter } from "./PgRateLimiterStore.ts"
 import { PgRatesStore } from "./PgRatesStore.ts"
+import { PgSearchChanges } from "./PgSearchChanges.ts"
 import { PgSignInStore } from "./PgSignInStore.ts"
 import { PgSourceRunStore } from "./PgSourceRunStore.ts"
 import { PgSourceStatusStore } from "./PgSourceStatusStore.ts"
@@ -30,6 +31,9 @@ export interface StoreOptions {
   readonly dataDir: string
 }
 
+const onPostgres = (options: StoreOptions): options is StoreOptions & { readonly databaseUrl: string } =>
+  options.databaseUrl !== undefined && options.databaseUrl.length > 0
+
 /** The name this process's connections to PostgreSQL carry (`pg_stat_activity.application_name`, 63 bytes). */
 const applicationName = `tenders ${process.pid} ${hostname()}`.slice(0, 63)
 
@@ -41,7 +45,7 @@ const applicationName = `tenders ${process.pid} ${hostname()}`.slice(0, 63)
 export const layerSql = (
   options: StoreOptions
 ): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, EmbeddedStoreError | SqlError.SqlError> =>
-  options.databaseUrl !== undefined && options.databaseUrl.length > 0
+  onPostgres(options)
     ? Layer.merge(
         PgClient.layer({
           url: Redacted.make(options.databaseUrl),
@@ -82,3 +86,11 @@ const stores = (options: StoreOptions) =>
     Layer.provideMerge(Layer.effectDiscard(Effect.orDie(migrate))),
     Layer.provideMerge(layerSql(options))
   )
+
+/**
+ * The search result cache of a server (core `SearchCache`, `entries` answers): on PostgreSQL over its change feed
+ * (PgSearchChanges.ts). The embedded store has none (its one shared session cannot LISTEN: embedded/EmbeddedPostgres.ts),
+ * so there every search runs.
+ */
+export const layerSearchCache = (options: StoreOptions, entries: number) =>
+  onPostgres(options) ? SearchCache.layer(entries).pipe(Layer.provide(PgSearchChanges)) : Layer.empty

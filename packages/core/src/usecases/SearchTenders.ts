@@ -10,6 +10,7 @@ import { TenderStore } from "../ports/TenderStore.ts"
 import { type QueryPlan, SearchText } from "../TextQuery.ts"
 import { type HintInput, type SearchQuery, type SearchResponse, searchHint } from "../Search.ts"
 import { toCard } from "../TenderRead.ts"
+import { type ExplainedSearch, SearchCache } from "./SearchCache.ts"
 import { sourceHealth } from "./SourceHealth.ts"
 
 /** Refuses structured filters on plans without them (403 plan_required). */
@@ -79,12 +80,8 @@ export const toSearchQuery = Effect.fn("toSearchQuery")(function* (
   return query
 })
 
-/**
- * Searches open tenders (spec: POST /v1/tenders/search), with what the hint was made from: a page in another
- * language says the same in its own words.
- */
-export const searchTendersExplained = Effect.fn("searchTenders")(function* (request: SearchRequest, plan: Plan) {
-  yield* requireFilterPlan(request, plan)
+/** Runs a search whose plan rules were checked: the store's tenders, the hint's notes, the sources' health. */
+const runSearch = Effect.fn("runSearch")(function* (request: SearchRequest) {
   const limit = request.limit ?? 10
   // The sources' health (for `degradedSources`) is read while the search runs: on a pool of connections it adds
   // no round trip to the answer's time.
@@ -116,7 +113,18 @@ export const searchTendersExplained = Effect.fn("searchTenders")(function* (requ
     ...(hint === undefined ? {} : { hint }),
     ...(degraded.length === 0 ? {} : { degradedSources: degraded })
   }
-  return { response, notes }
+  const explained: ExplainedSearch = { response, notes }
+  return explained
+})
+
+/**
+ * Searches open tenders (spec: POST /v1/tenders/search), with what the hint was made from: a page in another
+ * language says the same in its own words. Answered from the result cache (`SearchCache`) when the same search was
+ * made since the store last changed.
+ */
+export const searchTendersExplained = Effect.fn("searchTenders")(function* (request: SearchRequest, plan: Plan) {
+  yield* requireFilterPlan(request, plan)
+  return yield* (yield* SearchCache).answer(request, runSearch(request))
 })
 
 /** Searches open tenders (spec: POST /v1/tenders/search). */

@@ -1,0 +1,120 @@
+import { Cache, Context, DateTime, Duration, Effect, Equal, Exit, Hash, Layer, Option } from "effect"
+import type { SearchRequest } from "../Filters.ts"
+import { countSearchCache } from "../Metrics.ts"
+import { SearchChanges } from "../ports/SearchChanges.ts"
+import type { HintInput, SearchResponse } from "../Search.ts"
+import { parseInstant } from "../Time.ts"
+
+/** A search's answer with what its hint was made from (a page in another language says the same in its words). */
+export interface ExplainedSearch {
+  readonly response: SearchResponse
+  readonly notes: HintInput
+}
+
+/**
+ * The longest an answer is kept: what changes with time alone and no write (a source's run overdue and so
+ * `stalled`, the quarter of the rates in use) shows within this; written changes end an answer at once.
+ */
+export const searchCacheMaxAge = Duration.seconds(30)
+
+/** A search as the cache tells searches apart: the store's generation and the request, with the search to run. */
+class SearchKey implements Equal.Equal {
+  readonly text: string
+  /** When the search was asked (the clock's epoch milliseconds). */
+  readonly at: number
+  readonly run: Effect.Effect<ExplainedSearch>
+  constructor(text: string, at: number, run: Effect.Effect<ExplainedSearch>) {
+    this.text = text
+    this.at = at
+    this.run = run
+  }
+  [Equal.symbol](that: Equal.Equal): boolean {
+    return that instanceof SearchKey && that.text === this.text
+  }
+  [Hash.symbol](): number {
+    return Hash.string(this.text)
+  }
+}
+
+/**
+ * The request's fields in one order, its lists (countries, CPV codes: sets to the search) sorted without repeats: the
+ * order a caller wrote them in does not make another search.
+ */
+const requestText = (request: SearchRequest): string =>
+  JSON.stringify(
+    Object.keys(request)
+      .toSorted()
+      .map((name) => {
+        const value: unknown = request[name as keyof SearchRequest]
+        return [name, Array.isArray(value) ? [...new Set(value)].toSorted() : value]
+      })
+  )
+
+/**
+ * How long an answer may be given again: until its first result's deadline passes (a closed tender leaves the
+ * results; a tender never comes into them by time alone), and at most `searchCacheMaxAge`.
+ */
+const lifetime = (answer: ExplainedSearch, at: number): Duration.Duration => {
+  let until = at + Duration.toMillis(searchCacheMaxAge)
+  for (const card of answer.response.results) {
+    if (card.deadline === null) continue
+    const deadline = parseInstant(card.deadline)
+    if (Option.isSome(deadline)) until = Math.min(until, DateTime.toEpochMillis(deadline.value))
+  }
+  return Duration.millis(Math.max(0, until - at))
+}
+
+/** The search result cache as the search use case sees it. */
+export interface SearchCacheShape {
+  /** The answer to `request`: the one kept for the store's current generation, else `run`'s, kept. */
+  readonly answer: <R>(
+    request: SearchRequest,
+    run: Effect.Effect<ExplainedSearch, never, R>
+  ) => Effect.Effect<ExplainedSearch, never, R>
+}
+
+/** Every search runs: the default, and what a store without a change feed gets. */
+const runEverySearch: SearchCacheShape = {
+  answer: (_request, run) => Effect.tap(run, () => countSearchCache("off"))
+}
+
+/**
+ * The search result cache: answers kept per request and store generation (`SearchChanges`), `capacity` of them, the
+ * least recently used going first; concurrent identical searches run once. While the store cannot say its
+ * generation, every search runs. The plan's rules and the quota are checked before it, so it changes no answer.
+ */
+export class SearchCache extends Context.Reference<SearchCacheShape>("@tenders/core/SearchCache", {
+  defaultValue: () => runEverySearch
+}) {
+  /** The cache over the store's change feed; `capacity` 0 keeps nothing (every search runs). */
+  static readonly layer = (capacity: number) =>
+    Layer.effect(
+      SearchCache,
+      Effect.gen(function* () {
+        if (capacity <= 0) return runEverySearch
+        const changes = yield* SearchChanges
+        const cache = yield* Cache.makeWith(
+          (key: SearchKey) => countSearchCache("miss").pipe(Effect.andThen(key.run)),
+          {
+            capacity,
+            timeToLive: (exit, key) => (Exit.isSuccess(exit) ? lifetime(exit.value, key.at) : Duration.zero)
+          }
+        )
+        const answer = <R>(request: SearchRequest, run: Effect.Effect<ExplainedSearch, never, R>) =>
+          Effect.gen(function* () {
+            const generation = yield* changes.generation
+            if (Option.isNone(generation)) return yield* runEverySearch.answer(request, run)
+            const context = yield* Effect.context<R>()
+            const at = DateTime.toEpochMillis(yield* DateTime.now)
+            const key = new SearchKey(
+              `${generation.value}:${requestText(request)}`,
+              at,
+              Effect.provideContext(run, context)
+            )
+            if (yield* Cache.has(cache, key)) yield* countSearchCache("hit")
+            return yield* Cache.get(cache, key)
+          })
+        return { answer }
+      })
+    )
+}

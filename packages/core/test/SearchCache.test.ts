@@ -1,0 +1,123 @@
+import { assert, describe, it } from "@effect/vitest"
+import { DateTime, Effect, Layer, Metric, Option, Ref } from "effect"
+import { TestClock } from "effect/testing"
+import { Rates, SearchCache, searchCacheMaxAge, SearchChanges, searchTenders, TenderStore } from "../src/index.ts"
+import { makeRecord, SearchTextSimple, SourceStatusStoreEmpty, TenderStoreMemory } from "../src/testing/index.ts"
+import { sample } from "./support.ts"
+
+/**
+ * The store's generation as a test sets it (none: the store cannot tell), and a TenderStore that counts its
+ * searches, so a test sees which answers were run and which were given again.
+ */
+const harness = Effect.gen(function* () {
+  const generation = yield* Ref.make(Option.some(1))
+  const searches = yield* Ref.make(0)
+  const changes = Layer.succeed(SearchChanges, SearchChanges.of({ generation: Ref.get(generation) }))
+  const counted = Layer.effect(
+    TenderStore,
+    Effect.gen(function* () {
+      const store = yield* TenderStore
+      const search: typeof store.search = (query) =>
+        Effect.andThen(
+          Ref.update(searches, (n) => n + 1),
+          store.search(query)
+        )
+      return TenderStore.of({ ...store, search })
+    })
+  ).pipe(Layer.provideMerge(TenderStoreMemory))
+  const layer = SearchCache.layer(10).pipe(
+    Layer.provide(changes),
+    Layer.merge(Layer.mergeAll(counted, SourceStatusStoreEmpty, Rates.bundled, SearchTextSimple))
+  )
+  return { generation, searches, layer }
+})
+
+const inDays = (now: DateTime.Utc, days: number) => `${DateTime.formatIso(DateTime.add(now, { days })).slice(0, 19)}Z`
+
+describe("SearchCache", () => {
+  it.effect("answers the same search again from the cache until the store's generation moves", () =>
+    Effect.gen(function* () {
+      const { generation, searches, layer } = yield* harness
+      yield* Effect.gen(function* () {
+        const now = yield* DateTime.now
+        yield* (yield* TenderStore).upsert([makeRecord({ id: "ted-1-2026", deadline: inDays(now, 5) })])
+        const first = yield* searchTenders({ q: "road", countries: ["DE", "AM"] }, "pro")
+        // The same fields in another order, the same countries in another order or repeated: the same search.
+        const again = yield* searchTenders({ countries: ["AM", "DE", "AM"], q: "road" }, "pro")
+        assert.deepStrictEqual(again, first)
+        assert.strictEqual(yield* Ref.get(searches), 1)
+        assert.strictEqual(yield* sample("tenders_search_cache_total", { result: "hit" }), 1)
+        assert.strictEqual(yield* sample("tenders_search_cache_total", { result: "miss" }), 1)
+        // Another search is another answer.
+        yield* searchTenders({ q: "road", countries: ["DE"] }, "pro")
+        assert.strictEqual(yield* Ref.get(searches), 2)
+        // A write the store announced: the next search runs and sees it.
+        yield* (yield* TenderStore).upsert([makeRecord({ id: "ted-2-2026", deadline: inDays(now, 6) })])
+        yield* Ref.set(generation, Option.some(2))
+        const after = yield* searchTenders({ q: "road", countries: ["DE", "AM"] }, "pro")
+        assert.strictEqual(yield* Ref.get(searches), 3)
+        assert.deepStrictEqual(
+          after.results.map((card) => card.id),
+          ["ted-1-2026", "ted-2-2026"]
+        )
+      }).pipe(Effect.provide(layer), Effect.provideService(Metric.MetricRegistry, new Map()))
+    })
+  )
+
+  it.effect("runs every search while the store cannot tell its generation", () =>
+    Effect.gen(function* () {
+      const { generation, searches, layer } = yield* harness
+      yield* Ref.set(generation, Option.none())
+      yield* Effect.gen(function* () {
+        yield* searchTenders({ q: "road" }, "free")
+        yield* searchTenders({ q: "road" }, "free")
+        assert.strictEqual(yield* Ref.get(searches), 2)
+        assert.strictEqual(yield* sample("tenders_search_cache_total", { result: "off" }), 2)
+      }).pipe(Effect.provide(layer), Effect.provideService(Metric.MetricRegistry, new Map()))
+    })
+  )
+
+  it.effect("gives an answer again only until its first deadline passes, and for at most its maximum age", () =>
+    Effect.gen(function* () {
+      const { searches, layer } = yield* harness
+      yield* Effect.gen(function* () {
+        const now = yield* DateTime.now
+        // Due in 10 seconds: after that the tender is closed, and the kept answer would still list it.
+        const soon = `${DateTime.formatIso(DateTime.add(now, { seconds: 10 })).slice(0, 19)}Z`
+        yield* (yield* TenderStore).upsert([
+          makeRecord({ id: "ted-1-2026", deadline: soon }),
+          makeRecord({ id: "ted-2-2026", deadline: inDays(now, 3) })
+        ])
+        const first = yield* searchTenders({ q: "road" }, "free")
+        assert.strictEqual(first.results.length, 2)
+        yield* TestClock.adjust("9 seconds")
+        yield* searchTenders({ q: "road" }, "free")
+        assert.strictEqual(yield* Ref.get(searches), 1)
+        yield* TestClock.adjust("2 seconds")
+        const closed = yield* searchTenders({ q: "road" }, "free")
+        assert.strictEqual(yield* Ref.get(searches), 2)
+        assert.deepStrictEqual(
+          closed.results.map((card) => card.id),
+          ["ted-2-2026"]
+        )
+        // Without a deadline near, the maximum age ends it.
+        yield* TestClock.adjust(searchCacheMaxAge)
+        yield* searchTenders({ q: "road" }, "free")
+        assert.strictEqual(yield* Ref.get(searches), 3)
+      }).pipe(Effect.provide(layer), Effect.provideService(Metric.MetricRegistry, new Map()))
+    })
+  )
+
+  it.effect(
+    "checks the plan's rules before the cache: a Free caller is refused filters another plan's search kept",
+    () =>
+      Effect.gen(function* () {
+        const { layer } = yield* harness
+        yield* Effect.gen(function* () {
+          yield* searchTenders({ q: "road", countries: ["DE"] }, "pro")
+          const refused = yield* searchTenders({ q: "road", countries: ["DE"] }, "free").pipe(Effect.flip)
+          assert.strictEqual(refused._tag, "PlanRequired")
+        }).pipe(Effect.provide(layer), Effect.provideService(Metric.MetricRegistry, new Map()))
+      })
+  )
+})
