@@ -89,30 +89,35 @@ const valueShare = (column: ColumnRow, rows: number) => {
  * The share of rows whose number lies from `low` to `high` (`high` itself counted when `withHigh`): the most common
  * values in it, and the histogram of the others, spread evenly within each bucket.
  */
-const numberShare = (column: ColumnRow, low: number, high: number, withHigh: boolean) => {
+const numberShareOf = (column: ColumnRow) => {
+  // The column's statistics as numbers once, not at every search.
   const common = (column.commonValues ?? []).map((value, i) => [Number(value), column.commonShares?.[i] ?? 0] as const)
-  const inCommon = common.filter(([value]) => value >= low && (value < high || (withHigh && value === high)))
   const edges = (column.bounds ?? []).map(Number)
-  let buckets = 0
-  for (let i = 0; i + 1 < edges.length; i++) {
-    const from = edges[i] ?? 0
-    const to = edges[i + 1] ?? 0
-    if (to <= low || from >= high) continue
-    buckets += Number.isFinite(to - from) && to > from ? (Math.min(to, high) - Math.max(from, low)) / (to - from) : 1
-  }
   const others = 1 - column.nulls - sum(common.map(([, share]) => share))
-  const histogram = edges.length < 2 ? 0 : (buckets / (edges.length - 1)) * others
-  return histogram + sum(inCommon.map(([, share]) => share))
+  return (low: number, high: number, withHigh: boolean): number => {
+    const inCommon = common.filter(([value]) => value >= low && (value < high || (withHigh && value === high)))
+    let buckets = 0
+    for (let i = 0; i + 1 < edges.length; i++) {
+      const from = edges[i] ?? 0
+      const to = edges[i + 1] ?? 0
+      if (to <= low || from >= high) continue
+      buckets += Number.isFinite(to - from) && to > from ? (Math.min(to, high) - Math.max(from, low)) / (to - from) : 1
+    }
+    const histogram = edges.length < 2 ? 0 : (buckets / (edges.length - 1)) * others
+    return histogram + sum(inCommon.map(([, share]) => share))
+  }
 }
 
 /** The share of a budget range in each tender's own currency. */
-const rangeShare = (column: ColumnRow, range: AmountRange) =>
-  numberShare(
-    column,
-    range.min === null ? -Infinity : Number(formatDecimal(range.min)),
-    range.max === null ? Infinity : Number(formatDecimal(range.max)),
-    true
-  )
+const rangeShareOf = (column: ColumnRow) => {
+  const share = numberShareOf(column)
+  return (range: AmountRange) =>
+    share(
+      range.min === null ? -Infinity : Number(formatDecimal(range.min)),
+      range.max === null ? Infinity : Number(formatDecimal(range.max)),
+      true
+    )
+}
 
 /** The share of a converted budget range of one currency: unknown per currency, so the planner's default. */
 const convertedRangeShare = 0.5
@@ -135,16 +140,20 @@ const filterShareOf = (
   const currency = column("currency")
   const budget = column("budget")
   const cpv = column("cpv_prefixes")
+  // Each column's shares made once per statistics read, not at every search.
+  const cpvElements = cpv === undefined ? undefined : commonElements(cpv)
+  const budgetShare = budget === undefined ? undefined : rangeShareOf(budget)
+  const currencyShare = currency === undefined ? undefined : valueShare(currency, rows)
   return (query: SearchQuery): number => {
     let share = countryShare(query.countries)
-    if (query.cpvPrefixes.length > 0 && cpv !== undefined) {
-      const { listed, unlisted } = commonElements(cpv)
+    if (query.cpvPrefixes.length > 0 && cpvElements !== undefined) {
+      const { listed, unlisted } = cpvElements
       share *= Math.min(1, sum(query.cpvPrefixes.map((prefix) => listed.get(prefix) ?? unlisted)))
     }
     const condition = query.budget
-    if (condition?._tag === "Own" && budget !== undefined) share *= rangeShare(budget, condition.range)
-    else if (condition?._tag === "Converted" && currency !== undefined) {
-      const of = valueShare(currency, rows)
+    if (condition?._tag === "Own" && budgetShare !== undefined) share *= budgetShare(condition.range)
+    else if (condition?._tag === "Converted" && currencyShare !== undefined) {
+      const of = currencyShare
       const withBudget = 1 - (budget?.nulls ?? 0)
       share *= Math.min(
         1,
@@ -169,10 +178,14 @@ export const toSearchStatistics = (columns: ReadonlyArray<ColumnRow>): SearchSta
   const rows = columns[0]?.rows ?? -1
   const column = (name: string) => columns.find((c) => c.name === name)
   const deadlines = column("deadline_sort")
+  const deadlineNumbers = deadlines === undefined ? undefined : numberShareOf(deadlines)
   const deadlineShare =
-    rows < 0 || deadlines === undefined || ((deadlines.bounds ?? []).length < 2 && !deadlines.commonValues?.length)
+    rows < 0 ||
+    deadlines === undefined ||
+    deadlineNumbers === undefined ||
+    ((deadlines.bounds ?? []).length < 2 && !deadlines.commonValues?.length)
       ? undefined
-      : (from: number, to: number) => numberShare(deadlines, from / 1000, to / 1000, false)
+      : (from: number, to: number) => deadlineNumbers(from / 1000, to / 1000, false)
   const countryShare = countryShareOf(column, Math.max(rows, 0))
   const filterShare = filterShareOf(column, deadlineShare, countryShare, Math.max(rows, 0))
   const lexemes = column("search_vec")
