@@ -1,5 +1,5 @@
 // npm run bench:http -- [--n N] [--database-url URL] [--reuse] [--amounts 10000,45000,45000] [--connections 1,16,64]
-//   [--get-share 0.2] [--warm-up 2000] [--stages 2000] [--profile DIR]
+//   [--get-share 0.2] [--warm-up 2000] [--stages 2000] [--profile DIR] [--data-dir DIR]
 // Builds a store of N synthetic tenders (bench:search's generator; PostgreSQL with DATABASE_URL / --database-url, N
 // 1,000,000 by default; else a fresh embedded store, N 100,000 by default), starts a real `tenders serve` on it, and
 // loads it with autocannon: at each number of connections its amount of requests, each a search (a query class of
@@ -7,6 +7,7 @@
 // with one Business key. Prints req/s, p50/p99 latency and the server's RSS (VmRSS) after each level.
 // `--stages` first times each part of a call on its own at 16 connections: /health (no key), get-tender (key, quota,
 // one row) and search. `--profile DIR` runs the server under `node --cpu-prof` and prints where its CPU time went.
+// `--data-dir DIR`: the embedded store (and the server's log) in DIR, kept after the run (`--reuse` loads it again).
 import { AccountStore, maxMonthlyLimit, saveAccount, TenderStore } from "@tenders/core"
 import autocannon from "autocannon"
 import { type ChildProcess, spawn } from "node:child_process"
@@ -31,7 +32,8 @@ const { values } = parseArgs({
     "get-share": { type: "string", default: "0.2" },
     "warm-up": { type: "string", default: "2000" },
     stages: { type: "string", default: "2000" },
-    profile: { type: "string" }
+    profile: { type: "string" },
+    "data-dir": { type: "string" }
   }
 })
 const databaseUrl = values["database-url"] ?? process.env["DATABASE_URL"]
@@ -40,7 +42,7 @@ const connections = values.connections.split(",").map(Number)
 const amounts = values.amounts.split(",").map(Number)
 if (amounts.length !== connections.length) throw new Error("--amounts needs one amount per --connections level")
 const getShare = Number(values["get-share"])
-const dataDir = mkdtempSync(join(tmpdir(), "tdh-"))
+const dataDir = values["data-dir"] ?? mkdtempSync(join(tmpdir(), "tdh-"))
 const tendersBin = join(import.meta.dirname, "..", "bin", "tenders.js")
 
 const { makeTender, classes, withFilters } = benchData(42)
@@ -245,7 +247,7 @@ const main = async () => {
       .at(-1)
     if (newest !== undefined) process.stdout.write(`\n${summariseProfile(join(values.profile, newest))}`)
   }
-  rmSync(dataDir, { recursive: true, force: true })
+  if (values["data-dir"] === undefined) rmSync(dataDir, { recursive: true, force: true })
 }
 
 await main()

@@ -31,8 +31,12 @@ import { decodeTenderRows, decodeTenderRowsWith, type Tender, tenderColumns } fr
 
 const decodeLevels = decodeTenderRowsWith({ level: Schema.Number, matches: Schema.Number })
 
-/** The statements of the nearest tenders, on the main client, weighed with the planner's statistics. */
-export const makeNearestTenders = (sql: PgClient.PgClient, statistics: Effect.Effect<SearchStatistics>) => {
+/**
+ * The statements of the nearest tenders, on the main client, weighed with the planner's statistics. The statistics are
+ * read by the caller before its transaction: on the embedded store, a transaction that waited for a read of them on
+ * another connection would hold the one session that read needs (decisions.md, "the embedded store under load").
+ */
+export const makeNearestTenders = (sql: PgClient.PgClient) => {
   /** The `limit` tenders of a condition by deadline, the planner choosing the plan. */
   const page = (where: Statement.Fragment, limit: number) =>
     sql`SELECT ${sql.literal(tenderColumns)} FROM tenders t WHERE ${where}
@@ -72,13 +76,13 @@ export const makeNearestTenders = (sql: PgClient.PgClient, statistics: Effect.Ef
   /** The `limit` open tenders of a condition with the nearest deadlines, found the cheaper way (SearchCost.ts). */
   const nearest = Effect.fn("RankedSearch.nearest")(function* (
     planner: ScanSettings,
+    stats: SearchStatistics,
     query: SearchQuery,
     where: Statement.Fragment,
     estimate: Estimate,
     shares: Shares,
     limit: number
   ) {
-    const stats = yield* statistics
     const share = shares.kept
     const now = DateTime.toEpochMillis(query.now)
     const viaIndex = (cap: number) => probe(planner, [where], limit, cap).pipe(Effect.map(([found]) => found))

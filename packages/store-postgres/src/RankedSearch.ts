@@ -21,7 +21,7 @@
 import type { SearchQuery } from "@tenders/core"
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Schema } from "effect"
-import { loadLexemeSample } from "./LexemeSample.ts"
+import { type LexemeSample, loadLexemeSample } from "./LexemeSample.ts"
 import { makeNearestTenders } from "./NearestTenders.ts"
 import { makeRankedFew } from "./RankedFew.ts"
 import { BitmapClient, makeScanSettings, type ScanSettings } from "./ScanSettings.ts"
@@ -45,6 +45,12 @@ const dropOneClauses = 6
 
 const decodeRanked = decodeTenderRowsWith({ complete: Schema.Boolean })
 
+/** What a search weighs its ways with, read once before its statements. */
+interface Read {
+  readonly stats: SearchStatistics
+  readonly sampled: LexemeSample
+}
+
 export const makeRankedSearch = Effect.gen(function* () {
   const sql = yield* PgClient.PgClient
   const bitmap = yield* Effect.serviceOption(BitmapClient)
@@ -55,7 +61,7 @@ export const makeRankedSearch = Effect.gen(function* () {
   const [sample, sampleRead] = yield* Effect.cachedInvalidateWithTTL(loadLexemeSample(sql), "10 minutes")
   const statisticsChanged = Effect.andThen(statisticsRead, sampleRead)
 
-  const { page, probe, nearest } = makeNearestTenders(sql, statistics)
+  const { page, probe, nearest } = makeNearestTenders(sql)
   const rankedFew = makeRankedFew(sql, bitmap, statistics, sample)
 
   /**
@@ -66,12 +72,11 @@ export const makeRankedSearch = Effect.gen(function* () {
    */
   const byLevel = Effect.fn("RankedSearch.byLevel")(function* (
     planner: ScanSettings,
+    { stats, sampled }: Read,
     query: SearchQuery,
     levels: ReadonlyArray<ReadonlyArray<string>>,
     found: ReadonlyArray<Tender>
   ) {
-    const stats = yield* statistics
-    const sampled = yield* sample
     const steps = levels.map((lexemes) => {
       const estimate = estimateOf(stats, sampled, [lexemes])
       const shares = filteredShares(query, stats, sampled, [lexemes])
@@ -100,7 +105,7 @@ export const makeRankedSearch = Effect.gen(function* () {
     for (const step of steps) {
       if (result.length >= query.limit) break
       const tenders =
-        probed.get(step) ?? (yield* nearest(planner, query, step.where, step.estimate, step.shares, query.limit))
+        probed.get(step) ?? (yield* nearest(planner, stats, query, step.where, step.estimate, step.shares, query.limit))
       const seen = new Set(result.map((tender) => tender.id))
       result.push(...tenders.filter((tender) => !seen.has(tender.id)).slice(0, query.limit - result.length))
     }
@@ -113,9 +118,8 @@ export const makeRankedSearch = Effect.gen(function* () {
       ORDER BY ${rankOrderSql(sql, query.text, weighedPlan(query, stats))}
       LIMIT ${query.limit}`.unprepared.pipe(Effect.flatMap(decodeRanked))
 
-  const rankedSearch = Effect.fnUntraced(function* (query: SearchQuery, planner: ScanSettings) {
-    const stats = yield* statistics
-    const sampled = yield* sample
+  const rankedSearch = Effect.fnUntraced(function* (query: SearchQuery, planner: ScanSettings, read: Read) {
+    const { stats, sampled } = read
     const shareOf = (sets: ReadonlyArray<ReadonlyArray<string>>) => filteredShares(query, stats, sampled, sets)
     const clauses = clauseLexemes(query.text)
     const best = bestLexemes(query.text)
@@ -128,11 +132,11 @@ export const makeRankedSearch = Effect.gen(function* () {
         sets.map((set) => hasAnyLexeme(sql, set))
       )
     const estimateAll = (sets: ReadonlyArray<ReadonlyArray<string>>) => estimateOf(stats, sampled, sets)
-    const top = yield* nearest(planner, query, whereAll(best), estimateAll(best), shareOf(best), query.limit)
+    const top = yield* nearest(planner, stats, query, whereAll(best), estimateAll(best), shareOf(best), query.limit)
     if (top.length === query.limit) return { tenders: top, approximate: false }
     const [clause, ...others] = query.text.clauses
     if (clause !== undefined && others.length === 0) {
-      const tenders = yield* byLevel(planner, query, levelLexemes(clause).slice(1), top)
+      const tenders = yield* byLevel(planner, read, query, levelLexemes(clause).slice(1), top)
       return { tenders, approximate: false }
     }
     const any = [clauses.flat()]
@@ -142,12 +146,15 @@ export const makeRankedSearch = Effect.gen(function* () {
       stats.matchesOfAny(any[0] ?? []) * shareOf(any).kept <= candidateWindow
         ? (yield* probe(planner, [whereAll(any)], candidateWindow, candidateWindow))[0]
         : undefined
+    const window = (sets: ReadonlyArray<ReadonlyArray<string>>) =>
+      nearest(planner, stats, query, whereAll(sets), estimateAll(sets), shareOf(sets), candidateWindow)
     const candidates = complete ?? [
-      ...(yield* nearest(planner, query, whereAll(inTitle), estimateAll(inTitle), shareOf(inTitle), candidateWindow)),
-      ...(yield* nearest(planner, query, whereAll(clauses), estimateAll(clauses), shareOf(clauses), candidateWindow)),
+      ...(yield* window(inTitle)),
+      ...(yield* window(clauses)),
       ...(clauses.length >= 3 && clauses.length <= dropOneClauses
         ? yield* nearest(
             planner,
+            stats,
             query,
             searchConditions(sql, query, [sql`t.search_vec @@ ${allButOne(sql, clauses)}`]),
             estimateOfAny(clauses.map((_, i) => estimateAll(clauses.filter((_, j) => j !== i)))),
@@ -155,12 +162,10 @@ export const makeRankedSearch = Effect.gen(function* () {
             candidateWindow
           )
         : []),
-      ...(yield* nearest(planner, query, whereAll(any), estimateAll(any), shareOf(any), candidateWindow)),
+      ...(yield* window(any)),
       // The rarest clause's own: a tender having only the query's most telling word is a candidate however many have
       // only its common ones.
-      ...(rarest === undefined
-        ? []
-        : yield* nearest(planner, query, whereAll([rarest]), estimateAll([rarest]), shareOf([rarest]), candidateWindow))
+      ...(rarest === undefined ? [] : yield* window([rarest]))
     ]
     if (candidates.length === 0) return { tenders: [], approximate: false }
     yield* planner.plannerChooses
@@ -172,10 +177,14 @@ export const makeRankedSearch = Effect.gen(function* () {
   })
 
   // Its bitmap statements on the bitmap pool when there is one (PostgreSQL), else in a transaction that sets them.
-  const rankedSearchScoped = (query: SearchQuery) => {
-    const { settings, scoped } = makeScanSettings(sql, bitmap)
-    return scoped(rankedSearch(query, settings))
-  }
+  // The statistics and the sample are read before it: on the embedded store, a transaction holds the one session,
+  // and one that waited for their reading again on another connection (a request outside any transaction started
+  // it when they expired) would wait for itself until its request was cut off.
+  const rankedSearchScoped = (query: SearchQuery) =>
+    Effect.flatMap(Effect.all({ stats: statistics, sampled: sample }), (read) => {
+      const { settings, scoped } = makeScanSettings(sql, bitmap)
+      return scoped(rankedSearch(query, settings, read))
+    })
 
   /** Searches open tenders: with text best first (`approximate` when some lack a clause), else by deadline. */
   const search = (query: SearchQuery) =>

@@ -23,12 +23,24 @@ import { DISK_FULL } from "./WireProtocol.ts"
 export const PGLITE_DIR = "pglite"
 
 /**
- * `pg_trgm`, and no startup-progress timer: Postgres arms it while it starts, and when the start fails
- * nobody disarms it, so the process would never exit.
+ * Settings that bound PGlite's WebAssembly memory, which never shrinks: whatever Postgres once allocated stays in the
+ * process's RSS. PGlite's data directory says `shared_buffers = 128MB` (initdb's default), all of it touched once the
+ * searches have read that much; the pages it no longer caches are read from the operating system's page cache. Its
+ * `max_connections = 100` sizes shared memory for backends a single-user PGlite never has. VACUUM (after an ingest)
+ * may use `maintenance_work_mem` (64 MB by default) at once. Measured in docs/benchmarks.md, "Issue 23, 2026-11-28".
+ */
+const memorySettings = ["shared_buffers=32MB", "max_connections=8", "maintenance_work_mem=16MB"]
+
+/**
+ * `pg_trgm`, the memory settings, and no startup-progress timer: Postgres arms it while it starts, and when the
+ * start fails nobody disarms it, so the process would never exit.
  */
 const pgliteOptions = {
   extensions: { pg_trgm },
-  startParams: [...PGlite.defaultStartParams, "-c", "log_startup_progress_interval=0"]
+  startParams: [
+    ...PGlite.defaultStartParams,
+    ...[...memorySettings, "log_startup_progress_interval=0"].flatMap((setting) => ["-c", setting])
+  ]
 }
 
 /** Opens (or creates, or with `loadDataDir` unpacks a backup into) the PGlite store in `pgliteDir`. */
