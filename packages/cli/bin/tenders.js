@@ -7,27 +7,30 @@ import { fileURLToPath, pathToFileURL } from "node:url"
 
 const here = dirname(fileURLToPath(import.meta.url))
 const args = process.argv.slice(2)
-// `serve` runs with a young generation of at most 2 x 16 MB (docs/decisions.md, "Issue 23: the server's memory"):
-// Node 24 grows it to 2 x 64 MB on a machine with memory to spare, and a long-running server keeps all of it. The flag
-// only works from a process's start, so the launcher starts `serve` with it, unless it is given (NODE_OPTIONS).
-const youngGeneration = "--max-semi-space-size=16"
-const youngGenerationGiven = [...process.execArgv, process.env.NODE_OPTIONS || ""].some((arg) =>
-  arg.includes("--max-semi-space-size")
-)
-const serving = args.includes("serve") && !youngGenerationGiven
+// `serve` runs with a young generation of at most 2 x 16 MB, an old generation of at most 384 MB, and the C
+// library's heap in at most two arenas that give memory back (docs/decisions.md, "Issue 23: the server's memory" and
+// "the server's memory under load"): Node 24 grows the young generation to 2 x 64 MB on a machine with memory to spare
+// and lets the old one grow to about four times its live set before a full collection, and a long-running server
+// keeps it all. V8's flags only work from a process's start, so the launcher starts `serve` with them, each unless it
+// is given (NODE_OPTIONS, node's own flags), and the C library's settings unless the environment has its own.
+const serveFlags = ["--max-semi-space-size=16", "--max-old-space-size=384"]
+const serveMalloc = "glibc.malloc.arena_max=2:glibc.malloc.mmap_threshold=131072:glibc.malloc.trim_threshold=131072"
+const given = [...process.execArgv, process.env.NODE_OPTIONS || ""]
+const flagsToGive = serveFlags.filter((flag) => !given.some((arg) => arg.includes(flag.split("=")[0])))
+const serving = args.includes("serve") && flagsToGive.length > 0
+const mallocGiven = ["GLIBC_TUNABLES", "MALLOC_ARENA_MAX"].some((name) => process.env[name] !== undefined)
+const serveEnv = mallocGiven ? process.env : { ...process.env, GLIBC_TUNABLES: serveMalloc }
 const main = join(here, "..", "src", "main.ts")
 const [major, minor] = process.versions.node.split(".").map(Number)
 const current = major > 22 || (major === 22 && minor >= 19)
 
 if (current && serving && typeof process.execve === "function") {
-  // The same process (its pid, its standard streams) replaced by one started with the flag.
-  process.execve(process.execPath, [
+  // The same process (its pid, its standard streams) replaced by one started with the flags and settings.
+  process.execve(
     process.execPath,
-    youngGeneration,
-    ...process.execArgv,
-    fileURLToPath(import.meta.url),
-    ...args
-  ])
+    [process.execPath, ...flagsToGive, ...process.execArgv, fileURLToPath(import.meta.url), ...args],
+    serveEnv
+  )
 } else if (current) {
   const { enableCompileCache, registerHooks } = await import("node:module")
   // Caches the compiled (and type-stripped) modules between runs: about 1.5 s off every command.
@@ -51,9 +54,10 @@ if (current && serving && typeof process.execve === "function") {
     process.stderr.write("tenders: Node.js >= 22.19 is required and Node 24 could not be provisioned\n")
     process.exit(1)
   }
-  const flags = serving ? [youngGeneration] : []
+  const flags = serving ? flagsToGive : []
   const child = spawnSync(join(nodeBin, "node"), [...flags, fileURLToPath(import.meta.url), ...args], {
-    stdio: "inherit"
+    stdio: "inherit",
+    env: serving ? serveEnv : process.env
   })
   process.exit(child.status === null ? 1 : child.status)
 }

@@ -1,0 +1,196 @@
+// sh scripts/with-node.sh node scripts/run-ts.mjs packages/cli/bench/memory.ts --database-url URL [--n N]
+//   [--amounts 2000,12000,20000] [--connections 1,16,64] [--gc] [--live-every S] [--snapshots DIR]
+//   [--node-flags="--flag ..."] [--env NAME=VALUE,...]
+// What the server's memory is made of under bench:http's mix, on a store a bench:http run left (same N). Starts
+// `tenders serve` with the inspector on a loopback port, and after start, after its first search and after each
+// level: its RSS split by kind of mapping (smaps.ts), V8's spaces (used and committed), and with `--gc` the same
+// again after full collections the inspector asks for (what is garbage against what is alive); `--snapshots DIR`
+// writes a heap snapshot at each point (after the figures: a snapshot grows the RSS). `--node-flags` replaces the
+// launcher's V8 flags for `serve` when it names them; `--env` adds to the server's environment.
+import { AccountStore, maxMonthlyLimit, saveAccount } from "@tenders/core"
+import autocannon from "autocannon"
+import { Effect } from "effect"
+import { type ChildProcess, spawn } from "node:child_process"
+import { mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs"
+import { createServer } from "node:net"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { parseArgs } from "node:util"
+import { appLayer } from "../src/Runtime.ts"
+import { benchData } from "./data.ts"
+import { Inspector } from "./inspector.ts"
+import { describeSmaps, smapsOf } from "./smaps.ts"
+
+const { values } = parseArgs({
+  options: {
+    n: { type: "string", default: "100000" },
+    "database-url": { type: "string" },
+    amounts: { type: "string", default: "2000,12000,20000" },
+    connections: { type: "string", default: "1,16,64" },
+    "get-share": { type: "string", default: "0.2" },
+    "warm-up": { type: "string", default: "2000" },
+    gc: { type: "boolean", default: false },
+    "live-every": { type: "string", default: "0" },
+    snapshots: { type: "string" },
+    "node-flags": { type: "string", default: "" },
+    env: { type: "string", default: "" }
+  }
+})
+const databaseUrl = values["database-url"] ?? process.env["DATABASE_URL"]
+if (databaseUrl === undefined) throw new Error("bench:memory needs --database-url (a store bench:http left)")
+const total = Number(values.n)
+const connections = values.connections.split(",").map(Number)
+const amounts = values.amounts.split(",").map(Number)
+const getShare = Number(values["get-share"])
+const dataDir = mkdtempSync(join(tmpdir(), "tdm-"))
+const tendersBin = join(import.meta.dirname, "..", "bin", "tenders.js")
+const { makeTender, classes, withFilters } = benchData(42)
+const mix = benchData(7)
+
+const prepare = Effect.gen(function* () {
+  const ids: Array<string> = []
+  for (let i = 0; i < total; i++) {
+    const id = makeTender(i).id // the same random sequence as the run that stored them (bench:http)
+    if (i % 97 === 0) ids.push(id)
+  }
+  const account = yield* saveAccount({
+    email: `bench-${Date.now()}@example.org`,
+    plan: "business",
+    monthlyLimit: maxMonthlyLimit
+  })
+  const { key } = yield* (yield* AccountStore).createKey(account.id, "rest")
+  return { ids, key }
+})
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer()
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address()
+      server.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
+    })
+  })
+
+const startServer = async (port: number, inspectPort: number) => {
+  const env: NodeJS.ProcessEnv = { ...process.env, TENDERS_DATA_DIR: dataDir, DATABASE_URL: databaseUrl }
+  for (const pair of values.env.split(",").filter((p) => p !== "")) {
+    const at = pair.indexOf("=")
+    env[pair.slice(0, at)] = pair.slice(at + 1)
+  }
+  const flags = values["node-flags"].split(" ").filter((f) => f !== "")
+  const log = join(dataDir, "serve.log")
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [`--inspect=127.0.0.1:${inspectPort}`, ...flags, tendersBin, "serve", "--port", String(port), "--no-seed"],
+    { env, stdio: ["ignore", openSync(log, "w"), openSync(log, "a")] }
+  )
+  const deadline = Date.now() + 120_000
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`tenders serve exited:\n${readFileSync(log, "utf8").slice(-4000)}`)
+    const ok = await fetch(`http://127.0.0.1:${port}/health`).then(
+      (res) => res.ok,
+      () => false
+    )
+    if (ok) return child
+    if (Date.now() > deadline) throw new Error("tenders serve did not answer /health in 120 s")
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+}
+
+const nextRequest = (ids: ReadonlyArray<string>): autocannon.Request => {
+  if (mix.random() < getShare) return { method: "GET", path: `/v1/tenders/${mix.pick(ids)}` }
+  const [, make] = mix.pick(classes)
+  const request = make(0)
+  const body = JSON.stringify(mix.random() < 1 / 3 ? withFilters(request) : request)
+  return { method: "POST", path: "/v1/tenders/search", body }
+}
+
+const load = (base: string, key: string, level: number, amount: number, ids: ReadonlyArray<string>) =>
+  autocannon({
+    url: base,
+    connections: level,
+    amount,
+    requests: [
+      {
+        setupRequest: (defaults) => {
+          const next = nextRequest(ids)
+          const json: Record<string, string> = next.body === undefined ? {} : { "content-type": "application/json" }
+          return { ...defaults, ...next, headers: { authorization: `Bearer ${key}`, ...json } }
+        }
+      }
+    ]
+  })
+
+const main = async () => {
+  const { ids, key } = await Effect.runPromise(
+    prepare.pipe(Effect.provide(appLayer({ dataDir, databaseUrl })), Effect.scoped)
+  )
+  const [port, inspectPort] = [await freePort(), await freePort()]
+  const server = await startServer(port, inspectPort)
+  const pid = server.pid ?? 0
+  const base = `http://127.0.0.1:${port}`
+  const inspector = await Inspector.connect(inspectPort)
+  if (values.snapshots !== undefined) mkdirSync(values.snapshots, { recursive: true })
+  const report = async (point: string) => {
+    process.stdout.write(`\n== ${point}\n${describeSmaps(smapsOf(pid))}\n${await inspector.heapSpaces()}\n`)
+    if (values.gc) {
+      await inspector.collectGarbage()
+      process.stdout.write(
+        `-- after full collections\n${describeSmaps(smapsOf(pid))}\n${await inspector.heapSpaces()}\n`
+      )
+    }
+    if (values.snapshots !== undefined) {
+      const file = join(values.snapshots, `${point.replaceAll(/\W+/gu, "-")}.heapsnapshot`)
+      await inspector.writeSnapshot(file)
+      process.stdout.write(`snapshot ${file}\n`)
+    }
+  }
+  try {
+    process.stdout.write(`server pid ${pid}, flags ${values["node-flags"] || "(launcher's)"}, env ${values.env}\n`)
+    await new Promise((resolve) => setTimeout(resolve, 5000))
+    await report("start")
+    const warmUp = Number(values["warm-up"])
+    await fetch(`${base}/v1/tenders/search`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ q: "medical equipment" })
+    })
+    await report("first search")
+    if (warmUp > 0) await load(base, key, 8, warmUp, ids)
+    let sent = warmUp
+    for (const [i, level] of connections.entries()) {
+      // `--live-every S`: full collections every S seconds during the level, the live set's peak under load.
+      let live = 0
+      const every = Number(values["live-every"]) * 1000
+      const sampler =
+        every > 0
+          ? setInterval(() => {
+              void inspector.collectGarbage().then(async () => {
+                live = Math.max(
+                  live,
+                  Number(
+                    await inspector.evaluate("process.getBuiltinModule('node:v8').getHeapStatistics().used_heap_size")
+                  )
+                )
+              })
+            }, every)
+          : undefined
+      const result = await load(base, key, level, amounts[i] ?? 0, ids)
+      clearInterval(sampler)
+      if (every > 0) process.stdout.write(`\nlive set's peak during the level: ${(live / 1048576).toFixed(1)} MB\n`)
+      sent += result.requests.total
+      const failed = result.non2xx + result.errors
+      await report(`${level} connections, ${sent} requests, ${result.requests.average} req/s, ${failed} failed`)
+    }
+  } finally {
+    inspector.close()
+    await new Promise<void>((resolve) => {
+      if (server.exitCode !== null) return resolve()
+      server.once("exit", () => resolve())
+      server.kill("SIGTERM")
+    })
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+await main()
