@@ -4,7 +4,8 @@
 // 1,000,000 by default; else a fresh embedded store, N 100,000 by default), starts a real `tenders serve` on it, and
 // loads it with autocannon: at each number of connections its amount of requests, each a search (a query class of
 // bench:search drawn at random, a third with filters) or, `--get-share` of them, a get-tender of a stored id, all
-// with one Business key. Prints req/s, p50/p99 latency and the server's RSS (VmRSS) after each level.
+// with one Business key. Prints req/s, p50/p99 latency, the server's RSS (VmRSS) after each level, and from its
+// /metrics its heap in use and what the search result cache did so far (`TENDERS_SEARCH_CACHE=0` to run without).
 // `--stages` first times each part of a call on its own at 16 connections: /health (no key), get-tender (key, quota,
 // one row) and search. `--profile DIR` runs the server under `node --cpu-prof` and prints where its CPU time went.
 // `--data-dir DIR`: the embedded store (and the server's log) in DIR, kept after the run (`--reuse` loads it again).
