@@ -228,10 +228,8 @@ const main = async () => {
       const result = await load({ base, key, connections: level, amount, request: () => nextRequest(ids, getShare) })
       sent += result.requests.total
       const after = await scrape(base)
-      process.stdout.write(
-        `${`${level} connections`.padEnd(22)} ${describeRun(result)}  ${rssOf(pid).padStart(6)}  ${after.heap.padStart(7)}` +
-          `  (${after.cache})\n`
-      )
+      const memory = `${rssOf(pid).padStart(6)}  ${after.heap.padStart(7)}`
+      process.stdout.write(`${`${level} connections`.padEnd(22)} ${describeRun(result)}  ${memory}  (${after.cache})\n`)
     }
     process.stdout.write(`server RSS after ${sent} measured requests (and the warm-up): ${rssOf(pid)} MB\n`)
   } finally {
