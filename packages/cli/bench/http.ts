@@ -9,11 +9,10 @@
 // `--stages` first times each part of a call on its own at 16 connections: /health (no key), get-tender (key, quota,
 // one row) and search. `--profile DIR` runs the server under `node --cpu-prof` and prints where its CPU time went.
 // `--data-dir DIR`: the embedded store (and the server's log) in DIR, kept after the run (`--reuse` loads it again).
-import { AccountStore, maxMonthlyLimit, saveAccount, TenderStore } from "@tenders/core"
+import { TenderStore } from "@tenders/core"
 import autocannon from "autocannon"
 import { type ChildProcess, spawn } from "node:child_process"
 import { mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from "node:fs"
-import { createServer } from "node:net"
 import { randomUUID } from "node:crypto"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -21,6 +20,7 @@ import { parseArgs } from "node:util"
 import { Effect } from "effect"
 import { appLayer } from "../src/Runtime.ts"
 import { benchData } from "./data.ts"
+import { benchKey, freePort } from "./server.ts"
 import { summariseProfile } from "./profile.ts"
 
 const { values } = parseArgs({
@@ -72,25 +72,10 @@ const prepare = Effect.gen(function* () {
     process.stderr.write(`\n`)
   }
   process.stdout.write(`tenders ${values.reuse ? "checked" : "stored"} in ${seconds(started)} s\n`)
-  const account = yield* saveAccount({
-    email: `bench-${Date.now()}@example.org`,
-    plan: "business",
-    monthlyLimit: maxMonthlyLimit
-  })
-  const { key } = yield* (yield* AccountStore).createKey(account.id, "rest")
-  return { ids, key }
+  return { ids, key: yield* benchKey }
 })
 
 const seconds = (since: number) => ((performance.now() - since) / 1000).toFixed(1)
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer()
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      server.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
-    })
-  })
 
 /** `tenders serve` on the bench's store, with nothing scheduled; under `--cpu-prof` when profiling. */
 const startServer = async (port: number) => {

@@ -7,17 +7,16 @@
 // again after full collections the inspector asks for (what is garbage against what is alive); `--snapshots DIR`
 // writes a heap snapshot at each point (after the figures: a snapshot grows the RSS). `--node-flags` replaces the
 // launcher's V8 flags for `serve` when it names them; `--env` adds to the server's environment.
-import { AccountStore, maxMonthlyLimit, saveAccount } from "@tenders/core"
 import autocannon from "autocannon"
 import { Effect } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
 import { mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs"
-import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { parseArgs } from "node:util"
 import { appLayer } from "../src/Runtime.ts"
 import { benchData } from "./data.ts"
+import { benchKey, freePort } from "./server.ts"
 import { Inspector } from "./inspector.ts"
 import { describeSmaps, smapsOf } from "./smaps.ts"
 
@@ -53,23 +52,8 @@ const prepare = Effect.gen(function* () {
     const id = makeTender(i).id // the same random sequence as the run that stored them (bench:http)
     if (i % 97 === 0) ids.push(id)
   }
-  const account = yield* saveAccount({
-    email: `bench-${Date.now()}@example.org`,
-    plan: "business",
-    monthlyLimit: maxMonthlyLimit
-  })
-  const { key } = yield* (yield* AccountStore).createKey(account.id, "rest")
-  return { ids, key }
+  return { ids, key: yield* benchKey }
 })
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer()
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      server.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
-    })
-  })
 
 const startServer = async (port: number, inspectPort: number) => {
   const env: NodeJS.ProcessEnv = { ...process.env, TENDERS_DATA_DIR: dataDir, DATABASE_URL: databaseUrl }

@@ -89,8 +89,8 @@ const stores = (options: StoreOptions) =>
 
 /**
  * The search result cache of a server (core `SearchCache`, `entries` answers): on PostgreSQL over its change feed
- * (PgSearchChanges.ts). The embedded store has none (its one shared session cannot LISTEN: embedded/EmbeddedPostgres.ts),
- * so there every search runs.
+ * (PgSearchChanges.ts). The embedded store has none (its one shared session cannot LISTEN:
+ * embedded/EmbeddedPostgres.ts), so there every search runs.
  */
 export const layerSearchCache = (options: StoreOptions, entries: number) =>
   onPostgres(options) ? SearchCache.layer(entries).pipe(Layer.provide(PgSearchChanges)) : Layer.empty
