@@ -5,7 +5,9 @@
 // loads it with autocannon: at each number of connections its amount of requests, each a search (a query class of
 // bench:search drawn at random, a third with filters) or, `--get-share` of them, a get-tender of a stored id, all
 // with one Business key. Prints req/s, p50/p99 latency, the server's RSS (VmRSS) after each level, and from its
-// /metrics its heap in use and what the search result cache did so far (`TENDERS_SEARCH_CACHE=0` to run without).
+// /metrics its heap in use and what the search result cache did so far (`TENDERS_SEARCH_CACHE=0` to run without),
+// and the CPU each request cost the server, PostgreSQL (when on this machine) and autocannon, with the rate the
+// machine's cores could serve at that cost (bench/cpu.ts).
 // `--stages` first times each part of a call on its own at 16 connections: /health (no key), get-tender (key, quota,
 // one row) and search. `--profile DIR` runs the server under `node --cpu-prof` and prints where its CPU time went.
 // `--data-dir DIR`: the embedded store (and the server's log) in DIR, kept after the run (`--reuse` loads it again).
@@ -22,6 +24,7 @@ import { appLayer } from "../src/Runtime.ts"
 import { benchData } from "./data.ts"
 import { benchKey, freePort } from "./server.ts"
 import { summariseProfile } from "./profile.ts"
+import { describeCpu, readCpu } from "./cpu.ts"
 
 const { values } = parseArgs({
   options: {
@@ -43,6 +46,9 @@ const connections = values.connections.split(",").map(Number)
 const amounts = values.amounts.split(",").map(Number)
 if (amounts.length !== connections.length) throw new Error("--amounts needs one amount per --connections level")
 const getShare = Number(values["get-share"])
+/** PostgreSQL on this machine (its processes' CPU is counted): a loopback host, or a socket's path. */
+const localPostgres =
+  databaseUrl !== undefined && ["127.0.0.1", "localhost", "[::1]", ""].includes(new URL(databaseUrl).hostname)
 const dataDir = values["data-dir"] ?? mkdtempSync(join(tmpdir(), "tdh-"))
 const tendersBin = join(import.meta.dirname, "..", "bin", "tenders.js")
 
@@ -202,19 +208,24 @@ const main = async () => {
         ["search", () => nextRequest(ids, 0)]
       ]
       for (const [name, request] of stages) {
+        const before = readCpu(pid, localPostgres)
         const result = await load({ base, key, connections: 16, amount: stageAmount, request })
-        process.stdout.write(`${name.padEnd(30)} ${describeRun(result)}\n`)
+        const cpu = describeCpu(before, readCpu(pid, localPostgres), result.requests.total)
+        process.stdout.write(`${name.padEnd(30)} ${describeRun(result)}\n${"".padEnd(31)}CPU per request: ${cpu}\n`)
       }
     }
     process.stdout.write(`\nmix (${getShare * 100}% get-tender) ${header} ${"failed".padStart(7)}  RSS MB  heap MB\n`)
     let sent = 0
     for (const [i, level] of connections.entries()) {
       const amount = amounts[i] ?? 0
+      const before = readCpu(pid, localPostgres)
       const result = await load({ base, key, connections: level, amount, request: () => nextRequest(ids, getShare) })
+      const cpu = describeCpu(before, readCpu(pid, localPostgres), result.requests.total)
       sent += result.requests.total
       const after = await scrape(base)
       const memory = `${rssOf(pid).padStart(6)}  ${after.heap.padStart(7)}`
       process.stdout.write(`${`${level} connections`.padEnd(22)} ${describeRun(result)}  ${memory}  (${after.cache})\n`)
+      process.stdout.write(`${"".padEnd(23)}CPU per request: ${cpu}\n`)
     }
     process.stdout.write(`server RSS after ${sent} measured requests (and the warm-up): ${rssOf(pid)} MB\n`)
   } finally {

@@ -168,6 +168,9 @@ export const runServer = (options: ServerOptions, globals: GlobalOptions) => {
   const startup = Effect.gen(function* () {
     yield* importPacksAtStart
     if (options.seed) yield* seedIfEmpty
+    // The lexicon is built before the server listens, not by its first search (about a second, more under load).
+    const text = yield* SearchText
+    yield* Effect.sync(() => text.prepare())
     yield* followPacks
     if (options.schedule) yield* backgroundWork
   })

@@ -207,6 +207,11 @@ export class SearchText extends Context.Service<
   {
     /** The plan of a free-text query; words the index does not know are left as they are. */
     readonly queryPlan: (q: string) => QueryPlan
+    /**
+     * Builds the analysis now if it is not built (it is built on first use, and again after the packs changed): a
+     * server calls it before it answers, so that its first search does not wait for the lexicon.
+     */
+    readonly prepare: () => void
     readonly documentTerms: (record: TenderRecord) => DocumentTerms
     /** The words of a tender as written (normalised), which a misspelt query word may be corrected to. */
     readonly documentWords: (record: TenderRecord) => ReadonlyArray<string>

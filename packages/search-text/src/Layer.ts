@@ -26,9 +26,10 @@ const dataHash = (directory: string, stopWords: ReadonlySet<string>): string =>
  * SearchText over the data shipped in `data/` and the classification packs it is given (`usePacks`). Its version
  * hashes the files as read, the analysis version and the packs' digest (every process needs it: the store compares
  * it at start); the lexicon is parsed and indexed on first use only (about 0.7 s, and the packs' labels about 0.5 s
- * more), so commands that analyse no text (keys, usage, store backup) do not pay for it. Neither the files' text nor
- * their parsed lines are kept: the files are read again when the lexicon is built (their hash must still be the
- * version's), and only the lexicon's indexes stay (docs/decisions.md, "Issue 23: the server's memory").
+ * more), so commands that analyse no text (keys, usage, store backup) do not pay for it; `serve` builds it before it
+ * listens (`prepare`). Neither the files' text nor their parsed lines are kept: the files are read again when the
+ * lexicon is built (their hash must still be the version's), and only the lexicon's indexes stay (docs/decisions.md,
+ * "Issue 23: the server's memory").
  */
 export const searchTextFromFiles = (directory: string = dataDirectory) => {
   const stopWords = readStopWords(directory)
@@ -105,6 +106,9 @@ export const searchTextFromFiles = (directory: string = dataDirectory) => {
       return sourceLabels.length
     },
     queryPlan: (q) => analysis().queryPlan(q),
+    prepare: () => {
+      analysis()
+    },
     documentTerms: (record) => analysis().documentTerms(record),
     documentWords: (record) => analysis().documentWords(record),
     correctable: (plan) => analysis().correctable(plan),

@@ -82,4 +82,18 @@ describe("the lexicon's files read a chunk at a time", () => {
       rmSync(directory, { recursive: true, force: true })
     }
   })
+
+  it("are read when the analysis is prepared, not at the first query after it", () => {
+    const directory = mkdtempSync(join(tmpdir(), "tenders-lexicon-"))
+    try {
+      cpSync(dataDirectory, directory, { recursive: true })
+      const text = searchTextFromFiles(directory)
+      text.prepare()
+      // Built: a change of the files now is not read (the version was taken, as a running server's is).
+      appendFileSync(join(directory, "places.jsonl"), "\n")
+      assert.isAbove(text.queryPlan("roof repair").clauses.length, 0)
+    } finally {
+      rmSync(directory, { recursive: true, force: true })
+    }
+  })
 })

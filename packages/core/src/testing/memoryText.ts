@@ -66,6 +66,7 @@ export const SearchTextSimple = Layer.sync(SearchText, () => {
   let sourceLabels = 0
   return SearchText.of({
     queryPlan: simpleQueryPlan,
+    prepare: () => {},
     documentTerms: simpleDocumentTerms,
     documentWords: (record) => {
       const text = tenderText(record)
