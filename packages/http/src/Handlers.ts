@@ -6,13 +6,14 @@ import {
   listAlerts,
   type Rates,
   type SearchText,
+  SearchResponse,
   searchTenders,
   type SourceStatusStore,
   sourceHealth,
   type TenderStore,
   type WatchlistStore
 } from "@tenders/core"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder, OpenApi } from "effect/http-api"
 
@@ -22,6 +23,24 @@ import { HttpApiBuilder, OpenApi } from "effect/http-api"
  */
 const withPorts = <R>() => Effect.map(Effect.context<R>(), (ports) => Effect.provideContext(ports))
 
+/**
+ * The JSON of each search answer, made once: the result cache (`SearchCache`) gives the same answer object again
+ * until the store changes, so a search answered from it is not encoded again (the contract's schema, as the API's
+ * builder encodes any answer). Held weakly: an answer's JSON goes with the cache's entry.
+ */
+const searchAnswers = new WeakMap<SearchResponse, string>()
+const encodeSearchAnswer = Schema.encodeEffect(SearchResponse)
+const searchAnswer = (answer: SearchResponse) => {
+  const json = (text: string) => HttpServerResponse.text(text, { contentType: "application/json" })
+  const known = searchAnswers.get(answer)
+  if (known !== undefined) return Effect.succeed(json(known))
+  return Effect.map(Effect.orDie(encodeSearchAnswer(answer)), (encoded) => {
+    const text = JSON.stringify(encoded)
+    searchAnswers.set(answer, text)
+    return json(text)
+  })
+}
+
 /** Search and get-tender: thin over the use cases. */
 export const TendersHandlers = HttpApiBuilder.group(
   TendersApi,
@@ -30,7 +49,9 @@ export const TendersHandlers = HttpApiBuilder.group(
     const provide = yield* withPorts<TenderStore | Rates | SourceStatusStore | SearchText>()
     return handlers
       .handle("search", ({ payload }) =>
-        provide(Effect.flatMap(CurrentCaller, (caller) => searchTenders(payload, caller.account.plan)))
+        provide(Effect.flatMap(CurrentCaller, (caller) => searchTenders(payload, caller.account.plan))).pipe(
+          Effect.flatMap(searchAnswer)
+        )
       )
       .handle("get", ({ params }) =>
         provide(Effect.flatMap(CurrentCaller, (caller) => getTender(params.id, caller.account.plan)))
