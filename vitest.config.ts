@@ -15,7 +15,7 @@ const unitPackages = readdirSync(join(import.meta.dirname, "packages")).filter(
 // Tests that intercept HTTP with msw patch process-wide globals: they run in workers of their own (isolated), as a
 // file sharing a worker with them once sent a gnumner request past the interceptor to the real DNS.
 const mswTests = ["packages/adapters-sources/test/**/*.test.ts"]
-const inProcessCli = ["packages/cli/test/arguments.test.ts"]
+const inProcessCli = ["packages/cli/test/arguments.test.ts", "packages/cli/test/log-format.test.ts"]
 const storeCli = [
   "packages/cli/test/commands.test.ts",
   "packages/cli/test/outbox.test.ts",

@@ -1,29 +1,12 @@
 // What an operator sees of `tenders serve`: `/metrics` (on the server's port behind a token, or on a listener of its
-// own), OTLP traces when an endpoint is set, and JSON log lines when asked for.
+// own), and OTLP traces when an endpoint is set (the log lines' format: LogFormat.ts).
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { defaultServiceName, logFormatConfig, metricsSettingsConfig, tracingEnabledConfig } from "@tenders/core"
+import { defaultServiceName, metricsSettingsConfig, tracingEnabledConfig } from "@tenders/core"
 import { metricsRoute, openMetricsRoute } from "@tenders/http"
-import { ConfigProvider, Context, Effect, Formatter, Layer, Logger, Tracer } from "effect"
+import { ConfigProvider, Effect, Layer } from "effect"
 import { FetchHttpClient, HttpRouter } from "effect/http"
 import { OtlpSerialization, OtlpTracer } from "effect/observability"
 import { createServer } from "node:http"
-
-/**
- * One JSON object a line: Effect's structured entry (message, level, timestamp, cause, annotations, spans, fiber)
- * with the trace and span ids of the span it was logged in, so a log line and its trace meet.
- */
-export const jsonLineLogger = Logger.withConsoleLog(
-  Logger.make((options) => {
-    const entry = Logger.formatStructured.log(options)
-    const span = Context.getOrUndefined(options.fiber.context, Tracer.ParentSpan)
-    return Formatter.formatJson(span === undefined ? entry : { ...entry, traceId: span.traceId, spanId: span.spanId })
-  })
-)
-
-/** `TENDERS_LOG_FORMAT=json`: every log line as JSON (`jsonLineLogger`); else the default logger, as ever. */
-export const logFormatLayer = Layer.unwrap(
-  Effect.map(logFormatConfig, (format) => (format === "json" ? Logger.layer([jsonLineLogger]) : Layer.empty))
-)
 
 /**
  * OpenTelemetry traces over OTLP/HTTP (JSON) when `OTEL_EXPORTER_OTLP_ENDPOINT` (or `..._TRACES_ENDPOINT`) is set,

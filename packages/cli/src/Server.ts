@@ -35,7 +35,8 @@ import { describePack } from "./commands/classifications.ts"
 import { importPackFiles, packFilesIn } from "./Packs.ts"
 import { ratesFeed, ratesRefreshOn } from "./RatesFeed.ts"
 import { appLayer, type GlobalOptions } from "./Runtime.ts"
-import { logFormatLayer, metricsListener, metricsOnServer, tracingLayer } from "./Observability.ts"
+import { logFormatLayer } from "./LogFormat.ts"
+import { metricsListener, metricsOnServer, tracingLayer } from "./Observability.ts"
 import { loadSample } from "./SampleData.ts"
 
 /** What `tenders serve` was asked for. */

@@ -1,0 +1,24 @@
+// The format of the log lines of `serve` and `mcp --stdio`: Effect's readable text, or one JSON object a line.
+import { logFormatConfig } from "@tenders/core"
+import { Console, Context, Effect, Formatter, Layer, Logger, Tracer } from "effect"
+
+/**
+ * One JSON object a line: Effect's structured entry (message, level, timestamp, cause, annotations, spans, fiber)
+ * with the trace and span ids of the span it was logged in, so a log line and its trace meet. On stdout, or on stderr
+ * where `Logger.LogToStderr` says so (`mcp --stdio`, whose stdout is the protocol's).
+ */
+export const jsonLineLogger = Logger.make((options) => {
+  const entry = Logger.formatStructured.log(options)
+  const span = Context.getOrUndefined(options.fiber.context, Tracer.ParentSpan)
+  const line = Formatter.formatJson(
+    span === undefined ? entry : { ...entry, traceId: span.traceId, spanId: span.spanId }
+  )
+  const console = options.fiber.getRef(Console.Console)
+  if (options.fiber.getRef(Logger.LogToStderr)) console.error(line)
+  else console.log(line)
+})
+
+/** `TENDERS_LOG_FORMAT=json`: every log line as JSON (`jsonLineLogger`); else the default logger, as ever. */
+export const logFormatLayer = Layer.unwrap(
+  Effect.map(logFormatConfig, (format) => (format === "json" ? Logger.layer([jsonLineLogger]) : Layer.empty))
+)
