@@ -34,11 +34,21 @@ const postgresSeconds = () => {
   return seconds
 }
 
-/** What the server, PostgreSQL (when it runs here) and this process used so far, in CPU seconds. */
+/**
+ * The machine's CPU time so far, in ticks, and how much of it the host gave to others (`steal`, /proc/stat's eighth
+ * figure): on a virtual machine whose host is busy, every figure of a run is slower, and this says so.
+ */
+const machineTicks = () => {
+  const figures = (readFileSync("/proc/stat", "utf8").split("\n")[0] ?? "").trim().split(/\s+/u).slice(1).map(Number)
+  return { total: figures.slice(0, 8).reduce((sum, n) => sum + n, 0), steal: figures[7] ?? 0 }
+}
+
+/** What the server, PostgreSQL (when it runs here) and this process used so far, in CPU seconds; the machine's. */
 export interface CpuReading {
   readonly server: number
   readonly postgres: number | undefined
   readonly load: number
+  readonly machine: { readonly total: number; readonly steal: number }
 }
 
 /** Reads the CPU used so far by the server `pid`, by PostgreSQL when `localPostgres`, and by this process. */
@@ -47,7 +57,8 @@ export const readCpu = (pid: number, localPostgres: boolean): CpuReading => {
   return {
     server: statOf(String(pid))?.seconds ?? Number.NaN,
     postgres: localPostgres ? postgresSeconds() : undefined,
-    load: (own.user + own.system) / 1e6
+    load: (own.user + own.system) / 1e6,
+    machine: machineTicks()
   }
 }
 
@@ -69,5 +80,10 @@ export const describeCpu = (before: CpuReading, after: CpuReading, requests: num
     `load ${load.toFixed(2)}`
   ]
   const ceiling = ((cores * 1000) / total).toFixed(0)
-  return `${parts.join(" + ")} = ${total.toFixed(2)} ms, ceiling ${ceiling} req/s on ${cores} cores`
+  const ticks = after.machine.total - before.machine.total
+  const stolen = ticks > 0 ? (100 * (after.machine.steal - before.machine.steal)) / ticks : 0
+  return (
+    `${parts.join(" + ")} = ${total.toFixed(2)} ms, ceiling ${ceiling} req/s on ${cores} cores` +
+    ` (${stolen.toFixed(0)} % stolen by the host)`
+  )
 }

@@ -7,7 +7,7 @@
 // with one Business key. Prints req/s, p50/p99 latency, the server's RSS (VmRSS) after each level, and from its
 // /metrics its heap in use and what the search result cache did so far (`TENDERS_SEARCH_CACHE=0` to run without),
 // and the CPU each request cost the server, PostgreSQL (when on this machine) and autocannon, with the rate the
-// machine's cores could serve at that cost (bench/cpu.ts).
+// machine's cores could serve at that cost and the share of the CPU its host took for others (bench/cpu.ts).
 // `--stages` first times each part of a call on its own at 16 connections: /health (no key), get-tender (key, quota,
 // one row) and search. `--profile DIR` runs the server under `node --cpu-prof` and prints where its CPU time went.
 // `--data-dir DIR`: the embedded store (and the server's log) in DIR, kept after the run (`--reuse` loads it again).
