@@ -55,16 +55,18 @@ const documentTermsOf = (lexemes: ReadonlyArray<string>): DocumentTerms => {
   return terms
 }
 
+/**
+ * What a search weighs its ways with, read once before its statements (RankedSearch.ts): the planner's statistics and
+ * the sample of how often lexemes meet.
+ */
+export interface StatisticsRead {
+  readonly stats: SearchStatistics
+  readonly sampled: LexemeSample
+}
+
 /** The search of a text few tenders have: its page, or undefined when they are more (module doc). */
-export const makeRankedFew = (
-  sql: PgClient.PgClient,
-  bitmap: Option.Option<PgClient.PgClient>,
-  statistics: Effect.Effect<SearchStatistics>,
-  sample: Effect.Effect<LexemeSample>
-) =>
-  Effect.fnUntraced(function* (query: SearchQuery) {
-    const stats = yield* statistics
-    const sampled = yield* sample
+export const makeRankedFew = (sql: PgClient.PgClient, bitmap: Option.Option<PgClient.PgClient>) =>
+  Effect.fnUntraced(function* (query: SearchQuery, { stats, sampled }: StatisticsRead) {
     const lexemes = [...new Set(clauseLexemes(query.text).flat())]
     const few =
       stats.unlisted(lexemes) ||

@@ -21,9 +21,9 @@
 import type { SearchQuery } from "@tenders/core"
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Schema } from "effect"
-import { type LexemeSample, loadLexemeSample } from "./LexemeSample.ts"
+import { loadLexemeSample } from "./LexemeSample.ts"
 import { makeNearestTenders } from "./NearestTenders.ts"
-import { makeRankedFew } from "./RankedFew.ts"
+import { makeRankedFew, type StatisticsRead } from "./RankedFew.ts"
 import { BitmapClient, makeScanSettings, type ScanSettings } from "./ScanSettings.ts"
 import { candidateWindow, routeOf } from "./SearchCost.ts"
 import { estimateOf, estimateOfAny, filteredShares, rarestClause, weighedPlan } from "./SearchEstimate.ts"
@@ -45,12 +45,6 @@ const dropOneClauses = 6
 
 const decodeRanked = decodeTenderRowsWith({ complete: Schema.Boolean })
 
-/** What a search weighs its ways with, read once before its statements. */
-interface Read {
-  readonly stats: SearchStatistics
-  readonly sampled: LexemeSample
-}
-
 export const makeRankedSearch = Effect.gen(function* () {
   const sql = yield* PgClient.PgClient
   const bitmap = yield* Effect.serviceOption(BitmapClient)
@@ -62,7 +56,7 @@ export const makeRankedSearch = Effect.gen(function* () {
   const statisticsChanged = Effect.andThen(statisticsRead, sampleRead)
 
   const { page, probe, nearest } = makeNearestTenders(sql)
-  const rankedFew = makeRankedFew(sql, bitmap, statistics, sample)
+  const rankedFew = makeRankedFew(sql, bitmap)
 
   /**
    * The first `limit` tenders of the levels of a one-clause query after the first (`found` holds its tenders, all of
@@ -72,7 +66,7 @@ export const makeRankedSearch = Effect.gen(function* () {
    */
   const byLevel = Effect.fn("RankedSearch.byLevel")(function* (
     planner: ScanSettings,
-    { stats, sampled }: Read,
+    { stats, sampled }: StatisticsRead,
     query: SearchQuery,
     levels: ReadonlyArray<ReadonlyArray<string>>,
     found: ReadonlyArray<Tender>
@@ -118,7 +112,7 @@ export const makeRankedSearch = Effect.gen(function* () {
       ORDER BY ${rankOrderSql(sql, query.text, weighedPlan(query, stats))}
       LIMIT ${query.limit}`.unprepared.pipe(Effect.flatMap(decodeRanked))
 
-  const rankedSearch = Effect.fnUntraced(function* (query: SearchQuery, planner: ScanSettings, read: Read) {
+  const rankedSearch = Effect.fnUntraced(function* (query: SearchQuery, planner: ScanSettings, read: StatisticsRead) {
     const { stats, sampled } = read
     const shareOf = (sets: ReadonlyArray<ReadonlyArray<string>>) => filteredShares(query, stats, sampled, sets)
     const clauses = clauseLexemes(query.text)
@@ -177,19 +171,25 @@ export const makeRankedSearch = Effect.gen(function* () {
   })
 
   // Its bitmap statements on the bitmap pool when there is one (PostgreSQL), else in a transaction that sets them.
-  // The statistics and the sample are read before it: on the embedded store, a transaction holds the one session,
-  // and one that waited for their reading again on another connection (a request outside any transaction started
-  // it when they expired) would wait for itself until its request was cut off.
-  const rankedSearchScoped = (query: SearchQuery) =>
-    Effect.flatMap(Effect.all({ stats: statistics, sampled: sample }), (read) => {
-      const { settings, scoped } = makeScanSettings(sql, bitmap)
-      return scoped(rankedSearch(query, settings, read))
-    })
+  const rankedSearchScoped = (query: SearchQuery, read: StatisticsRead) => {
+    const { settings, scoped } = makeScanSettings(sql, bitmap)
+    return scoped(rankedSearch(query, settings, read))
+  }
+
+  // The statistics and the sample are read once, before any statement of the search: on the embedded store, a
+  // transaction holds the one session, and one that waited for their reading again on another connection (a request
+  // outside any transaction started it when they expired) would wait for itself until its request was cut off.
+  const searchText = (query: SearchQuery) =>
+    Effect.flatMap(Effect.all({ stats: statistics, sampled: sample }), (read) =>
+      Effect.flatMap(rankedFew(query, read), (few) =>
+        few === undefined ? rankedSearchScoped(query, read) : Effect.succeed(few)
+      )
+    )
 
   /** Searches open tenders: with text best first (`approximate` when some lack a clause), else by deadline. */
   const search = (query: SearchQuery) =>
     query.text.clauses.length > 0
-      ? Effect.flatMap(rankedFew(query), (few) => (few === undefined ? rankedSearchScoped(query) : Effect.succeed(few)))
+      ? searchText(query)
       : Effect.map(page(searchConditions(sql, query, []), query.limit), (tenders) => ({ tenders, approximate: false }))
 
   return { search, statisticsChanged, sample, statistics }
