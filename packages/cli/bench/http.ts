@@ -194,6 +194,12 @@ const main = async () => {
   const server = await startServer(port)
   const pid = server.pid ?? 0
   const base = `http://127.0.0.1:${port}`
+  /** A load, with the CPU each of its requests cost (bench/cpu.ts). */
+  const withCpu = async (run: () => Promise<autocannon.Result>) => {
+    const before = readCpu(pid, localPostgres)
+    const result = await run()
+    return [result, describeCpu(before, readCpu(pid, localPostgres), result.requests.total)] as const
+  }
   try {
     process.stdout.write(`server pid ${pid}, RSS at start ${rssOf(pid)} MB\n`)
     const warmUp = Number(values["warm-up"])
@@ -208,9 +214,7 @@ const main = async () => {
         ["search", () => nextRequest(ids, 0)]
       ]
       for (const [name, request] of stages) {
-        const before = readCpu(pid, localPostgres)
-        const result = await load({ base, key, connections: 16, amount: stageAmount, request })
-        const cpu = describeCpu(before, readCpu(pid, localPostgres), result.requests.total)
+        const [result, cpu] = await withCpu(() => load({ base, key, connections: 16, amount: stageAmount, request }))
         process.stdout.write(`${name.padEnd(30)} ${describeRun(result)}\n${"".padEnd(31)}CPU per request: ${cpu}\n`)
       }
     }
@@ -218,9 +222,9 @@ const main = async () => {
     let sent = 0
     for (const [i, level] of connections.entries()) {
       const amount = amounts[i] ?? 0
-      const before = readCpu(pid, localPostgres)
-      const result = await load({ base, key, connections: level, amount, request: () => nextRequest(ids, getShare) })
-      const cpu = describeCpu(before, readCpu(pid, localPostgres), result.requests.total)
+      const [result, cpu] = await withCpu(() =>
+        load({ base, key, connections: level, amount, request: () => nextRequest(ids, getShare) })
+      )
       sent += result.requests.total
       const after = await scrape(base)
       const memory = `${rssOf(pid).padStart(6)}  ${after.heap.padStart(7)}`
