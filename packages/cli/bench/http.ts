@@ -13,8 +13,7 @@
 // `--data-dir DIR`: the embedded store (and the server's log) in DIR, kept after the run (`--reuse` loads it again).
 import { TenderStore } from "@tenders/core"
 import autocannon from "autocannon"
-import { type ChildProcess, spawn } from "node:child_process"
-import { mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from "node:fs"
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { randomUUID } from "node:crypto"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -22,7 +21,7 @@ import { parseArgs } from "node:util"
 import { Effect } from "effect"
 import { appLayer } from "../src/Runtime.ts"
 import { benchData } from "./data.ts"
-import { benchKey, freePort } from "./server.ts"
+import { benchKey, freePort, loadServe as load, rateOf, requestMix, startServe, stopServe } from "./server.ts"
 import { summariseProfile } from "./profile.ts"
 import { describeCpu, readCpu } from "./cpu.ts"
 
@@ -50,10 +49,9 @@ const getShare = Number(values["get-share"])
 const localPostgres =
   databaseUrl !== undefined && ["127.0.0.1", "localhost", "[::1]", ""].includes(new URL(databaseUrl).hostname)
 const dataDir = values["data-dir"] ?? mkdtempSync(join(tmpdir(), "tdh-"))
-const tendersBin = join(import.meta.dirname, "..", "bin", "tenders.js")
 
-const { makeTender, classes, withFilters } = benchData(42)
-const mix = benchData(7)
+const data = benchData(42)
+const { makeTender } = data
 
 /** Stores the tenders (or checks a previous run's), makes a Business key; a sample of stored ids for get-tender. */
 const prepare = Effect.gen(function* () {
@@ -84,31 +82,13 @@ const prepare = Effect.gen(function* () {
 const seconds = (since: number) => ((performance.now() - since) / 1000).toFixed(1)
 
 /** `tenders serve` on the bench's store, with nothing scheduled; under `--cpu-prof` when profiling. */
-const startServer = async (port: number) => {
-  const profile = values.profile === undefined ? [] : ["--cpu-prof", "--cpu-prof-dir", values.profile]
+const startServer = (port: number) => {
   if (values.profile !== undefined) mkdirSync(values.profile, { recursive: true })
   const env: NodeJS.ProcessEnv = { ...process.env, TENDERS_DATA_DIR: dataDir, TENDERS_METRICS_TOKEN: metricsToken }
   if (databaseUrl === undefined) delete env["DATABASE_URL"]
   else env["DATABASE_URL"] = databaseUrl
-  // Its log goes to a file, as an operator's would, not through a pipe this process would have to read.
-  const log = join(dataDir, "serve.log")
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [...profile, tendersBin, "serve", "--port", String(port), "--no-seed", "--no-schedule"],
-    { env, stdio: ["ignore", openSync(log, "w"), openSync(log, "a")] }
-  )
-  const errors = () => readFileSync(log, "utf8").slice(-4000)
-  const deadline = Date.now() + 120_000
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`tenders serve exited with ${child.exitCode}:\n${errors()}`)
-    const ok = await fetch(`http://127.0.0.1:${port}/health`).then(
-      (res) => res.ok,
-      () => false
-    )
-    if (ok) return child
-    if (Date.now() > deadline) throw new Error(`tenders serve did not answer /health in 120 s:\n${errors()}`)
-    await new Promise((resolve) => setTimeout(resolve, 200))
-  }
+  const nodeArgs = values.profile === undefined ? [] : ["--cpu-prof", "--cpu-prof-dir", values.profile]
+  return startServe({ port, dataDir, env, nodeArgs, serveArgs: ["--no-schedule"] })
 }
 
 /** The bench's token for the server's /metrics (the search cache's counts and the heap, after each level). */
@@ -136,46 +116,9 @@ const rssOf = (pid: number) => {
   return line === null ? "?" : (Number(line[1]) / 1024).toFixed(0)
 }
 
-/** A search of a random query class (a third with filters), or a get-tender of a stored id. */
-const nextRequest = (ids: ReadonlyArray<string>, getShareNow: number): autocannon.Request => {
-  if (mix.random() < getShareNow) return { method: "GET", path: `/v1/tenders/${mix.pick(ids)}` }
-  const [, make] = mix.pick(classes)
-  const request = make(0)
-  return {
-    method: "POST",
-    path: "/v1/tenders/search",
-    body: JSON.stringify(mix.random() < 1 / 3 ? withFilters(request) : request)
-  }
-}
-
-const load = (options: {
-  readonly base: string
-  readonly key: string
-  readonly connections: number
-  readonly amount: number
-  readonly request: () => autocannon.Request
-}) =>
-  autocannon({
-    url: options.base,
-    connections: options.connections,
-    amount: options.amount,
-    sampleInt: 100,
-    // Called before every request: the defaults (host) with this request's method, path, body and its own headers
-    // (autocannon keeps the headers it built last, a POST's Content-Length included, unless given new ones).
-    requests: [
-      {
-        setupRequest: (defaults) => {
-          const next = options.request()
-          const json: Record<string, string> = next.body === undefined ? {} : { "content-type": "application/json" }
-          return { ...defaults, ...next, headers: { authorization: `Bearer ${options.key}`, ...json } }
-        }
-      }
-    ]
-  })
-
 const describeRun = (result: autocannon.Result) => {
   // autocannon ends a run at its next sample (every 100 ms here), so the rate is low by at most that.
-  const rate = ((1000 * result.requests.total) / (result.finish.getTime() - result.start.getTime())).toFixed(0)
+  const rate = rateOf(result).toFixed(0)
   const failed = result.non2xx + result.errors
   return (
     `${String(result.requests.total).padStart(8)} ${rate.padStart(8)} ${result.latency.p50.toFixed(1).padStart(7)}` +
@@ -190,6 +133,7 @@ const main = async () => {
   const { ids, key } = await Effect.runPromise(
     prepare.pipe(Effect.provide(appLayer({ dataDir, databaseUrl })), Effect.scoped)
   )
+  const nextRequest = requestMix(ids, data)
   const port = await freePort()
   const server = await startServer(port)
   const pid = server.pid ?? 0
@@ -203,15 +147,15 @@ const main = async () => {
   try {
     process.stdout.write(`server pid ${pid}, RSS at start ${rssOf(pid)} MB\n`)
     const warmUp = Number(values["warm-up"])
-    if (warmUp > 0) await load({ base, key, connections: 8, amount: warmUp, request: () => nextRequest(ids, getShare) })
+    if (warmUp > 0) await load({ base, key, connections: 8, amount: warmUp, request: () => nextRequest(getShare) })
     const header = `${"requests".padStart(8)} ${"req/s".padStart(8)} ${"p50 ms".padStart(7)} ${"p99 ms".padStart(7)}`
     const stageAmount = Number(values.stages)
     if (stageAmount > 0) {
       process.stdout.write(`\nstages, 16 connections  ${header} ${"failed".padStart(7)}\n`)
       const stages: ReadonlyArray<readonly [string, () => autocannon.Request]> = [
         ["GET /health (no key)", () => ({ method: "GET", path: "/health" })],
-        ["get-tender (key, quota, row)", () => nextRequest(ids, 1)],
-        ["search", () => nextRequest(ids, 0)]
+        ["get-tender (key, quota, row)", () => nextRequest(1)],
+        ["search", () => nextRequest(0)]
       ]
       for (const [name, request] of stages) {
         const [result, cpu] = await withCpu(() => load({ base, key, connections: 16, amount: stageAmount, request }))
@@ -223,7 +167,7 @@ const main = async () => {
     for (const [i, level] of connections.entries()) {
       const amount = amounts[i] ?? 0
       const [result, cpu] = await withCpu(() =>
-        load({ base, key, connections: level, amount, request: () => nextRequest(ids, getShare) })
+        load({ base, key, connections: level, amount, request: () => nextRequest(getShare) })
       )
       sent += result.requests.total
       const after = await scrape(base)
@@ -233,11 +177,7 @@ const main = async () => {
     }
     process.stdout.write(`server RSS after ${sent} measured requests (and the warm-up): ${rssOf(pid)} MB\n`)
   } finally {
-    await new Promise<void>((resolve) => {
-      if (server.exitCode !== null) return resolve()
-      server.once("exit", () => resolve())
-      server.kill("SIGTERM")
-    })
+    await stopServe(server)
   }
   if (values.profile !== undefined) {
     const newest = readdirSync(values.profile)

@@ -7,16 +7,14 @@
 // again after full collections the inspector asks for (what is garbage against what is alive); `--snapshots DIR`
 // writes a heap snapshot at each point (after the figures: a snapshot grows the RSS). `--node-flags` replaces the
 // launcher's V8 flags for `serve` when it names them; `--env` adds to the server's environment.
-import autocannon from "autocannon"
 import { Effect } from "effect"
-import { type ChildProcess, spawn } from "node:child_process"
-import { mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs"
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { parseArgs } from "node:util"
 import { appLayer } from "../src/Runtime.ts"
 import { benchData } from "./data.ts"
-import { benchKey, freePort } from "./server.ts"
+import { benchKey, freePort, loadServe, rateOf, requestMix, startServe, stopServe } from "./server.ts"
 import { Inspector } from "./inspector.ts"
 import { describeSmaps, smapsOf } from "./smaps.ts"
 
@@ -42,9 +40,8 @@ const connections = values.connections.split(",").map(Number)
 const amounts = values.amounts.split(",").map(Number)
 const getShare = Number(values["get-share"])
 const dataDir = mkdtempSync(join(tmpdir(), "tdm-"))
-const tendersBin = join(import.meta.dirname, "..", "bin", "tenders.js")
-const { makeTender, classes, withFilters } = benchData(42)
-const mix = benchData(7)
+const data = benchData(42)
+const { makeTender } = data
 
 const prepare = Effect.gen(function* () {
   const ids: Array<string> = []
@@ -55,55 +52,15 @@ const prepare = Effect.gen(function* () {
   return { ids, key: yield* benchKey }
 })
 
-const startServer = async (port: number, inspectPort: number) => {
+const startServer = (port: number, inspectPort: number) => {
   const env: NodeJS.ProcessEnv = { ...process.env, TENDERS_DATA_DIR: dataDir, DATABASE_URL: databaseUrl }
   for (const pair of values.env.split(",").filter((p) => p !== "")) {
     const at = pair.indexOf("=")
     env[pair.slice(0, at)] = pair.slice(at + 1)
   }
   const flags = values["node-flags"].split(" ").filter((f) => f !== "")
-  const log = join(dataDir, "serve.log")
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [`--inspect=127.0.0.1:${inspectPort}`, ...flags, tendersBin, "serve", "--port", String(port), "--no-seed"],
-    { env, stdio: ["ignore", openSync(log, "w"), openSync(log, "a")] }
-  )
-  const deadline = Date.now() + 120_000
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`tenders serve exited:\n${readFileSync(log, "utf8").slice(-4000)}`)
-    const ok = await fetch(`http://127.0.0.1:${port}/health`).then(
-      (res) => res.ok,
-      () => false
-    )
-    if (ok) return child
-    if (Date.now() > deadline) throw new Error("tenders serve did not answer /health in 120 s")
-    await new Promise((resolve) => setTimeout(resolve, 200))
-  }
+  return startServe({ port, dataDir, env, nodeArgs: [`--inspect=127.0.0.1:${inspectPort}`, ...flags] })
 }
-
-const nextRequest = (ids: ReadonlyArray<string>): autocannon.Request => {
-  if (mix.random() < getShare) return { method: "GET", path: `/v1/tenders/${mix.pick(ids)}` }
-  const [, make] = mix.pick(classes)
-  const request = make(0)
-  const body = JSON.stringify(mix.random() < 1 / 3 ? withFilters(request) : request)
-  return { method: "POST", path: "/v1/tenders/search", body }
-}
-
-const load = (base: string, key: string, level: number, amount: number, ids: ReadonlyArray<string>) =>
-  autocannon({
-    url: base,
-    connections: level,
-    amount,
-    requests: [
-      {
-        setupRequest: (defaults) => {
-          const next = nextRequest(ids)
-          const json: Record<string, string> = next.body === undefined ? {} : { "content-type": "application/json" }
-          return { ...defaults, ...next, headers: { authorization: `Bearer ${key}`, ...json } }
-        }
-      }
-    ]
-  })
 
 const main = async () => {
   const { ids, key } = await Effect.runPromise(
@@ -113,6 +70,9 @@ const main = async () => {
   const server = await startServer(port, inspectPort)
   const pid = server.pid ?? 0
   const base = `http://127.0.0.1:${port}`
+  const nextRequest = requestMix(ids, data)
+  const load = (connections: number, amount: number) =>
+    loadServe({ base, key, connections, amount, request: () => nextRequest(getShare) })
   const inspector = await Inspector.connect(inspectPort)
   if (values.snapshots !== undefined) mkdirSync(values.snapshots, { recursive: true })
   const report = async (point: string) => {
@@ -140,7 +100,7 @@ const main = async () => {
       body: JSON.stringify({ q: "medical equipment" })
     })
     await report("first search")
-    if (warmUp > 0) await load(base, key, 8, warmUp, ids)
+    if (warmUp > 0) await load(8, warmUp)
     let sent = warmUp
     for (const [i, level] of connections.entries()) {
       // `--live-every S`: full collections every S seconds during the level, the live set's peak under load.
@@ -159,20 +119,16 @@ const main = async () => {
               })
             }, every)
           : undefined
-      const result = await load(base, key, level, amounts[i] ?? 0, ids)
+      const result = await load(level, amounts[i] ?? 0)
       clearInterval(sampler)
       if (every > 0) process.stdout.write(`\nlive set's peak during the level: ${(live / 1048576).toFixed(1)} MB\n`)
       sent += result.requests.total
       const failed = result.non2xx + result.errors
-      await report(`${level} connections, ${sent} requests, ${result.requests.average} req/s, ${failed} failed`)
+      await report(`${level} connections, ${sent} requests, ${rateOf(result).toFixed(0)} req/s, ${failed} failed`)
     }
   } finally {
     inspector.close()
-    await new Promise<void>((resolve) => {
-      if (server.exitCode !== null) return resolve()
-      server.once("exit", () => resolve())
-      server.kill("SIGTERM")
-    })
+    await stopServe(server)
     rmSync(dataDir, { recursive: true, force: true })
   }
 }

@@ -1,7 +1,13 @@
-// What the benchmarks that load a real `tenders serve` share: a free port, and a Business key to call it with.
+// What the benchmarks that load a real `tenders serve` share: a free port, a Business key to call it with, the
+// server started and stopped, the mix of requests and autocannon's load of them.
 import { AccountStore, maxMonthlyLimit, saveAccount } from "@tenders/core"
-import { Effect } from "effect"
+import autocannon from "autocannon"
+import { type ChildProcess, spawn } from "node:child_process"
+import { openSync, readFileSync } from "node:fs"
 import { createServer } from "node:net"
+import { join } from "node:path"
+import { Effect } from "effect"
+import { benchData } from "./data.ts"
 
 /** A Business account of its own with the highest monthly limit, and a REST key of it. */
 export const benchKey = Effect.gen(function* () {
@@ -22,3 +28,102 @@ export const freePort = () =>
       server.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
     })
   })
+
+const tendersBin = join(import.meta.dirname, "..", "bin", "tenders.js")
+
+/**
+ * `tenders serve --port PORT --no-seed` with `serveArgs` after it and `nodeArgs` before the launcher, in `env`; its
+ * log goes to `dataDir/serve.log`, as an operator's would, not through a pipe this process would have to read.
+ * Resolves once it answers /health (120 s at most).
+ */
+export const startServe = async (options: {
+  readonly port: number
+  readonly dataDir: string
+  readonly env: NodeJS.ProcessEnv
+  readonly nodeArgs?: ReadonlyArray<string>
+  readonly serveArgs?: ReadonlyArray<string>
+}) => {
+  const log = join(options.dataDir, "serve.log")
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [
+      ...(options.nodeArgs ?? []),
+      tendersBin,
+      "serve",
+      "--port",
+      String(options.port),
+      "--no-seed",
+      ...(options.serveArgs ?? [])
+    ],
+    { env: options.env, stdio: ["ignore", openSync(log, "w"), openSync(log, "a")] }
+  )
+  const errors = () => readFileSync(log, "utf8").slice(-4000)
+  const deadline = Date.now() + 120_000
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`tenders serve exited with ${child.exitCode}:\n${errors()}`)
+    const ok = await fetch(`http://127.0.0.1:${options.port}/health`).then(
+      (res) => res.ok,
+      () => false
+    )
+    if (ok) return child
+    if (Date.now() > deadline) throw new Error(`tenders serve did not answer /health in 120 s:\n${errors()}`)
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+}
+
+/** Stops a server `startServe` started (SIGTERM), once it exited. */
+export const stopServe = (server: ChildProcess) =>
+  new Promise<void>((resolve) => {
+    if (server.exitCode !== null) return resolve()
+    server.once("exit", () => resolve())
+    server.kill("SIGTERM")
+  })
+
+/**
+ * The bench's requests over stored ids: a search of a random query class (a third with filters, drawn from `data`,
+ * the generator that made the tenders) or, `getShare` of them, a get-tender of a stored id; drawn in a sequence of
+ * its own (seed 7), the same from run to run.
+ */
+export const requestMix = (ids: ReadonlyArray<string>, data: ReturnType<typeof benchData>) => {
+  const mix = benchData(7)
+  return (getShare: number): autocannon.Request => {
+    if (mix.random() < getShare) return { method: "GET", path: `/v1/tenders/${mix.pick(ids)}` }
+    const [, make] = mix.pick(data.classes)
+    const request = make(0)
+    return {
+      method: "POST",
+      path: "/v1/tenders/search",
+      body: JSON.stringify(mix.random() < 1 / 3 ? data.withFilters(request) : request)
+    }
+  }
+}
+
+/** autocannon at `connections` for `amount` requests, each made by `request`, all with `key`. */
+export const loadServe = (options: {
+  readonly base: string
+  readonly key: string
+  readonly connections: number
+  readonly amount: number
+  readonly request: () => autocannon.Request
+}) =>
+  autocannon({
+    url: options.base,
+    connections: options.connections,
+    amount: options.amount,
+    sampleInt: 100,
+    // Called before every request: the defaults (host) with this request's method, path, body and its own headers
+    // (autocannon keeps the headers it built last, a POST's Content-Length included, unless given new ones).
+    requests: [
+      {
+        setupRequest: (defaults) => {
+          const next = options.request()
+          const json: Record<string, string> = next.body === undefined ? {} : { "content-type": "application/json" }
+          return { ...defaults, ...next, headers: { authorization: `Bearer ${options.key}`, ...json } }
+        }
+      }
+    ]
+  })
+
+/** A load's rate in requests a second, from its start and finish (autocannon ends it at its next sample). */
+export const rateOf = (result: autocannon.Result) =>
+  (1000 * result.requests.total) / (result.finish.getTime() - result.start.getTime())
