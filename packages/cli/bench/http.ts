@@ -11,14 +11,15 @@
 // `--stages` first times each part of a call on its own at 16 connections: /health (no key), get-tender (key, quota,
 // one row) and search. `--profile DIR` runs the server under `node --cpu-prof` and prints where its CPU time went.
 // `--data-dir DIR`: the embedded store (and the server's log) in DIR, kept after the run (`--reuse` loads it again).
-import { TenderStore } from "@tenders/core"
+import { PgClient } from "@effect/sql-pg"
+import { defaultSourceIntervals, sourceCodes, TenderStore } from "@tenders/core"
 import autocannon from "autocannon"
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { randomUUID } from "node:crypto"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { parseArgs } from "node:util"
-import { Effect } from "effect"
+import { Duration, Effect } from "effect"
 import { appLayer } from "../src/Runtime.ts"
 import { benchData } from "./data.ts"
 import { benchKey, freePort, loadServe as load, rateOf, requestMix, startServe, stopServe } from "./server.ts"
@@ -76,7 +77,28 @@ const prepare = Effect.gen(function* () {
     process.stderr.write(`\n`)
   }
   process.stdout.write(`tenders ${values.reuse ? "checked" : "stored"} in ${seconds(started)} s\n`)
+  yield* runHistory
   return { ids, key: yield* benchKey }
+})
+
+/**
+ * The sources' run history a year at the default intervals leaves (hourly, two-hourly, hourly; one run in 20
+ * failed), written once: the sources' health is read at every search the cache does not answer, and from this
+ * history, as in a store that has served for a year.
+ */
+const runHistory = Effect.gen(function* () {
+  const sql = yield* PgClient.PgClient
+  const [{ runs } = { runs: 0 }] = yield* sql<{ readonly runs: number }>`SELECT count(*)::int AS runs FROM source_runs`
+  if (runs > 0) return
+  for (const source of sourceCodes) {
+    const hours = Duration.toHours(defaultSourceIntervals[source])
+    yield* sql`INSERT INTO source_runs (source, started_at, finished_at, ok)
+      SELECT ${source}, now() - make_interval(hours => i), now() - make_interval(hours => i, mins => -3), i % 20 <> 0
+      FROM generate_series(${hours}::int, 8760, ${hours}::int) AS i`
+  }
+  const [{ written } = { written: 0 }] = yield* sql<{ readonly written: number }>`
+    SELECT count(*)::int AS written FROM source_runs`
+  process.stdout.write(`source runs: ${written} written (a year at the default intervals)\n`)
 })
 
 const seconds = (since: number) => ((performance.now() - since) / 1000).toFixed(1)

@@ -1,7 +1,7 @@
 import { Migrator } from "effect/sql"
 import { alerts, deliveries, watchlists, watchlistVersion } from "./migrations/Alerts.ts"
 import { classifications, sourceLabels } from "./migrations/Classifications.ts"
-import { notices, schedule, unusedNativeIndex } from "./migrations/Ingest.ts"
+import { notices, runOutcomes, schedule, unusedNativeIndex } from "./migrations/Ingest.ts"
 import { initial } from "./migrations/Initial.ts"
 import { oauth, oauthClientAge } from "./migrations/OAuth.ts"
 import { referenceRates } from "./migrations/ReferenceRates.ts"
@@ -37,7 +37,8 @@ export const migrate = Migrator.make({})({
     "21_source_labels": sourceLabels,
     "22_deadline_days_by_country": deadlineDaysByCountry,
     "23_reference_rates": referenceRates,
-    "24_search_changes": searchChanges
+    "24_search_changes": searchChanges,
+    "25_source_run_outcomes": runOutcomes
   }),
   table: "tenders_migrations"
 })

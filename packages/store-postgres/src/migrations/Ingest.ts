@@ -55,3 +55,14 @@ export const unusedNativeIndex = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   yield* sql`DROP INDEX IF EXISTS tenders_source_native_idx`
 })
+
+/**
+ * The indexes the sources' health reads each source's last success, last failure and unfinished run from
+ * (PgSourceStatusStore): a few index entries per source, where it grouped the whole run history (about 22,000 runs
+ * a year at the default intervals, read at every `/health` and every search the result cache did not answer).
+ */
+export const runOutcomes = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`CREATE INDEX source_runs_outcome_idx ON source_runs (source, ok, finished_at)`
+  yield* sql`CREATE INDEX source_runs_unfinished_idx ON source_runs (source, started_at) WHERE finished_at IS NULL`
+})
