@@ -95,12 +95,14 @@ export const PgAlertStore = Layer.effect(
       Effect.orDie
     )
 
+    // In the order of the ids, not of the text `id` selected (a bare `ORDER BY id` names that text, which puts
+    // 100000 before 99999): the evaluator's cursor moves to a batch's last event and would skip those it passed.
     const events = SqlSchema.findAll({
       Request: Schema.Struct({ after: Schema.Number, limit: Schema.Number }),
       Result: EventRow,
       execute: ({ after, limit }) => sql`SELECT id::text AS id, tender_id AS "tenderId", change,
           ${sql.literal(utc("created_at"))} AS "createdAt"
-        FROM tender_events WHERE id > ${after} ORDER BY id LIMIT ${limit}`
+        FROM tender_events WHERE id > ${after} ORDER BY tender_events.id LIMIT ${limit}`
     })
     const eventsAfter = Effect.fn("PgAlertStore.eventsAfter")(
       (after: number, limit: number) => events({ after, limit }),

@@ -117,13 +117,14 @@ export const PgDeliveryStore = Layer.effect(
     const ownedBy = (accountId: string | undefined) =>
       accountId === undefined ? sql.literal("") : sql`AND account_id = ${accountId}::uuid`
 
+    // Newest first by the ids, not by the text `id` selected (a bare `ORDER BY id` names that text).
     const newest = SqlSchema.findAll({
       Request: Schema.Struct({ limit: Schema.Number, accountId: Schema.optionalKey(AccountId) }),
       Result: InfoRow,
       execute: ({ limit, accountId }) => sql`SELECT id::text AS id, channel, target, status, attempts,
           CASE WHEN status = 'pending' THEN ${sql.literal(utc("next_attempt_at"))} END AS "nextAttemptAt",
           last_error AS "lastError", ${sql.literal(utc("created_at"))} AS "createdAt"
-        FROM deliveries WHERE true ${ownedBy(accountId)} ORDER BY id DESC LIMIT ${limit}`
+        FROM deliveries WHERE true ${ownedBy(accountId)} ORDER BY deliveries.id DESC LIMIT ${limit}`
     })
     const list = Effect.fn("PgDeliveryStore.list")(
       (limit: number, accountId?: AccountId) => newest(accountId === undefined ? { limit } : { limit, accountId }),

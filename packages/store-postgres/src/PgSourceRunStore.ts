@@ -79,12 +79,13 @@ export const PgSourceRunStore = Layer.effect(
         WHERE source = ${source} AND lease_owner = ${owner}`
     }, Effect.orDie)
 
+    // Newest first, ties by the ids, not by the text `id` selected (a bare `ORDER BY id` names that text).
     const runsOf = SqlSchema.findAll({
       Request: Schema.Struct({ source: Schema.String, limit: Schema.Number }),
       Result: Run,
       execute: ({ source, limit }) => sql`SELECT id::text AS id, ${sql.literal(utc("started_at"))} AS "startedAt",
           ${sql.literal(utc("finished_at"))} AS "finishedAt", error, COALESCE(summary, '{}'::jsonb) AS summary
-        FROM source_runs WHERE source = ${source} ORDER BY started_at DESC, id DESC LIMIT ${limit}`
+        FROM source_runs WHERE source = ${source} ORDER BY started_at DESC, source_runs.id DESC LIMIT ${limit}`
     })
     const recentRuns = Effect.fn("PgSourceRunStore.recentRuns")(
       (source: SourceCode, limit: number) => runsOf({ source, limit }),
