@@ -480,6 +480,25 @@ for (const [name, makeLayer] of backends()) {
         })
       )
 
+      it.effect("closes every lapsed tender in one sweep, more than one statement's batch of them", () =>
+        Effect.gen(function* () {
+          const store = yield* TenderStore
+          const sql = yield* PgClient.PgClient
+          const lapsed = Array.from({ length: 2_600 }, (_, i) =>
+            makeRecord({ id: `ted-${770_000 + i}-2026`, deadline: isoFromNow(-1 - i / 1_000) })
+          )
+          yield* store.upsert([...lapsed, makeRecord({ id: "ted-780000-2026", deadline: isoFromNow(2) })])
+          assert.isAtLeast(yield* store.closeExpired, 2_600)
+          const [left] = yield* sql<{ readonly open: number; readonly events: number }>`SELECT
+              count(*) FILTER (WHERE t.status <> 'closed')::int AS open,
+              (SELECT count(*)::int FROM tender_events e WHERE e.change = 'closed' AND e.tender_id LIKE 'ted-77%') AS events
+            FROM tenders t WHERE t.id LIKE 'ted-77%'`
+          assert.deepStrictEqual(left, { open: 0, events: 2_600 })
+          assert.strictEqual(Option.getOrThrow(yield* store.get(TenderId.make("ted-780000-2026"))).status, "open")
+          assert.strictEqual(yield* store.closeExpired, 0)
+        })
+      )
+
       it.effect("keeps the plan's watchlist limit under concurrent creation, and lists and deletes per account", () =>
         Effect.gen(function* () {
           const accounts = yield* AccountStore
