@@ -1,5 +1,5 @@
 import { Migrator } from "effect/sql"
-import { alerts, deliveries, watchlists, watchlistVersion } from "./migrations/Alerts.ts"
+import { alertDeadlines, alerts, deliveries, watchlists, watchlistVersion } from "./migrations/Alerts.ts"
 import { classifications, sourceLabels } from "./migrations/Classifications.ts"
 import { notices, runOutcomes, schedule, unusedNativeIndex } from "./migrations/Ingest.ts"
 import { initial } from "./migrations/Initial.ts"
@@ -38,7 +38,8 @@ export const migrate = Migrator.make({})({
     "22_deadline_days_by_country": deadlineDaysByCountry,
     "23_reference_rates": referenceRates,
     "24_search_changes": searchChanges,
-    "25_source_run_outcomes": runOutcomes
+    "25_source_run_outcomes": runOutcomes,
+    "26_alert_deadlines": alertDeadlines
   }),
   table: "tenders_migrations"
 })

@@ -17,7 +17,7 @@ import { PgClient } from "@effect/sql-pg"
 import { DateTime, Effect, Layer, Schema } from "effect"
 import { SqlSchema } from "effect/sql"
 import { isFieldLexeme, termOfLexeme } from "./SearchSql.ts"
-import { jsonColumn, lapsedTender, openTender, utc, UtcInstant } from "./Sql.ts"
+import { at, jsonColumn, lapsedTender, openTender, utc, UtcInstant } from "./Sql.ts"
 import { TenderRow, tenderColumns } from "./TenderRow.ts"
 
 const WatchlistRow = Schema.Struct({
@@ -67,6 +67,22 @@ const deliveryRow = (delivery: PlannedDelivery) => ({
   webhook_id: delivery.channel === "webhook" ? delivery.webhookId : null,
   payload: delivery.channel === "email" ? delivery.digest : { body: delivery.body }
 })
+
+/**
+ * An account's alerts on open tenders, from now on in deadline order through the alerts' own copy of it
+ * (`alerts_account_deadline_idx`), each alert's tender read by its key and checked open (`OFFSET 0` keeps the
+ * planner from joining every open tender instead): the rows read follow the limit, not the account's history.
+ */
+export const openAlertsStatement = (
+  sql: PgClient.PgClient,
+  request: { readonly accountId: string; readonly now: DateTime.Utc; readonly limit: number }
+) => sql`SELECT ${sql.literal(tenderColumns)},
+    a.watchlist_id::text AS "watchlistId", w.name AS "watchlistName", a.reason,
+    ${sql.literal(utc("a.created_at"))} AS "alertCreatedAt"
+  FROM alerts a JOIN watchlists w ON w.id = a.watchlist_id
+  CROSS JOIN LATERAL (SELECT t.* FROM tenders t WHERE t.id = a.tender_id AND ${openTender(sql, request.now)} OFFSET 0) t
+  WHERE a.account_id = ${request.accountId}::uuid AND a.deadline_sort > ${at(sql, request.now)}
+  ORDER BY a.deadline_sort, a.created_at DESC, a.id DESC LIMIT ${request.limit}`
 
 /**
  * AlertStore on PostgreSQL: alerts unique on (watchlist, tender, reason, version), an evaluation cursor, and the
@@ -176,8 +192,10 @@ export const PgAlertStore = Layer.effect(
       return yield* Effect.gen(function* () {
         let created = 0
         if (alerts.length > 0) {
-          const rows = yield* sql`INSERT INTO alerts (watchlist_id, account_id, tender_id, reason, version, created_at)
-              SELECT a.watchlist_id::uuid, a.account_id::uuid, a.tender_id, a.reason, a.version, ${now}::timestamptz
+          const rows = yield* sql`INSERT INTO alerts
+              (watchlist_id, account_id, tender_id, reason, version, created_at, deadline_sort)
+              SELECT a.watchlist_id::uuid, a.account_id::uuid, a.tender_id, a.reason, a.version, ${now}::timestamptz,
+                COALESCE((SELECT t.deadline_sort FROM tenders t WHERE t.id = a.tender_id), '-infinity')
               FROM jsonb_to_recordset(${sql.json(
                 alerts.map((a) => ({
                   watchlist_id: a.watchlistId,
@@ -196,6 +214,13 @@ export const PgAlertStore = Layer.effect(
           if (created > 0) yield* enqueue(plan(yield* createdOf(inserted)), now)
         }
         if (eventCursor !== null) {
+          // The tenders of the events the cursor passes may have a new deadline: their alerts' copy follows.
+          yield* sql`UPDATE alerts a SET deadline_sort = t.deadline_sort
+              FROM tenders t
+              WHERE t.id IN (SELECT e.tender_id FROM tender_events e
+                  WHERE e.id <= ${eventCursor} AND e.id > COALESCE(
+                    (SELECT c.last_event_id FROM alert_cursor c WHERE c.name = 'events'), 0))
+                AND a.tender_id = t.id AND a.deadline_sort IS DISTINCT FROM t.deadline_sort`
           yield* sql`INSERT INTO alert_cursor (name, last_event_id) VALUES ('events', ${eventCursor})
               ON CONFLICT (name) DO UPDATE
               SET last_event_id = GREATEST(alert_cursor.last_event_id, EXCLUDED.last_event_id)`
@@ -207,12 +232,7 @@ export const PgAlertStore = Layer.effect(
     const openOf = SqlSchema.findAll({
       Request: Schema.Struct({ accountId: Schema.String, now: Schema.DateTimeUtc, limit: Schema.Number }),
       Result: OpenRow,
-      execute: ({ accountId, now, limit }) => sql`SELECT ${sql.literal(tenderColumns)},
-          a.watchlist_id::text AS "watchlistId", w.name AS "watchlistName", a.reason,
-          ${sql.literal(utc("a.created_at"))} AS "alertCreatedAt"
-        FROM alerts a JOIN watchlists w ON w.id = a.watchlist_id JOIN tenders t ON t.id = a.tender_id
-        WHERE a.account_id = ${accountId}::uuid AND ${openTender(sql, now)}
-        ORDER BY t.deadline_sort, a.created_at DESC, a.id DESC LIMIT ${limit}`
+      execute: (request) => openAlertsStatement(sql, request)
     })
     const open = Effect.fn("PgAlertStore.open")(function* (accountId: AccountId, now: DateTime.Utc, limit: number) {
       const rows = yield* openOf({ accountId, now, limit })

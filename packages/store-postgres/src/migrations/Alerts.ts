@@ -70,3 +70,20 @@ export const watchlistVersion = Effect.gen(function* () {
     AFTER INSERT OR DELETE OR UPDATE OF filters, match_tokens, account_id, created_at
     ON watchlists FOR EACH STATEMENT EXECUTE FUNCTION bump_watchlist_version()`
 })
+
+/**
+ * Each alert keeps its tender's deadline (`deadline_sort`, as the tender's), so that an account's open alerts are
+ * read from now on in deadline order through one index (PgAlertStore `open`), not by joining every alert the account
+ * ever had, or every open tender, and sorting. The evaluator writes it with each alert and brings it up to date for
+ * the tenders of every batch of events it reads (a tender whose deadline changed has an event). An alert whose
+ * tender is gone has `-infinity`: it is never open.
+ */
+export const alertDeadlines = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`ALTER TABLE alerts ADD COLUMN deadline_sort timestamptz`
+  yield* sql`UPDATE alerts a SET deadline_sort = COALESCE(
+    (SELECT t.deadline_sort FROM tenders t WHERE t.id = a.tender_id), '-infinity')`
+  yield* sql`ALTER TABLE alerts ALTER COLUMN deadline_sort SET NOT NULL`
+  yield* sql`CREATE INDEX alerts_account_deadline_idx ON alerts (account_id, deadline_sort)`
+  yield* sql`DROP INDEX alerts_account_idx`
+})
