@@ -10,7 +10,7 @@ import {
 import { PgClient } from "@effect/sql-pg"
 import { DateTime, Effect, Layer, Schema } from "effect"
 import { createHash } from "node:crypto"
-import { jsonColumn } from "./Sql.ts"
+import { jsonColumn, lockEventWriters } from "./Sql.ts"
 import { decodeTenderRows, tenderColumns } from "./TenderRow.ts"
 import { rememberWords, writeTenders } from "./TenderWrite.ts"
 
@@ -44,6 +44,7 @@ export const PgNoticeStore = Layer.effect(
             ${sql.json(notice)}, ${now}::timestamptz)
           ON CONFLICT (notice_key) DO NOTHING RETURNING notice_key`
       if (inserted.length === 0) return "unchanged" as const
+      yield* lockEventWriters(sql) // before this notice's tender is read and written (its event comes last)
       const labels = notice.sourceLabels ?? []
       if (labels.length > 0)
         yield* sql`INSERT INTO source_labels (code, language, name, first_seen)

@@ -15,7 +15,7 @@ import { SqlSchema } from "effect/sql"
 import { makeRankedSearch } from "./RankedSearch.ts"
 import { transactionSettings } from "./ScanSettings.ts"
 import { anyOf, everyClause, lexemesOf, searchConditions } from "./SearchSql.ts"
-import { lapsedTender, openTender } from "./Sql.ts"
+import { lapsedTender, lockEventWriters, openTender } from "./Sql.ts"
 import { TenderRow, tenderColumns } from "./TenderRow.ts"
 import { batchWords, insertRows, writeTendersWithEvents } from "./TenderWrite.ts"
 
@@ -38,8 +38,9 @@ export const PgTenderStore = Layer.effect(
 
     // A tender and its change event commit together: a crash in between would leave a tender whose content hash
     // never changes again, so its `new` event, and every alert it should raise, would never come. The batch is
-    // written in chunks, one statement each (tenders, events, words), in one transaction; the text analysis of the
-    // next chunk runs while PostgreSQL writes the one before.
+    // written in chunks, one statement each (tenders, events, words), in one transaction that first takes the event
+    // writers' lock (Sql.ts `lockEventWriters`); the text analysis of the next chunk runs while PostgreSQL writes the
+    // one before.
     const upsertBatch = Effect.fn("PgTenderStore.upsert")(function* (records: ReadonlyArray<TenderRecord>) {
       const latest = [...new Map(records.map((r) => [r.id, r])).values()]
       if (latest.length === 0) return { new: 0, updated: 0, unchanged: records.length }
@@ -55,6 +56,7 @@ export const PgTenderStore = Layer.effect(
         words: batchWords(text, chunk)
       })
       const written = yield* Effect.gen(function* () {
+        yield* lockEventWriters(sql)
         const done: Array<{ readonly id: string; readonly inserted: boolean }> = []
         let next = prepare(chunks[0] ?? [])
         for (let i = 0; i < chunks.length; i++) {
@@ -158,9 +160,12 @@ export const PgTenderStore = Layer.effect(
     // The status column changes; the content hash does not, so re-ingesting the same record leaves it closed. The
     // lapsed tenders are found through the live tenders' deadline index (`tenders_open_deadline_idx`), earliest
     // first, `closeBatch` at a time until a batch is not full: the planner, misled by the history's share of past
-    // deadlines, read every tender otherwise (at 1M, 190,000 pages a sweep, every tick on every replica).
+    // deadlines, read every tender otherwise (at 1M, 190,000 pages a sweep, every tick on every replica). Each batch
+    // is a transaction holding the event writers' lock (Sql.ts `lockEventWriters`), as an ingest's is.
     const closeLapsed = (now: DateTime.Utc) =>
-      sql<{ n: number }>`WITH closed AS (
+      Effect.andThen(
+        lockEventWriters(sql),
+        sql<{ n: number }>`WITH closed AS (
           UPDATE tenders t SET status = 'closed', updated_at = ${DateTime.formatIso(now)}::timestamptz
           FROM (SELECT t.id FROM tenders t WHERE ${lapsedTender(sql, now)}
             ORDER BY t.deadline_sort LIMIT ${closeBatch}) lapsed
@@ -170,7 +175,11 @@ export const PgTenderStore = Layer.effect(
           INSERT INTO tender_events (tender_id, change, notice_key, created_at)
           SELECT id, 'closed', NULL, ${DateTime.formatIso(now)}::timestamptz FROM closed
         )
-        SELECT count(*)::int AS n FROM closed`.pipe(Effect.map((rows) => rows[0]?.n ?? 0))
+        SELECT count(*)::int AS n FROM closed`
+      ).pipe(
+        Effect.map((rows) => rows[0]?.n ?? 0),
+        sql.withTransaction
+      )
     const closeExpired = Effect.gen(function* () {
       const now = yield* DateTime.now
       let total = 0

@@ -62,3 +62,14 @@ export const writeRefused = (error: unknown): boolean => {
   const state = sqlStateOf(error)
   return state === READ_ONLY_SQL_TRANSACTION || state === DISK_FULL
 }
+
+/** The advisory lock of the transactions that add tender events (`lockEventWriters`). */
+const eventWritersLock = 7_020_311
+
+/**
+ * Taken by every transaction that adds tender events, before its first write, and held until it ends: the events'
+ * ids are then given in the order their transactions commit. The alert evaluator reads the committed events after
+ * its cursor and moves the cursor to the last it read, so an event committed after one with a higher id would be
+ * passed and never read (a sweep's `closed` events committed while an ingest still wrote its `new` ones).
+ */
+export const lockEventWriters = (sql: Sql) => sql`SELECT pg_advisory_xact_lock(${eventWritersLock}::bigint)`
