@@ -13,6 +13,7 @@ import { isoFromNow, makeRecord } from "@tenders/core/testing"
 import { DateTime, Effect } from "effect"
 import { openAlertsStatement } from "../src/PgAlertStore.ts"
 import { backends } from "./backends.ts"
+import { explainAnalyzed, rowsRead } from "./plans.ts"
 
 /** An account with one watchlist (no channel: nothing is delivered). */
 const watcher = (email: string) =>
@@ -49,20 +50,6 @@ const lastEvent = Effect.flatMap(PgClient.PgClient, (sql) =>
     Effect.map((rows) => rows[0]?.id ?? 0)
   )
 )
-
-interface PlanNode {
-  readonly "Relation Name"?: string
-  readonly "Actual Rows"?: number
-  readonly "Actual Loops"?: number
-  readonly "Rows Removed by Filter"?: number
-  readonly Plans?: ReadonlyArray<PlanNode>
-}
-
-/** The rows of `relation` a plan's nodes read (returned or filtered out), over all their loops. */
-const rowsRead = (node: PlanNode, relation: string): number =>
-  (node["Relation Name"] === relation
-    ? ((node["Actual Rows"] ?? 0) + (node["Rows Removed by Filter"] ?? 0)) * (node["Actual Loops"] ?? 1)
-    : 0) + (node.Plans ?? []).reduce((sum, child) => sum + rowsRead(child, relation), 0)
 
 for (const [name, makeLayer] of backends()) {
   describe(`an account's open alerts on ${name}`, () => {
@@ -120,14 +107,7 @@ for (const [name, makeLayer] of backends()) {
           assert.deepStrictEqual(listed.slice(0, 3), ["ted-630000-2026", "ted-630001-2026", "ted-630002-2026"])
           assert.strictEqual(listed.length, 50)
           const request = { accountId: owner.accountId, now: yield* DateTime.now, limit: 50 }
-          const [text, params] = openAlertsStatement(sql, request).compile()
-          const explained = yield* sql.unsafe<{ readonly "QUERY PLAN": unknown }>(
-            `EXPLAIN (ANALYZE, FORMAT JSON) ${text}`,
-            params
-          )
-          const output = explained[0]?.["QUERY PLAN"]
-          const plan = (typeof output === "string" ? JSON.parse(output) : output) as ReadonlyArray<{ Plan: PlanNode }>
-          const root = plan[0]?.Plan ?? {}
+          const root = yield* explainAnalyzed(sql, openAlertsStatement(sql, request))
           assert.isAtMost(rowsRead(root, "alerts"), 120)
           assert.isAtMost(rowsRead(root, "tenders"), 120)
         })

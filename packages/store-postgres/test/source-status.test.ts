@@ -4,6 +4,7 @@ import { SourceStatusStore } from "@tenders/core"
 import { DateTime, Effect } from "effect"
 import { summariesStatement } from "../src/PgSourceStatusStore.ts"
 import { backends } from "./backends.ts"
+import { explainAnalyzed, rowsRead } from "./plans.ts"
 
 /** A run of `source` started `startedHoursAgo`, finished (ok or not) `finished.hoursAgo`, or never finished. */
 const run = (source: string, startedHoursAgo: number, finished?: { readonly hoursAgo: number; readonly ok: boolean }) =>
@@ -47,20 +48,6 @@ const byDefinition = Effect.flatMap(
     GROUP BY r.source ORDER BY r.source`
 )
 
-interface PlanNode {
-  readonly "Relation Name"?: string
-  readonly "Actual Rows"?: number
-  readonly "Actual Loops"?: number
-  readonly "Rows Removed by Filter"?: number
-  readonly Plans?: ReadonlyArray<PlanNode>
-}
-
-/** The rows of `source_runs` a plan's nodes read (returned or filtered out), over all their loops. */
-const rowsRead = (node: PlanNode): number =>
-  (node["Relation Name"] === "source_runs"
-    ? ((node["Actual Rows"] ?? 0) + (node["Rows Removed by Filter"] ?? 0)) * (node["Actual Loops"] ?? 1)
-    : 0) + (node.Plans ?? []).reduce((sum, child) => sum + rowsRead(child), 0)
-
 for (const [name, makeLayer] of backends()) {
   describe(`the sources' health read from the run history on ${name}`, () => {
     layer(makeLayer(), { timeout: 120_000, excludeTestServices: true })((it) => {
@@ -103,14 +90,7 @@ for (const [name, makeLayer] of backends()) {
           yield* run("eaeu", 0)
           yield* sql`ANALYZE source_runs`
           assert.deepStrictEqual(yield* summarised, [...(yield* byDefinition)])
-          const [text, params] = summariesStatement(sql).compile()
-          const explained = yield* sql.unsafe<{ readonly "QUERY PLAN": unknown }>(
-            `EXPLAIN (ANALYZE, FORMAT JSON) ${text}`,
-            params
-          )
-          const output = explained[0]?.["QUERY PLAN"]
-          const plan = (typeof output === "string" ? JSON.parse(output) : output) as ReadonlyArray<{ Plan: PlanNode }>
-          const read = rowsRead(plan[0]?.Plan ?? {})
+          const read = rowsRead(yield* explainAnalyzed(sql, summariesStatement(sql)), "source_runs")
           assert.isAbove(read, 0)
           assert.isAtMost(read, 60)
         })
