@@ -110,7 +110,7 @@ const startServer = (port: number) => {
   if (databaseUrl === undefined) delete env["DATABASE_URL"]
   else env["DATABASE_URL"] = databaseUrl
   const nodeArgs = values.profile === undefined ? [] : ["--cpu-prof", "--cpu-prof-dir", values.profile]
-  return startServe({ port, dataDir, env, nodeArgs, serveArgs: ["--no-schedule"] })
+  return startServe({ port, dataDir, env, nodeArgs })
 }
 
 /** The bench's token for the server's /metrics (the search cache's counts and the heap, after each level). */

@@ -59,14 +59,7 @@ const startServer = (port: number, inspectPort: number) => {
     env[pair.slice(0, at)] = pair.slice(at + 1)
   }
   const flags = values["node-flags"].split(" ").filter((f) => f !== "")
-  // Nothing scheduled, as in bench:http: the sweep would close the store's lapsed tenders and change it for the next run.
-  return startServe({
-    port,
-    dataDir,
-    env,
-    nodeArgs: [`--inspect=127.0.0.1:${inspectPort}`, ...flags],
-    serveArgs: ["--no-schedule"]
-  })
+  return startServe({ port, dataDir, env, nodeArgs: [`--inspect=127.0.0.1:${inspectPort}`, ...flags] })
 }
 
 const main = async () => {

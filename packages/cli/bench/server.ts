@@ -32,29 +32,21 @@ export const freePort = () =>
 const tendersBin = join(import.meta.dirname, "..", "bin", "tenders.js")
 
 /**
- * `tenders serve --port PORT --no-seed` with `serveArgs` after it and `nodeArgs` before the launcher, in `env`; its
- * log goes to `dataDir/serve.log`, as an operator's would, not through a pipe this process would have to read.
- * Resolves once it answers /health (120 s at most).
+ * `tenders serve --port PORT --no-seed --no-schedule` with `nodeArgs` before the launcher, in `env`: nothing
+ * scheduled, so the load is all the bench's and the store stays as the bench left it (the sweep would close its
+ * lapsed tenders). Its log goes to `dataDir/serve.log`, as an operator's would, not through a pipe this process
+ * would have to read. Resolves once it answers /health (120 s at most).
  */
 export const startServe = async (options: {
   readonly port: number
   readonly dataDir: string
   readonly env: NodeJS.ProcessEnv
   readonly nodeArgs?: ReadonlyArray<string>
-  readonly serveArgs?: ReadonlyArray<string>
 }) => {
   const log = join(options.dataDir, "serve.log")
   const child: ChildProcess = spawn(
     process.execPath,
-    [
-      ...(options.nodeArgs ?? []),
-      tendersBin,
-      "serve",
-      "--port",
-      String(options.port),
-      "--no-seed",
-      ...(options.serveArgs ?? [])
-    ],
+    [...(options.nodeArgs ?? []), tendersBin, "serve", "--port", String(options.port), "--no-seed", "--no-schedule"],
     { env: options.env, stdio: ["ignore", openSync(log, "w"), openSync(log, "a")] }
   )
   const errors = () => readFileSync(log, "utf8").slice(-4000)

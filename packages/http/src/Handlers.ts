@@ -30,14 +30,14 @@ const withPorts = <R>() => Effect.map(Effect.context<R>(), (ports) => Effect.pro
  */
 const searchAnswers = new WeakMap<SearchResponse, string>()
 const encodeSearchAnswer = Schema.encodeEffect(SearchResponse)
+const jsonText = (text: string) => HttpServerResponse.text(text, { contentType: "application/json" })
 const searchAnswer = (answer: SearchResponse) => {
-  const json = (text: string) => HttpServerResponse.text(text, { contentType: "application/json" })
   const known = searchAnswers.get(answer)
-  if (known !== undefined) return Effect.succeed(json(known))
+  if (known !== undefined) return Effect.succeed(jsonText(known))
   return Effect.map(Effect.orDie(encodeSearchAnswer(answer)), (encoded) => {
     const text = JSON.stringify(encoded)
     searchAnswers.set(answer, text)
-    return json(text)
+    return jsonText(text)
   })
 }
 
