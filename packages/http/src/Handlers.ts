@@ -1,27 +1,22 @@
 import { CurrentCaller, TendersApi } from "@tenders/contract"
 import {
-  type AlertStore,
+  AlertStore,
   createWatchlist,
   getTender,
   listAlerts,
-  type Rates,
-  type SearchText,
+  Rates,
+  SearchText,
   SearchResponse,
   searchTenders,
-  type SourceStatusStore,
+  SourceStatusStore,
   sourceHealth,
-  type TenderStore,
-  type WatchlistStore
+  TenderStore,
+  WatchlistStore
 } from "@tenders/core"
 import { Effect, Schema } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder, OpenApi } from "effect/http-api"
-
-/**
- * The services a group's layer was built with (the ports `R`, and any reference such as `WebhookAllowHosts`), as a
- * function that provides them to a handler: the use cases are functions over the ports.
- */
-const withPorts = <R>() => Effect.map(Effect.context<R>(), (ports) => Effect.provideContext(ports))
+import { withPorts } from "./HandlerPorts.ts"
 
 /**
  * The JSON of each search answer, made once: the result cache (`SearchCache`) gives the same answer object again
@@ -46,7 +41,7 @@ export const TendersHandlers = HttpApiBuilder.group(
   TendersApi,
   "tenders",
   Effect.fn(function* (handlers) {
-    const provide = yield* withPorts<TenderStore | Rates | SourceStatusStore | SearchText>()
+    const provide = yield* withPorts(TenderStore, Rates, SourceStatusStore, SearchText)
     return handlers
       .handle("search", ({ payload }) =>
         provide(Effect.flatMap(CurrentCaller, (caller) => searchTenders(payload, caller.account.plan))).pipe(
@@ -64,7 +59,7 @@ export const WatchlistsHandlers = HttpApiBuilder.group(
   TendersApi,
   "watchlists",
   Effect.fn(function* (handlers) {
-    const provide = yield* withPorts<TenderStore | Rates | WatchlistStore | AlertStore | SearchText>()
+    const provide = yield* withPorts(TenderStore, Rates, WatchlistStore, AlertStore, SearchText)
     return handlers
       .handle("create", ({ payload }) =>
         provide(Effect.flatMap(CurrentCaller, (caller) => createWatchlist(payload, caller.account)))
@@ -83,7 +78,7 @@ export const SystemHandlers = HttpApiBuilder.group(
   TendersApi,
   "system",
   Effect.fn(function* (handlers) {
-    const provide = yield* withPorts<TenderStore | Rates | SourceStatusStore | SearchText>()
+    const provide = yield* withPorts(TenderStore, Rates, SourceStatusStore, SearchText)
     return handlers.handle("health", () => provide(sourceHealth))
   })
 )
