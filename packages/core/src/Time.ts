@@ -4,27 +4,39 @@ import { DateTime, Option, Schema } from "effect"
 const earliest = DateTime.toEpochMillis(DateTime.makeUnsafe("0001-01-01T00:00:00Z"))
 const latest = DateTime.toEpochMillis(DateTime.makeUnsafe("9999-12-31T23:59:59.999Z"))
 
+const dateOnly = /^\d{4}-\d{2}-\d{2}$/u
+const dateTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/u
+const daysInMonth = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+const digitsAt = (text: string, from: number, to: number): number => {
+  let value = 0
+  for (let at = from; at < to; at++) value = value * 10 + text.charCodeAt(at) - 48
+  return value
+}
+
+/**
+ * The epoch milliseconds of an ISO date (`YYYY-MM-DD`, meaning 00:00Z) or a date-time with `Z` or a numeric offset;
+ * `undefined` for anything else, an impossible calendar date, or an instant outside 0001-01-01 to 9999-12-31 in UTC.
+ * Allocates nothing for a valid instant: every timestamp a response carries is checked by `UtcTimestamp`.
+ */
+const instantMillis = (input: string): number | undefined => {
+  const iso = dateOnly.test(input) ? `${input}T00:00:00Z` : dateTime.test(input) ? input : undefined
+  if (iso === undefined) return undefined
+  const [year, month, day] = [digitsAt(iso, 0, 4), digitsAt(iso, 5, 7), digitsAt(iso, 8, 10)]
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0
+  const monthDays = month === 2 && leap ? 29 : daysInMonth[month - 1]
+  if (monthDays === undefined || day < 1 || day > monthDays) return undefined
+  // As `new Date(iso)` reads it (what DateTime.make does with a zoned text): NaN for what it cannot read.
+  const millis = Date.parse(iso)
+  return millis >= earliest && millis <= latest ? millis : undefined
+}
+
 /**
  * Parses an ISO date (`YYYY-MM-DD`, meaning 00:00Z) or a date-time with `Z` or a numeric offset; `None` for
  * anything else, an impossible calendar date, or an instant outside 0001-01-01 to 9999-12-31 in UTC.
  */
 export const parseInstant = (input: string): Option.Option<DateTime.Utc> => {
-  const dateOnly = /^(\d{4})-(\d{2})-(\d{2})$/u.exec(input)
-  if (dateOnly !== null) return validCalendarDate(input, `${input}T00:00:00Z`)
-  const dateTime = /^(\d{4}-\d{2}-\d{2})T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/u.exec(input)
-  if (dateTime === null) return Option.none()
-  return validCalendarDate(dateTime[1] ?? "", input)
-}
-
-const validCalendarDate = (date: string, iso: string): Option.Option<DateTime.Utc> => {
-  const [year = 0, month = 0, day = 0] = date.split("-").map(Number)
-  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0
-  const monthDays = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
-  if (monthDays === undefined || day < 1 || day > monthDays) return Option.none()
-  return Option.filter(Option.map(DateTime.make(iso), DateTime.toUtc), (instant) => {
-    const millis = DateTime.toEpochMillis(instant)
-    return millis >= earliest && millis <= latest
-  })
+  const millis = instantMillis(input)
+  return millis === undefined ? Option.none() : Option.some(DateTime.makeUnsafe(millis))
 }
 
 /** What an instant input must look like, for error messages. */
@@ -34,7 +46,7 @@ export const instantExpectation =
 /** A UTC instant on the wire: ISO 8601 ending in `Z`, a real calendar instant in the accepted range. */
 export const UtcTimestamp = Schema.String.check(
   Schema.isPattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/u),
-  Schema.makeFilter((text: string) => Option.isSome(parseInstant(text)) || `must be ${instantExpectation}`)
+  Schema.makeFilter((text: string) => instantMillis(text) !== undefined || `must be ${instantExpectation}`)
 ).annotate({ format: "date-time" })
 export type UtcTimestamp = typeof UtcTimestamp.Type
 

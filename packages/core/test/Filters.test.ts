@@ -21,6 +21,10 @@ describe("filters", () => {
       assert.isTrue(Option.isNone(parseInstant(bad)), bad)
     }
     assert.isTrue(Option.isSome(parseInstant("2028-02-29")))
+    assert.deepStrictEqual(iso("2000-02-29T23:30:00.123456789-0130"), Option.some("2000-03-01T01:00:00.123Z"))
+    for (const bad of ["2100-02-29", "2026-04-31T00:00Z", "2026-00-10", "2026-12-00T00:00Z", "2026-12-01T25:00Z"]) {
+      assert.isTrue(Option.isNone(parseInstant(bad)), bad)
+    }
   })
 
   it("counts only structured filters that narrow, and words only when there are letters or digits", () => {

@@ -17,11 +17,21 @@ export const accountColumns = `a.id::text AS id, a.email, a.plan, a.monthly_limi
 /** An instant as `utc` selects it. */
 export const UtcInstant = Schema.DateTimeUtcFromString
 
-/** An instant as `utc` selects it, as the wire's text (core `formatUtc`, one precision everywhere). */
+/** The text `utc` selects: UTC ISO to the millisecond. */
+const utcSelected = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/u
+
+/**
+ * An instant as `utc` selects it, as the wire's text (core `formatUtc`, one precision everywhere): the selected text
+ * cut to the second, with no instant made for it (a search's cards have three each); any other text is read as an
+ * instant first.
+ */
 export const UtcText = Schema.String.pipe(
   Schema.decodeTo(
     UtcTimestamp,
-    SchemaTransformation.transform({ decode: (text) => formatUtc(DateTime.makeUnsafe(text)), encode: (text) => text })
+    SchemaTransformation.transform({
+      decode: (text) => (utcSelected.test(text) ? `${text.slice(0, 19)}Z` : formatUtc(DateTime.makeUnsafe(text))),
+      encode: (text) => text
+    })
   )
 )
 
