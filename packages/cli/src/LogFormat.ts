@@ -1,6 +1,6 @@
 // The format of the log lines of `serve` and `mcp --stdio`: Effect's readable text, or one JSON object a line.
-import { logFormatConfig } from "@tenders/core"
-import { Console, Context, Effect, Formatter, Layer, Logger, Tracer } from "effect"
+import { logFormatConfig, logLevelConfig } from "@tenders/core"
+import { Config, Console, Context, Effect, Formatter, Layer, Logger, References, Tracer } from "effect"
 
 /**
  * One JSON object a line: Effect's structured entry (message, level, timestamp, cause, annotations, spans, fiber)
@@ -18,7 +18,15 @@ export const jsonLineLogger = Logger.make((options) => {
   else console.log(line)
 })
 
-/** `TENDERS_LOG_FORMAT=json`: every log line as JSON (`jsonLineLogger`); else the default logger, as ever. */
+/**
+ * `TENDERS_LOG_FORMAT=json`: every log line as JSON (`jsonLineLogger`); else the default logger, as ever. Lines below
+ * `TENDERS_LOG_LEVEL` (`info` unless set) are not written.
+ */
 export const logFormatLayer = Layer.unwrap(
-  Effect.map(logFormatConfig, (format) => (format === "json" ? Logger.layer([jsonLineLogger]) : Layer.empty))
+  Effect.map(Config.all([logFormatConfig, logLevelConfig]), ([format, level]) =>
+    Layer.merge(
+      format === "json" ? Logger.layer([jsonLineLogger]) : Layer.empty,
+      Layer.succeed(References.MinimumLogLevel, level)
+    )
+  )
 )

@@ -1,8 +1,8 @@
 // The JSON log lines: one object a line with the span's trace id, on stdout, or on stderr where the command says so
 // (`mcp --stdio`, whose stdout carries only the protocol).
 import { assert, describe, it } from "@effect/vitest"
-import { Console, Effect, Logger } from "effect"
-import { jsonLineLogger } from "../src/LogFormat.ts"
+import { ConfigProvider, Console, Effect, Exit, Logger } from "effect"
+import { jsonLineLogger, logFormatLayer } from "../src/LogFormat.ts"
 
 /** A console that keeps what was written to each stream. */
 const capture = () => {
@@ -42,6 +42,32 @@ describe("JSON log lines", () => {
       )
       assert.strictEqual(written.out.length, 0)
       assert.strictEqual((JSON.parse(written.err[0] ?? "") as { message: unknown }).message, "MCP stdio error")
+    })
+  )
+
+  it.effect("are written from TENDERS_LOG_LEVEL up: info by default, warn drops the requests' lines", () =>
+    Effect.gen(function* () {
+      const logged = (env: Record<string, string>) =>
+        Effect.gen(function* () {
+          const { written, console } = capture()
+          yield* Effect.all([
+            Effect.logDebug("detail"),
+            Effect.logInfo("Sent HTTP response"),
+            Effect.logWarning("kept")
+          ]).pipe(
+            Effect.provide(logFormatLayer),
+            Effect.provide(ConfigProvider.layer(ConfigProvider.fromUnknown({ TENDERS_LOG_FORMAT: "json", ...env }))),
+            Effect.provideService(Console.Console, console)
+          )
+          return written.out.map((line) => (JSON.parse(line) as { message: unknown }).message)
+        })
+      assert.deepStrictEqual(yield* logged({}), ["Sent HTTP response", "kept"])
+      assert.deepStrictEqual(yield* logged({ TENDERS_LOG_LEVEL: "warn" }), ["kept"])
+      assert.deepStrictEqual(yield* logged({ TENDERS_LOG_LEVEL: "debug" }), ["detail", "Sent HTTP response", "kept"])
+      assert.deepStrictEqual(yield* logged({ TENDERS_LOG_LEVEL: "none" }), [])
+      const refused = yield* Effect.exit(logged({ TENDERS_LOG_LEVEL: "verbose" }))
+      assert.isTrue(Exit.isFailure(refused))
+      assert.include(String(Exit.isFailure(refused) ? refused.cause : ""), "TENDERS_LOG_LEVEL")
     })
   )
 })

@@ -1,4 +1,4 @@
-import { Config, Option, Redacted } from "effect"
+import { Config, type LogLevel, Option, Redacted } from "effect"
 import { optionalSetting } from "./Settings.ts"
 
 /** Where and how `GET /metrics` is served. */
@@ -25,6 +25,30 @@ export const logFormatConfig: Config.Config<"text" | "json"> = Config.Literals(
   ["text", "json"],
   "TENDERS_LOG_FORMAT"
 ).pipe(Config.withDefault("text" as const))
+
+/** The names `TENDERS_LOG_LEVEL` takes, least severe first, and Effect's level of each. */
+const logLevels = {
+  trace: "Trace",
+  debug: "Debug",
+  info: "Info",
+  warn: "Warn",
+  error: "Error",
+  none: "None"
+} as const satisfies Record<string, LogLevel.LogLevel>
+type LogLevelName = keyof typeof logLevels
+
+/**
+ * `TENDERS_LOG_LEVEL`: the least severe level logged. `info` (the default) logs a line for every request answered;
+ * `warn` keeps failures, retries and warnings (a 500's report, a source's failed run) and drops the lines of what
+ * went well, the requests' included, whose counts and latencies `/metrics` has.
+ */
+export const logLevelConfig: Config.Config<LogLevel.LogLevel> = Config.Literals(
+  Object.keys(logLevels) as Array<LogLevelName>,
+  "TENDERS_LOG_LEVEL"
+).pipe(
+  Config.withDefault("info" as const),
+  Config.map((name) => logLevels[name])
+)
 
 /**
  * The OTLP resource's service name unless the environment names one (`OTEL_SERVICE_NAME`, or `service.name` in
