@@ -50,8 +50,11 @@ export const UtcTimestamp = Schema.String.check(
 ).annotate({ format: "date-time" })
 export type UtcTimestamp = typeof UtcTimestamp.Type
 
+/** A UTC ISO text (`YYYY-MM-DDTHH:MM:SS`, any fraction, `Z`) at the wire's precision: the second. */
+export const utcToTheSecond = (isoUtc: string): UtcTimestamp => `${isoUtc.slice(0, 19)}Z`
+
 /** Formats an instant as the wire's UTC ISO string, to the second (the one precision of every timestamp). */
-export const formatUtc = (instant: DateTime.Utc): UtcTimestamp => `${DateTime.formatIso(instant).slice(0, 19)}Z`
+export const formatUtc = (instant: DateTime.Utc): UtcTimestamp => utcToTheSecond(DateTime.formatIso(instant))
 
 /** `YYYY-MM` of an instant, in UTC. */
 export const monthOf = (now: DateTime.Utc): string => DateTime.formatIso(now).slice(0, 7)

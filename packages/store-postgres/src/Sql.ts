@@ -1,4 +1,4 @@
-import { formatUtc, liveStatuses, UtcTimestamp } from "@tenders/core"
+import { formatUtc, liveStatuses, utcToTheSecond, UtcTimestamp } from "@tenders/core"
 import { DateTime, Predicate, Schema, SchemaTransformation } from "effect"
 import type { Statement } from "effect/sql"
 import { DISK_FULL, READ_ONLY_SQL_TRANSACTION } from "./embedded/WireProtocol.ts"
@@ -29,7 +29,7 @@ export const UtcText = Schema.String.pipe(
   Schema.decodeTo(
     UtcTimestamp,
     SchemaTransformation.transform({
-      decode: (text) => (utcSelected.test(text) ? `${text.slice(0, 19)}Z` : formatUtc(DateTime.makeUnsafe(text))),
+      decode: (text) => (utcSelected.test(text) ? utcToTheSecond(text) : formatUtc(DateTime.makeUnsafe(text))),
       encode: (text) => text
     })
   )
