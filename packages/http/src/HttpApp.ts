@@ -1,11 +1,30 @@
 import { TendersApi } from "@tenders/contract"
-import { Layer } from "effect"
-import { HttpMiddleware } from "effect/http"
+import { Effect, Layer, Scope } from "effect"
+import { HttpMiddleware, HttpRouter } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import type { IpNetwork } from "effect/net"
 import { AuthorizationLive } from "./AuthorizationLive.ts"
 import { ErrorMapping } from "./ErrorMapping.ts"
 import { MetaHandlers, SystemHandlers, TendersHandlers, WatchlistsHandlers } from "./Handlers.ts"
+
+/**
+ * `/docs`, Scalar's reference of the API, built by its first request: Scalar's script (3 MB of JavaScript, which the
+ * route keeps in the page it serves) then stays, about 12 MB of the server's memory that a server nobody reads the
+ * page of does not hold (decisions.md, "what a request allocates").
+ */
+const docsOnFirstRequest = HttpRouter.use(
+  Effect.fnUntraced(function* (router) {
+    const scope = yield* Scope.Scope
+    const page = yield* Effect.cached(
+      // A router of its own (a new memo map: the server's would give back the server's router, which has the route).
+      HttpRouter.toHttpEffect(HttpApiScalar.layer(TendersApi, { path: "/docs" })).pipe(
+        Scope.provide(scope),
+        Effect.provideService(Layer.CurrentMemoMap, Layer.makeMemoMapUnsafe())
+      )
+    )
+    yield* router.add("GET", "/docs", Effect.flatten(page))
+  })
+)
 
 /**
  * Every route of the REST interface plus `/docs`, as router layers. Needs the core ports
@@ -16,7 +35,7 @@ export const HttpApp = Layer.mergeAll(
     Layer.provide([TendersHandlers, WatchlistsHandlers, MetaHandlers, SystemHandlers]),
     Layer.provide(AuthorizationLive)
   ),
-  HttpApiScalar.layer(TendersApi, { path: "/docs" }),
+  docsOnFirstRequest,
   ErrorMapping
 )
 

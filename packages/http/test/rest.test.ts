@@ -228,4 +228,22 @@ describe("REST contract, in-process", () => {
       assert.strictEqual((doc.json as { openapi: string }).openapi, "3.1.0")
     }).pipe(Effect.scoped)
   )
+
+  it.live(
+    "serves /docs, Scalar's reference of the API with the OpenAPI document, the same to concurrent first readers",
+    () =>
+      Effect.gen(function* () {
+        const api = yield* makeTestApi()
+        const pages = yield* Effect.all([api.call("GET", "/docs"), api.call("GET", "/docs")], { concurrency: 2 })
+        const again = yield* api.call("GET", "/docs")
+        for (const page of [...pages, again]) {
+          assert.strictEqual(page.status, 200)
+          assert.include(page.headers.get("content-type") ?? "", "text/html")
+          assert.include(page.text, "Scalar.createApiReference")
+          assert.include(page.text, "/v1/tenders/search")
+          assert.strictEqual(page.text, again.text)
+        }
+        assert.strictEqual((yield* api.call("POST", "/docs")).status, 404)
+      }).pipe(Effect.scoped)
+  )
 })
