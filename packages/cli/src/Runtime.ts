@@ -36,11 +36,14 @@ export const ratesLayer = Layer.unwrap(
   Effect.map(fallbackRates, (fallback) => Rates.fromStore(Effect.succeed(fallback)))
 )
 
-/** The ports a command needs, over the configured store; health uses the configured source intervals. */
-export const appLayer = (options: GlobalOptions) =>
+/**
+ * The ports a command needs, over the configured store; health uses the configured source intervals. `serving`: the
+ * store of `serve` (StoreOptions).
+ */
+export const appLayer = (options: GlobalOptions, store: { readonly serving?: boolean } = {}) =>
   Layer.mergeAll(ratesLayer, Layer.effect(SourceIntervals, sourceIntervals), webhookAllowHostsLayer).pipe(
     Layer.provideMerge(
-      layerStore({ databaseUrl: options.databaseUrl, dataDir: options.dataDir }).pipe(
+      layerStore({ databaseUrl: options.databaseUrl, dataDir: options.dataDir, serving: store.serving }).pipe(
         Layer.provideMerge(SearchTextLive)
       )
     )

@@ -164,7 +164,7 @@ export const runServer = (options: ServerOptions, globals: GlobalOptions) => {
   const ports = SignInMailer.layer(signInMailSweep).pipe(
     Layer.provideMerge(notifierLayer({ dataDir: globals.dataDir })),
     Layer.provideMerge(searchCacheLayer(globals)),
-    Layer.provideMerge(appLayer(globals))
+    Layer.provideMerge(appLayer(globals, { serving: true }))
   )
   const startup = Effect.gen(function* () {
     yield* importPacksAtStart

@@ -20,13 +20,17 @@ export class BitmapClient extends Context.Service<BitmapClient, PgClient.PgClien
   "@tenders/store-postgres/BitmapClient"
 ) {}
 
-/** The bitmap pool for a PostgreSQL URL (a few connections: one search holds one at a time). */
-export const layerBitmapClient = (url: string, applicationName?: string) =>
+/**
+ * The bitmap pool for a PostgreSQL URL (a few connections: one search holds one at a time), `minConnections` of them
+ * kept open.
+ */
+export const layerBitmapClient = (url: string, applicationName?: string, minConnections = 0) =>
   Layer.effect(
     BitmapClient,
     PgClient.make({
       url: Redacted.make(url),
       maxConnections: 4,
+      minConnections,
       startupParameters: bitmapOnly,
       applicationName,
       multiplex: true

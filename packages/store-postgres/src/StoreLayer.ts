@@ -29,7 +29,20 @@ import { refreshSearchTerms } from "./SearchIndex.ts"
 export interface StoreOptions {
   readonly databaseUrl: string | undefined
   readonly dataDir: string
+  /**
+   * A server's store (`serve`): on PostgreSQL its pools open their first connections at start and keep them when
+   * idle (`servingConnections`), so that neither the first requests after a start nor those after a quiet minute wait
+   * for a connection to be made. A command's store opens them when it needs them.
+   */
+  readonly serving?: boolean | undefined
 }
+
+/**
+ * The connections a server's pools keep open: the main pool two (the search result cache's `LISTEN` holds one, the
+ * statements have the other), the bitmap pool one. More are opened under load, up to each pool's maximum, and closed
+ * after a minute unused.
+ */
+export const servingConnections = { main: 2, bitmap: 1 } as const
 
 const onPostgres = (options: StoreOptions): options is StoreOptions & { readonly databaseUrl: string } =>
   options.databaseUrl !== undefined && options.databaseUrl.length > 0
@@ -50,10 +63,15 @@ export const layerSql = (
         PgClient.layer({
           url: Redacted.make(options.databaseUrl),
           maxConnections: 10,
+          minConnections: options.serving === true ? servingConnections.main : 0,
           applicationName,
           multiplex: true
         }),
-        layerBitmapClient(options.databaseUrl, applicationName).pipe(Layer.provide(Reactivity.layer))
+        layerBitmapClient(
+          options.databaseUrl,
+          applicationName,
+          options.serving === true ? servingConnections.bitmap : 0
+        ).pipe(Layer.provide(Reactivity.layer))
       )
     : layerEmbedded(options.dataDir)
 
