@@ -1,4 +1,4 @@
-// The format of the log lines of `serve` and `mcp --stdio`: Effect's readable text, or one JSON object a line.
+// The log lines of `serve` and `mcp --stdio`: their format (Effect's readable text, or JSON lines) and level.
 import { logFormatConfig, logLevelConfig } from "@tenders/core"
 import { Config, Console, Context, Effect, Formatter, Layer, Logger, References, Tracer } from "effect"
 
@@ -22,7 +22,7 @@ export const jsonLineLogger = Logger.make((options) => {
  * `TENDERS_LOG_FORMAT=json`: every log line as JSON (`jsonLineLogger`); else the default logger, as ever. Lines below
  * `TENDERS_LOG_LEVEL` (`info` unless set) are not written.
  */
-export const logFormatLayer = Layer.unwrap(
+export const loggingLayer = Layer.unwrap(
   Effect.map(Config.all([logFormatConfig, logLevelConfig]), ([format, level]) =>
     Layer.merge(
       format === "json" ? Logger.layer([jsonLineLogger]) : Layer.empty,

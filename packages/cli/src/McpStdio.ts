@@ -2,7 +2,7 @@
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { serveMcpStdio } from "@tenders/mcp"
 import { Cause, Effect, Exit, Logger, type Runtime } from "effect"
-import { logFormatLayer } from "./LogFormat.ts"
+import { loggingLayer } from "./LogFormat.ts"
 import { appLayer, type GlobalOptions, messageOf } from "./Runtime.ts"
 
 /** A failure is one line on stderr (stdout is the protocol's); an interruption (stdin closed, SIGINT) is not one. */
@@ -22,7 +22,7 @@ export const runMcpStdio = (token: string, globals: GlobalOptions) => {
   const main = serveMcpStdio(token).pipe(
     Effect.provide(appLayer(globals)),
     Effect.catchCause(reportFailure),
-    Effect.provide(logFormatLayer),
+    Effect.provide(loggingLayer),
     Effect.provideService(Logger.LogToStderr, true)
   )
   NodeRuntime.runMain(main, { disableErrorReporting: true, teardown: exitCode })

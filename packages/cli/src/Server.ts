@@ -35,7 +35,7 @@ import { describePack } from "./commands/classifications.ts"
 import { importPackFiles, packFilesIn } from "./Packs.ts"
 import { ratesFeed, ratesRefreshOn } from "./RatesFeed.ts"
 import { appLayer, type GlobalOptions } from "./Runtime.ts"
-import { logFormatLayer } from "./LogFormat.ts"
+import { loggingLayer } from "./LogFormat.ts"
 import { metricsListener, metricsOnServer, tracingLayer } from "./Observability.ts"
 import { loadSample } from "./SampleData.ts"
 
@@ -195,7 +195,7 @@ export const runServer = (options: ServerOptions, globals: GlobalOptions) => {
     Layer.merge(metricsListener),
     Layer.provideMerge(ports),
     // Outermost: every layer and fiber of the server logs in the configured format and traces to the exporter.
-    Layer.provide(Layer.mergeAll(logFormatLayer, tracingLayer))
+    Layer.provide(Layer.mergeAll(loggingLayer, tracingLayer))
   )
   NodeRuntime.runMain(Layer.launch(server), { teardown: stopCleanly })
 }

@@ -2,7 +2,7 @@
 // (`mcp --stdio`, whose stdout carries only the protocol).
 import { assert, describe, it } from "@effect/vitest"
 import { ConfigProvider, Console, Effect, Exit, Logger } from "effect"
-import { jsonLineLogger, logFormatLayer } from "../src/LogFormat.ts"
+import { jsonLineLogger, loggingLayer } from "../src/LogFormat.ts"
 
 /** A console that keeps what was written to each stream. */
 const capture = () => {
@@ -55,7 +55,7 @@ describe("JSON log lines", () => {
             Effect.logInfo("Sent HTTP response"),
             Effect.logWarning("kept")
           ]).pipe(
-            Effect.provide(logFormatLayer),
+            Effect.provide(loggingLayer),
             Effect.provide(ConfigProvider.layer(ConfigProvider.fromUnknown({ TENDERS_LOG_FORMAT: "json", ...env }))),
             Effect.provideService(Console.Console, console)
           )

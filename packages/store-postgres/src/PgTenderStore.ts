@@ -15,7 +15,7 @@ import { SqlSchema } from "effect/sql"
 import { makeRankedSearch } from "./RankedSearch.ts"
 import { transactionSettings } from "./ScanSettings.ts"
 import { anyOf, everyClause, lexemesOf, searchConditions } from "./SearchSql.ts"
-import { lapsedTender, lockEventWriters, openTender } from "./Sql.ts"
+import { at, lapsedTender, lockEventWriters, openTender } from "./Sql.ts"
 import { TenderRow, tenderColumns } from "./TenderRow.ts"
 import { batchWords, insertRows, writeTendersWithEvents } from "./TenderWrite.ts"
 
@@ -166,14 +166,14 @@ export const PgTenderStore = Layer.effect(
       Effect.andThen(
         lockEventWriters(sql),
         sql<{ n: number }>`WITH closed AS (
-          UPDATE tenders t SET status = 'closed', updated_at = ${DateTime.formatIso(now)}::timestamptz
+          UPDATE tenders t SET status = 'closed', updated_at = ${at(sql, now)}
           FROM (SELECT t.id FROM tenders t WHERE ${lapsedTender(sql, now)}
             ORDER BY t.deadline_sort LIMIT ${closeBatch}) lapsed
           WHERE t.id = lapsed.id AND ${lapsedTender(sql, now)}
           RETURNING t.id
         ), events AS (
           INSERT INTO tender_events (tender_id, change, notice_key, created_at)
-          SELECT id, 'closed', NULL, ${DateTime.formatIso(now)}::timestamptz FROM closed
+          SELECT id, 'closed', NULL, ${at(sql, now)} FROM closed
         )
         SELECT count(*)::int AS n FROM closed`
       ).pipe(

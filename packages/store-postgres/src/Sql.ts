@@ -1,4 +1,4 @@
-import { formatUtc, liveStatuses, utcToTheSecond, UtcTimestamp } from "@tenders/core"
+import { liveStatuses, utcToTheSecond, UtcTimestamp } from "@tenders/core"
 import { DateTime, Predicate, Schema, SchemaTransformation } from "effect"
 import type { Statement } from "effect/sql"
 import { DISK_FULL, READ_ONLY_SQL_TRANSACTION } from "./embedded/WireProtocol.ts"
@@ -17,22 +17,13 @@ export const accountColumns = `a.id::text AS id, a.email, a.plan, a.monthly_limi
 /** An instant as `utc` selects it. */
 export const UtcInstant = Schema.DateTimeUtcFromString
 
-/** The text `utc` selects: UTC ISO to the millisecond. */
-const utcSelected = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/u
-
 /**
  * An instant as `utc` selects it, as the wire's text (core `formatUtc`, one precision everywhere): the selected text
- * cut to the second, with no instant made for it (a search's cards have three each); any other text is read as an
- * instant first.
+ * cut to the second, with no instant made for it (a search's cards have three each). `UtcTimestamp`'s check refuses
+ * anything that was not `utc`'s text.
  */
 export const UtcText = Schema.String.pipe(
-  Schema.decodeTo(
-    UtcTimestamp,
-    SchemaTransformation.transform({
-      decode: (text) => (utcSelected.test(text) ? utcToTheSecond(text) : formatUtc(DateTime.makeUnsafe(text))),
-      encode: (text) => text
-    })
-  )
+  Schema.decodeTo(UtcTimestamp, SchemaTransformation.transform({ decode: utcToTheSecond, encode: (text) => text }))
 )
 
 /** A JSON column: the driver hands over parsed JSON or, through some paths, its text. */

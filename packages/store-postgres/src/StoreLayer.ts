@@ -57,23 +57,20 @@ const applicationName = `tenders ${process.pid} ${hostname()}`.slice(0, 63)
  */
 export const layerSql = (
   options: StoreOptions
-): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, EmbeddedStoreError | SqlError.SqlError> =>
-  onPostgres(options)
-    ? Layer.merge(
-        PgClient.layer({
-          url: Redacted.make(options.databaseUrl),
-          maxConnections: 10,
-          minConnections: options.serving === true ? servingConnections.main : 0,
-          applicationName,
-          multiplex: true
-        }),
-        layerBitmapClient(
-          options.databaseUrl,
-          applicationName,
-          options.serving === true ? servingConnections.bitmap : 0
-        ).pipe(Layer.provide(Reactivity.layer))
-      )
-    : layerEmbedded(options.dataDir)
+): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, EmbeddedStoreError | SqlError.SqlError> => {
+  if (!onPostgres(options)) return layerEmbedded(options.dataDir)
+  const kept = options.serving === true ? servingConnections : { main: 0, bitmap: 0 }
+  return Layer.merge(
+    PgClient.layer({
+      url: Redacted.make(options.databaseUrl),
+      maxConnections: 10,
+      minConnections: kept.main,
+      applicationName,
+      multiplex: true
+    }),
+    layerBitmapClient(options.databaseUrl, applicationName, kept.bitmap).pipe(Layer.provide(Reactivity.layer))
+  )
+}
 
 /**
  * Every store port, and Effect's RateLimiter over the store's buckets, over a migrated database whose search terms are
