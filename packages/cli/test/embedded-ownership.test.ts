@@ -9,6 +9,7 @@ import {
   countRows,
   killStarted,
   makeFifo,
+  ownerListens,
   ownerPid,
   records,
   searchApi,
@@ -92,12 +93,21 @@ describe("the embedded store when its owner exits", () => {
       const dir = fresh()
       const fifo = makeFifo(join(dir, "in.jsonl"))
       const keys = start(data(dir), ["keys", "list"])
-      // `keys list` owns the store for about a second: it is stopped as soon as it took the lock, and goes on
-      // once the ingest has reached its socket (the kernel accepts connections for a stopped listener).
-      await waitFor(() => ownerPid(data(dir)) === keys.pid, soon("`keys list` to own the store"))
+      // `keys list` owns the store for about a second: it is stopped as soon as its socket listens (it takes the
+      // lock before), and goes on once the ingest has reached that socket (the kernel accepts connections for a
+      // stopped listener).
+      await waitFor(
+        () => ownerPid(data(dir)) === keys.pid && ownerListens(data(dir)),
+        soon("`keys list` to own the store and listen")
+      )
       keys.child.kill("SIGSTOP")
       const ingest = start(data(dir), ["ingest", "--from", fifo.path])
-      await waitFor(() => socketsOf(ingest.pid) > 0, soon("the ingest to connect to the socket of `keys list`"))
+      let early: Awaited<typeof ingest.exit> | undefined
+      void ingest.exit.then((exit) => (early = exit))
+      await waitFor(() => {
+        if (early) throw new Error(`the ingest exited before it reached the socket of \`keys list\`: ${early.stderr}`)
+        return socketsOf(ingest.pid) > 0
+      }, soon("the ingest to connect to the socket of `keys list`"))
       keys.child.kill("SIGCONT")
       const keysExit = await keys.exit
       expect(keysExit.status, keysExit.stderr).toBe(0)

@@ -70,6 +70,26 @@ export const ownerPid = (dataDir: string): number | undefined => {
   }
 }
 
+/**
+ * Whether the socket the data directory's lock names is listening (`/proc/net/unix`, flag `__SO_ACCEPTCON`). An owner
+ * writes the lock just before it listens, so a test that stops the owner waits for this first.
+ */
+export const ownerListens = (dataDir: string): boolean => {
+  let socketPath: string
+  try {
+    socketPath = (JSON.parse(Fs.readFileSync(join(dataDir, "pglite.lock"), "utf8")) as { socketPath: string })
+      .socketPath
+  } catch {
+    return false
+  }
+  return Fs.readFileSync("/proc/net/unix", "utf8")
+    .split("\n")
+    .some((line) => {
+      const fields = line.trim().split(/\s+/u)
+      return fields[7] === socketPath && (Number.parseInt(fields[3] ?? "0", 16) & 0x10000) !== 0
+    })
+}
+
 /** Unix sockets a process has open besides its standard streams (its connections to the store). */
 export const socketsOf = (pid: number): number =>
   Fs.readdirSync(`/proc/${pid}/fd`).filter((fd) => {
