@@ -1,17 +1,24 @@
 // The text analysis as the SearchText service: over the shipped data and the packs it is given, its version hashed
 // from them, the lexicon built on first use.
 
-import { noPacks, type PackData, SearchText, type SourceLabel } from "@tenders/core"
+import { noPacks, type PackData, type QueryPlan, SearchText, type SourceLabel } from "@tenders/core"
 import { createHash } from "node:crypto"
 import { Effect, Layer } from "effect"
 import { type Analyzer, makeAnalyzer } from "./Analyzer.ts"
 import { genericStemKey, type LabelMatch, packLabels, russianCpvLabels, sourceLabelIndex } from "./Labels.ts"
 import { buildLexicon } from "./Lexicon.ts"
 import { dataDirectory, hashLexicon, lexiconOnDisk, parseLexiconData, readStopWords } from "./LexiconFiles.ts"
+import { boundedMemo } from "./Memo.ts"
 import { labelLinks } from "./Crosswalk.ts"
 
 /** Version of the analysis code: bump when what it makes of the same data changes. */
 const analysisVersion = 18
+
+/**
+ * How many queries' plans are kept (`boundedMemo`): searches repeat their texts with other filters, pages and
+ * watchlists, and a plan is the same until the packs or the sources' labels change (then none is kept).
+ */
+const plansKept = 1_000
 
 /**
  * The hash of the analysis version, the lexicon's files as read (their bytes: the UTF-8 of their text) and the stop
@@ -45,6 +52,7 @@ export const searchTextFromFiles = (directory: string = dataDirectory) => {
   let shippedGeneric: ReadonlySet<string> = new Set()
   let sourceLabels: ReadonlyArray<SourceLabel> = []
   let sourceIndex: ReadonlyMap<string, ReadonlyArray<LabelMatch>> | undefined
+  let plans = boundedMemo<QueryPlan>(plansKept)
   const sourceLabelsByStem = () => {
     sourceIndex ??= sourceLabelIndex(sourceLabels, shippedGeneric, stopWords)
     return sourceIndex
@@ -97,15 +105,17 @@ export const searchTextFromFiles = (directory: string = dataDirectory) => {
       packs = next
       version = versionOf(next)
       analyzer = undefined
+      plans = boundedMemo(plansKept)
     },
     useSourceLabels: (labels) => {
       sourceLabels = labels
       sourceIndex = undefined
+      plans = boundedMemo(plansKept)
     },
     get sourceLabelCount() {
       return sourceLabels.length
     },
-    queryPlan: (q) => analysis().queryPlan(q),
+    queryPlan: (q) => plans(q, () => analysis().queryPlan(q)),
     prepare: () => {
       analysis()
     },

@@ -531,6 +531,8 @@ describe("the labels sources publish beside their codes", () => {
     const version = text.version
     const codesOf = (q: string) => text.queryPlan(q).clauses.flatMap((c) => c.alternatives.map((a) => a.term))
     expect(codesOf("թուջե կափարիչներ")).not.toContain("cpv:441313")
+    // A query's plan is worked out once and kept, until the labels change.
+    expect(text.queryPlan("թուջե կափարիչներ")).toBe(text.queryPlan("թուջե կափարիչներ"))
     text.useSourceLabels([{ code: "44131300", language: "hy", name: "թուջե կափարիչներ" }])
     expect(text.sourceLabelCount).toBe(1)
     expect(codesOf("թուջե կափարիչներ")).toContain("cpv:441313")
