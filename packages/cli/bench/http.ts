@@ -7,7 +7,8 @@
 // with one Business key. Prints req/s, p50/p99 latency, the server's RSS (VmRSS) after each level, and from its
 // /metrics its heap in use and what the search result cache did so far (`TENDERS_SEARCH_CACHE=0` to run without),
 // and the CPU each request cost the server, PostgreSQL (when on this machine) and autocannon, with the rate the
-// machine's cores could serve at that cost and the share of the CPU its host took for others (bench/cpu.ts).
+// machine's cores could serve at that cost and the share of the CPU its host took for others (bench/cpu.ts), and the
+// time its requests spent in the server by its latency histograms (bench/server-time.ts).
 // `--stages` first times each part of a call on its own at 16 connections: /health (no key), get-tender (key, quota,
 // one row) and search. `--profile DIR` runs the server under `node --cpu-prof` and prints where its CPU time went.
 // `--data-dir DIR`: the embedded store (and the server's log) in DIR, kept after the run (`--reuse` loads it again).
@@ -25,6 +26,7 @@ import { benchData } from "./data.ts"
 import { benchKey, freePort, loadServe as load, rateOf, requestMix, startServe, stopServe } from "./server.ts"
 import { summariseProfile } from "./profile.ts"
 import { describeCpu, readCpu } from "./cpu.ts"
+import { describeServerTime } from "./server-time.ts"
 
 const { values } = parseArgs({
   options: {
@@ -127,6 +129,7 @@ const scrape = async (base: string) => {
   }
   const cache = (result: string) => value(`tenders_search_cache_total{result="${result}"}`)
   return {
+    text,
     cache: `cache hit ${cache("hit")}, miss ${cache("miss")}, off ${cache("off")}`,
     heap: (value("tenders_process_heap_used_bytes") / 1024 / 1024).toFixed(0)
   }
@@ -186,6 +189,7 @@ const main = async () => {
     }
     process.stdout.write(`\nmix (${getShare * 100}% get-tender) ${header} ${"failed".padStart(7)}  RSS MB  heap MB\n`)
     let sent = 0
+    let scraped = (await scrape(base)).text
     for (const [i, level] of connections.entries()) {
       const amount = amounts[i] ?? 0
       const [result, cpu] = await withCpu(() =>
@@ -196,6 +200,8 @@ const main = async () => {
       const memory = `${rssOf(pid).padStart(6)}  ${after.heap.padStart(7)}`
       process.stdout.write(`${`${level} connections`.padEnd(22)} ${describeRun(result)}  ${memory}  (${after.cache})\n`)
       process.stdout.write(`${"".padEnd(23)}CPU per request: ${cpu}\n`)
+      process.stdout.write(`${"".padEnd(23)}time in the server: ${describeServerTime(scraped, after.text)}\n`)
+      scraped = after.text
     }
     process.stdout.write(`server RSS after ${sent} measured requests (and the warm-up): ${rssOf(pid)} MB\n`)
   } finally {
