@@ -161,6 +161,20 @@ export const processHeapUsed = Metric.gauge("tenders_process_heap_used_bytes", {
   description: "V8 heap in use by the server process, in bytes"
 })
 
+/** CPU time the process used since it started, user and system (read at scrape time). */
+export const processCpuSeconds = Metric.counter("tenders_process_cpu_seconds_total", {
+  description: "CPU time used by the server process since it started (user and system), in seconds",
+  incremental: true
+})
+
+/**
+ * How late the event loop ran, sampled since the previous scrape, by `stat` (`p50`, `p99`, `max`): a replica whose
+ * one thread is saturated answers late whatever its store does (read at scrape time).
+ */
+export const processEventLoopDelay = Metric.gauge("tenders_process_event_loop_delay_seconds", {
+  description: "Delay of the server's event loop since the previous scrape (stat: p50, p99, max), in seconds"
+})
+
 /** The V8 heap's size (read at scrape time). */
 export const processHeapTotal = Metric.gauge("tenders_process_heap_total_bytes", {
   description: "V8 heap allocated by the server process, in bytes"

@@ -1,9 +1,12 @@
 import {
   DeliveryStore,
   observeStore,
+  processCpuSeconds,
+  processEventLoopDelay,
   processHeapTotal,
   processHeapUsed,
   processResidentMemory,
+  seriesOf,
   SourceStatusStore,
   Unauthorized
 } from "@tenders/core"
@@ -11,20 +14,47 @@ import { Context, Effect, Layer, Metric, Redacted } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { PrometheusMetrics } from "effect/observability"
 import { createHash, timingSafeEqual } from "node:crypto"
-import { memoryUsage } from "node:process"
+import { type ELDHistogram, monitorEventLoopDelay } from "node:perf_hooks"
+import { cpuUsage, memoryUsage } from "node:process"
 import { failureResponse } from "./ErrorResponse.ts"
 
 /** The path Prometheus scrapes. */
 export const metricsPath = "/metrics"
 
-/** Sets the gauges a scrape reads from the process: its memory. */
-const observeProcess = Effect.suspend(() => {
+/**
+ * The event loop's delay, sampled (every 10 ms, node's `monitorEventLoopDelay`) from the first metrics route's start:
+ * one for the process, whichever of its routes is scraped.
+ */
+let loopDelay: ELDHistogram | undefined
+const startLoopDelay = Effect.sync(() => {
+  if (loopDelay !== undefined) return
+  loopDelay = monitorEventLoopDelay()
+  loopDelay.enable()
+})
+
+const loopDelaySeries = seriesOf(processEventLoopDelay, ["stat"])
+
+/**
+ * Sets what a scrape reads from the process: its memory; its CPU time (the counter moved by what it lacks, so it is the
+ * process's total in any registry); its event loop's delay since the previous scrape (none when nothing was sampled).
+ */
+const observeProcess = Effect.gen(function* () {
   const memory = memoryUsage()
-  return Effect.all([
-    Metric.update(processResidentMemory, memory.rss),
-    Metric.update(processHeapUsed, memory.heapUsed),
-    Metric.update(processHeapTotal, memory.heapTotal)
-  ])
+  const cpu = cpuUsage()
+  const reported = (yield* Metric.value(processCpuSeconds)).count
+  yield* Metric.update(processCpuSeconds, Math.max(0, (cpu.user + cpu.system) / 1e6 - reported))
+  yield* Metric.update(processResidentMemory, memory.rss)
+  yield* Metric.update(processHeapUsed, memory.heapUsed)
+  yield* Metric.update(processHeapTotal, memory.heapTotal)
+  const delay = loopDelay
+  if (delay === undefined || delay.count === 0) return
+  const stats = [
+    ["p50", delay.percentile(50)],
+    ["p99", delay.percentile(99)],
+    ["max", delay.max]
+  ] as const
+  delay.reset()
+  for (const [stat, nanoseconds] of stats) yield* Metric.update(loopDelaySeries(stat), nanoseconds / 1e9)
 })
 
 /**
@@ -65,6 +95,7 @@ const addMetricsRoute = (
 ) =>
   Layer.effectDiscard(
     Effect.gen(function* () {
+      yield* startLoopDelay
       // Only the ports: the registry and the tracer are the request's.
       const ports = Context.make(SourceStatusStore, yield* SourceStatusStore).pipe(
         Context.add(DeliveryStore, yield* DeliveryStore)

@@ -57,6 +57,42 @@ describe("GET /metrics on the server's port", () => {
     }).pipe(Effect.scoped)
   )
 
+  it.live("reads the process's CPU time, and its event loop's delay since the previous scrape", () =>
+    Effect.gen(function* () {
+      const { call } = yield* makeApp("t0ken")
+      const scrape = call("/metrics", { headers: { authorization: "Bearer t0ken" } }).pipe(Effect.map((r) => r.text))
+      const value = (text: string, series: string) => {
+        const line = text.split("\n").find((l) => l.startsWith(`${series} `))
+        return line === undefined ? undefined : Number(line.slice(series.length + 1))
+      }
+      const cpu = "tenders_process_cpu_seconds_total"
+      const maxDelay = 'tenders_process_event_loop_delay_seconds{stat="max"}'
+      const cpuNow = () => {
+        const used = process.cpuUsage()
+        return (used.user + used.system) / 1e6
+      }
+      yield* scrape // the routes are built by the first request: the loop's delay is sampled from then on
+      yield* Effect.sleep("50 millis")
+      const first = yield* scrape
+      assert.isAbove(value(first, cpu) ?? 0, 0)
+      assert.isAtMost(value(first, cpu) ?? Infinity, cpuNow())
+      // The thread held for 300 ms of CPU: the counter moves by as much, and the loop ran that late (sampled again
+      // from the timer's next tick after the scrape's reset).
+      yield* Effect.sleep("50 millis")
+      const from = cpuNow()
+      while (cpuNow() - from < 0.3);
+      yield* Effect.sleep("20 millis")
+      const second = yield* scrape
+      assert.isAtLeast((value(second, cpu) ?? 0) - (value(first, cpu) ?? 0), 0.3)
+      assert.isAtLeast(value(second, maxDelay) ?? 0, 0.2)
+      for (const stat of ["p50", "p99"])
+        assert.isDefined(value(second, `tenders_process_event_loop_delay_seconds{stat="${stat}"}`))
+      // Measured since the previous scrape: the held thread is not in the next one.
+      yield* Effect.sleep("50 millis")
+      assert.isBelow(value(yield* scrape, maxDelay) ?? Infinity, value(second, maxDelay) ?? 0)
+    }).pipe(Effect.scoped)
+  )
+
   it.live("counts each request by route pattern, method and status, never by raw path", () =>
     Effect.gen(function* () {
       const { call, key } = yield* makeApp("t0ken")
