@@ -76,15 +76,15 @@ describe("GET /metrics on the server's port", () => {
       const first = yield* scrape
       assert.isAbove(value(first, cpu) ?? 0, 0)
       assert.isAtMost(value(first, cpu) ?? Infinity, cpuNow())
-      // The thread held for 300 ms of CPU: the counter moves by as much, and the loop ran that late (sampled again
+      // The thread held for 500 ms of CPU: the counter moves by as much, and the loop ran that late (sampled again
       // from the timer's next tick after the scrape's reset).
       yield* Effect.sleep("50 millis")
       const from = cpuNow()
-      while (cpuNow() - from < 0.3);
+      while (cpuNow() - from < 0.5);
       yield* Effect.sleep("20 millis")
       const second = yield* scrape
-      assert.isAtLeast((value(second, cpu) ?? 0) - (value(first, cpu) ?? 0), 0.3)
-      assert.isAtLeast(value(second, maxDelay) ?? 0, 0.2)
+      assert.isAtLeast((value(second, cpu) ?? 0) - (value(first, cpu) ?? 0), 0.5)
+      assert.isAtLeast(value(second, maxDelay) ?? 0, 0.4)
       for (const stat of ["p50", "p99"])
         assert.isDefined(value(second, `tenders_process_event_loop_delay_seconds{stat="${stat}"}`))
       // Measured since the previous scrape: the held thread is not in the next one.
