@@ -47,7 +47,7 @@ export const quotaOfRefusal = (error: QuotaExceeded): Option.Option<Quota> =>
 const describeKind: Record<KeyKind, string> = { rest: "a REST key (sk_live_...)", mcp: "an MCP token (mcp_live_...)" }
 
 /** A bearer secret's shape for one surface: 401 for a missing, malformed or wrong-kind secret. */
-const checkSecret = Effect.fn("checkSecret")(function* (secret: string | undefined, kind: KeyKind) {
+const checkSecret = Effect.fnUntraced(function* (secret: string | undefined, kind: KeyKind) {
   if (secret === undefined || secret.length === 0) {
     return yield* new Unauthorized({
       message: `Missing credentials: send "Authorization: Bearer <key>" with ${describeKind[kind]}.`

@@ -14,7 +14,7 @@ import { type ExplainedSearch, SearchCache } from "./SearchCache.ts"
 import { sourceHealth } from "./SourceHealth.ts"
 
 /** Refuses structured filters on plans without them (403 plan_required). */
-export const requireFilterPlan = Effect.fn("requireFilterPlan")(function* (filters: Filters, plan: Plan) {
+export const requireFilterPlan = Effect.fnUntraced(function* (filters: Filters, plan: Plan) {
   const used = usedStructuredFilters(filters)
   if (used.length > 0 && !planRules[plan].structuredFilters) {
     yield* countRefusal("plan_required")
@@ -28,12 +28,12 @@ export const requireFilterPlan = Effect.fn("requireFilterPlan")(function* (filte
  * The plan of a search's `q`: words the index does not know are read as the most similar indexed word (a
  * correction, ranked below exact matches, and said in the hint).
  */
-export const planSearchText = Effect.fn("planSearchText")(function* (q: string) {
+export const planSearchText = Effect.fnUntraced(function* (q: string) {
   return yield* correctPlan((yield* SearchText).queryPlan(q))
 })
 
 /** A plan with the words the index does not know read as corrected (`planSearchText`). */
-const correctPlan = Effect.fn("correctPlan")(function* (plan: QueryPlan) {
+const correctPlan = Effect.fnUntraced(function* (plan: QueryPlan) {
   const text = yield* SearchText
   const questions = text.correctable(plan)
   if (questions.length === 0) return plan
@@ -48,7 +48,7 @@ const correctPlan = Effect.fn("correctPlan")(function* (plan: QueryPlan) {
  * of several words would cost a search for nothing), the words the index does not know are read as corrected and,
  * if any was, the search runs with them.
  */
-const searchCorrected = Effect.fn("searchCorrected")(function* (request: SearchRequest, limit: number) {
+const searchCorrected = Effect.fnUntraced(function* (request: SearchRequest, limit: number) {
   const store = yield* TenderStore
   const typed = yield* toSearchQuery(request, limit, "as typed")
   if (typed.text.clauses.length !== 1) {
@@ -68,7 +68,7 @@ const searchCorrected = Effect.fn("searchCorrected")(function* (request: SearchR
  * for what a watchlist matches (alerts run unattended: a correction guessed from today's index must not change
  * what a saved watchlist means as the index grows).
  */
-export const toSearchQuery = Effect.fn("toSearchQuery")(function* (
+export const toSearchQuery = Effect.fnUntraced(function* (
   filters: Filters,
   limit: number,
   spelling: "correct" | "as typed" = "correct"
@@ -81,7 +81,7 @@ export const toSearchQuery = Effect.fn("toSearchQuery")(function* (
 })
 
 /** Runs a search whose plan rules were checked: the store's tenders, the hint's notes, the sources' health. */
-const runSearch = Effect.fn("runSearch")(function* (request: SearchRequest) {
+const runSearch = Effect.fnUntraced(function* (request: SearchRequest) {
   const limit = request.limit ?? 10
   // The sources' health (for `degradedSources`) is read while the search runs: on a pool of connections it adds
   // no round trip to the answer's time.
