@@ -26,7 +26,7 @@ import { makeNearestTenders } from "./NearestTenders.ts"
 import { makeRankedFew, type StatisticsRead } from "./RankedFew.ts"
 import { BitmapClient, makeScanSettings, type ScanSettings } from "./ScanSettings.ts"
 import { candidateWindow, routeOf } from "./SearchCost.ts"
-import { estimateOf, estimateOfAny, filteredShares, rarestClause, weighedPlan } from "./SearchEstimate.ts"
+import { estimateOf, estimateOfAny, filteredShares, rarestClause, type Shares, weighedPlan } from "./SearchEstimate.ts"
 import {
   allButOne,
   bestLexemes,
@@ -114,7 +114,18 @@ export const makeRankedSearch = Effect.gen(function* () {
 
   const rankedSearch = Effect.fnUntraced(function* (query: SearchQuery, planner: ScanSettings, read: StatisticsRead) {
     const { stats, sampled } = read
-    const shareOf = (sets: ReadonlyArray<ReadonlyArray<string>>) => filteredShares(query, stats, sampled, sets)
+    // A condition's shares are asked for more than once (the words' union: whether to probe it whole, its window, the
+    // tenders lacking one clause): counted in the sample once a search.
+    const shares = new Map<string, Shares>()
+    const shareOf = (sets: ReadonlyArray<ReadonlyArray<string>>) => {
+      const key = JSON.stringify(sets)
+      let known = shares.get(key)
+      if (known === undefined) {
+        known = filteredShares(query, stats, sampled, sets)
+        shares.set(key, known)
+      }
+      return known
+    }
     const clauses = clauseLexemes(query.text)
     const best = bestLexemes(query.text)
     // One condition per set, each a key of its own for the GIN index, which then skips through each set's entries
