@@ -1,7 +1,16 @@
 import { assert, describe, it } from "@effect/vitest"
 import { DateTime, Effect, Layer, Metric, Option, Ref } from "effect"
 import { TestClock } from "effect/testing"
-import { Rates, SearchCache, searchCacheMaxAge, SearchChanges, searchTenders, TenderStore } from "../src/index.ts"
+import {
+  Rates,
+  SearchCache,
+  searchCacheMaxAge,
+  SearchChanges,
+  searchTenders,
+  type SourceRunSummary,
+  SourceStatusStore,
+  TenderStore
+} from "../src/index.ts"
 import { makeRecord, SearchTextSimple, SourceStatusStoreEmpty, TenderStoreMemory } from "../src/testing/index.ts"
 import { sample } from "./support.ts"
 
@@ -117,6 +126,47 @@ describe("SearchCache", () => {
           yield* searchTenders({ q: "road", countries: ["DE"] }, "pro")
           const refused = yield* searchTenders({ q: "road", countries: ["DE"] }, "free").pipe(Effect.flip)
           assert.strictEqual(refused._tag, "PlanRequired")
+        }).pipe(Effect.provide(layer), Effect.provideService(Metric.MetricRegistry, new Map()))
+      })
+  )
+
+  it.effect(
+    "reads the sources' runs once a generation for the searches it runs, again after a write, each time without one",
+    () =>
+      Effect.gen(function* () {
+        const generation = yield* Ref.make(Option.some(1))
+        const runs = yield* Ref.make<ReadonlyArray<SourceRunSummary>>([])
+        const reads = yield* Ref.make(0)
+        const status = Layer.succeed(
+          SourceStatusStore,
+          SourceStatusStore.of({
+            summaries: Effect.andThen(
+              Ref.update(reads, (n) => n + 1),
+              Ref.get(runs)
+            )
+          })
+        )
+        const layer = SearchCache.layer(10).pipe(
+          Layer.provide(Layer.succeed(SearchChanges, SearchChanges.of({ generation: Ref.get(generation) }))),
+          Layer.merge(Layer.mergeAll(TenderStoreMemory, status, Rates.bundled, SearchTextSimple))
+        )
+        yield* Effect.gen(function* () {
+          yield* searchTenders({ q: "road" }, "pro")
+          yield* searchTenders({ q: "bridge" }, "pro")
+          assert.strictEqual(yield* Ref.get(reads), 1)
+          // A source's run failed, a write the store announced: the next search says so.
+          yield* Ref.set(runs, [
+            { code: "ted", lastSuccessAt: null, lastFailureAt: yield* DateTime.now, runningSince: null }
+          ])
+          yield* Ref.set(generation, Option.some(2))
+          const after = yield* searchTenders({ q: "school" }, "pro")
+          assert.deepStrictEqual(after.degradedSources, ["ted"])
+          assert.strictEqual(yield* Ref.get(reads), 2)
+          // While the store cannot tell its generation, every search reads them.
+          yield* Ref.set(generation, Option.none())
+          yield* searchTenders({ q: "road" }, "pro")
+          yield* searchTenders({ q: "road" }, "pro")
+          assert.strictEqual(yield* Ref.get(reads), 4)
         }).pipe(Effect.provide(layer), Effect.provideService(Metric.MetricRegistry, new Map()))
       })
   )

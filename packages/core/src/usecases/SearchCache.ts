@@ -2,6 +2,7 @@ import { Cache, Context, DateTime, Duration, Effect, Equal, Exit, Hash, Layer, O
 import type { SearchRequest } from "../Filters.ts"
 import { countSearchCache } from "../Metrics.ts"
 import { SearchChanges } from "../ports/SearchChanges.ts"
+import type { SourceRunSummary } from "../Health.ts"
 import type { HintInput, SearchResponse } from "../Search.ts"
 import { parseInstant } from "../Time.ts"
 
@@ -71,11 +72,19 @@ export interface SearchCacheShape {
     request: SearchRequest,
     run: Effect.Effect<ExplainedSearch, never, R>
   ) => Effect.Effect<ExplainedSearch, never, R>
+  /**
+   * The sources' run summaries a search's `degradedSources` is made from: those `read` gave at the store's current
+   * generation (the runs change only by writes, which move it), else `read`'s, kept for it.
+   */
+  readonly sourceRuns: <R>(
+    read: Effect.Effect<ReadonlyArray<SourceRunSummary>, never, R>
+  ) => Effect.Effect<ReadonlyArray<SourceRunSummary>, never, R>
 }
 
 /** Every search runs: the default, and what a store without a change feed gets. */
 const runEverySearch: SearchCacheShape = {
-  answer: (_request, run) => Effect.tap(run, () => countSearchCache("off"))
+  answer: (_request, run) => Effect.tap(run, () => countSearchCache("off")),
+  sourceRuns: (read) => read
 }
 
 /**
@@ -114,7 +123,15 @@ export class SearchCache extends Context.Reference<SearchCacheShape>("@tenders/c
             if (yield* Cache.has(cache, key)) yield* countSearchCache("hit")
             return yield* Cache.get(cache, key)
           })
-        return { answer }
+        // Read after the generation, as a search's answer is: runs kept for a generation include every write it saw.
+        let runsKept: { readonly generation: number; readonly runs: ReadonlyArray<SourceRunSummary> } | undefined
+        const sourceRuns = <R>(read: Effect.Effect<ReadonlyArray<SourceRunSummary>, never, R>) =>
+          Effect.flatMap(changes.generation, (generation) => {
+            if (Option.isNone(generation)) return read
+            if (runsKept?.generation === generation.value) return Effect.succeed(runsKept.runs)
+            return Effect.tap(read, (runs) => Effect.sync(() => (runsKept = { generation: generation.value, runs })))
+          })
+        return { answer, sourceRuns }
       })
     )
 }

@@ -11,7 +11,7 @@ import { type QueryPlan, SearchText } from "../TextQuery.ts"
 import { type HintInput, type SearchQuery, type SearchResponse, searchHint } from "../Search.ts"
 import { toCard } from "../TenderRead.ts"
 import { type ExplainedSearch, SearchCache } from "./SearchCache.ts"
-import { sourceHealth } from "./SourceHealth.ts"
+import { searchSourceHealth } from "./SourceHealth.ts"
 
 /** Refuses structured filters on plans without them (403 plan_required). */
 export const requireFilterPlan = Effect.fnUntraced(function* (filters: Filters, plan: Plan) {
@@ -86,7 +86,7 @@ const runSearch = Effect.fnUntraced(function* (request: SearchRequest) {
   // The sources' health (for `degradedSources`) is read while the search runs: on a pool of connections it adds
   // no round trip to the answer's time.
   const [took, [{ query, found }, health]] = yield* Effect.timed(
-    Effect.all([searchCorrected(request, limit), sourceHealth], { concurrency: 2 })
+    Effect.all([searchCorrected(request, limit), searchSourceHealth], { concurrency: 2 })
   )
   const rates = yield* (yield* Rates).current
   const notes: HintInput = {
