@@ -1,8 +1,8 @@
 import { Cache, Context, DateTime, Duration, Effect, Equal, Exit, Hash, Layer, Option } from "effect"
 import type { SearchRequest } from "../Filters.ts"
+import type { SourceRunSummary } from "../Health.ts"
 import { countSearchCache } from "../Metrics.ts"
 import { SearchChanges } from "../ports/SearchChanges.ts"
-import type { SourceRunSummary } from "../Health.ts"
 import type { HintInput, SearchResponse } from "../Search.ts"
 import { parseInstant } from "../Time.ts"
 
@@ -123,13 +123,18 @@ export class SearchCache extends Context.Reference<SearchCacheShape>("@tenders/c
             if (yield* Cache.has(cache, key)) yield* countSearchCache("hit")
             return yield* Cache.get(cache, key)
           })
-        // Read after the generation, as a search's answer is: runs kept for a generation include every write it saw.
+        // Read after the generation, as a search's answer is: runs kept for a generation include every write it saw. A
+        // read that ends after a later generation's was kept leaves that one.
         let runsKept: { readonly generation: number; readonly runs: ReadonlyArray<SourceRunSummary> } | undefined
+        const keepRuns = (generation: number, runs: ReadonlyArray<SourceRunSummary>) =>
+          Effect.sync(() => {
+            if (runsKept === undefined || runsKept.generation < generation) runsKept = { generation, runs }
+          })
         const sourceRuns = <R>(read: Effect.Effect<ReadonlyArray<SourceRunSummary>, never, R>) =>
           Effect.flatMap(changes.generation, (generation) => {
             if (Option.isNone(generation)) return read
             if (runsKept?.generation === generation.value) return Effect.succeed(runsKept.runs)
-            return Effect.tap(read, (runs) => Effect.sync(() => (runsKept = { generation: generation.value, runs })))
+            return Effect.tap(read, (runs) => keepRuns(generation.value, runs))
           })
         return { answer, sourceRuns }
       })
