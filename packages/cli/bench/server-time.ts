@@ -6,8 +6,9 @@
 /** A histogram's cumulative counts per upper bound (seconds), summed over the series `select` keeps. */
 const bucketsOf = (text: string, family: string, select: (labels: string) => boolean): Map<number, number> => {
   const counts = new Map<number, number>()
+  const bucket = new RegExp(`^${family}_bucket\\{(.*)le="([^"]+)"\\} (\\d+)$`, "u")
   for (const line of text.split("\n")) {
-    const match = new RegExp(`^${family}_bucket\\{(.*)le="([^"]+)"\\} (\\d+)$`, "u").exec(line)
+    const match = bucket.exec(line)
     if (match === null || !select(match[1] ?? "")) continue
     const le = match[2] === "+Inf" ? Infinity : Number(match[2])
     counts.set(le, (counts.get(le) ?? 0) + Number(match[3]))

@@ -61,33 +61,33 @@ export const killStarted = async () => {
 /** Options for cli.ts's `waitFor`: a minute at most, checked every 25 ms. */
 export const soon = (what: string) => ({ timeout: 60_000, what, interval: 25 })
 
-/** The pid the data directory's lock names, if any. */
-export const ownerPid = (dataDir: string): number | undefined => {
+/** The data directory's lock (LockFile.ts), if there is one. */
+const lockOf = (dataDir: string): { readonly pid: number; readonly socketPath: string } | undefined => {
   try {
-    return (JSON.parse(Fs.readFileSync(join(dataDir, "pglite.lock"), "utf8")) as { pid: number }).pid
+    return JSON.parse(Fs.readFileSync(join(dataDir, "pglite.lock"), "utf8")) as { pid: number; socketPath: string }
   } catch {
     return undefined
   }
 }
+
+/** The pid the data directory's lock names, if any. */
+export const ownerPid = (dataDir: string): number | undefined => lockOf(dataDir)?.pid
 
 /**
  * Whether the socket the data directory's lock names is listening (`/proc/net/unix`, flag `__SO_ACCEPTCON`). An owner
  * writes the lock just before it listens, so a test that stops the owner waits for this first.
  */
 export const ownerListens = (dataDir: string): boolean => {
-  let socketPath: string
-  try {
-    socketPath = (JSON.parse(Fs.readFileSync(join(dataDir, "pglite.lock"), "utf8")) as { socketPath: string })
-      .socketPath
-  } catch {
-    return false
-  }
-  return Fs.readFileSync("/proc/net/unix", "utf8")
-    .split("\n")
-    .some((line) => {
-      const fields = line.trim().split(/\s+/u)
-      return fields[7] === socketPath && (Number.parseInt(fields[3] ?? "0", 16) & 0x10000) !== 0
-    })
+  const socketPath = lockOf(dataDir)?.socketPath
+  return (
+    socketPath !== undefined &&
+    Fs.readFileSync("/proc/net/unix", "utf8")
+      .split("\n")
+      .some((line) => {
+        const fields = line.trim().split(/\s+/u)
+        return fields[7] === socketPath && (Number.parseInt(fields[3] ?? "0", 16) & 0x10000) !== 0
+      })
+  )
 }
 
 /** Unix sockets a process has open besides its standard streams (its connections to the store). */

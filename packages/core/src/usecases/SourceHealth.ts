@@ -4,17 +4,19 @@ import { SourceIntervals } from "../ports/SourceIntervals.ts"
 import { SourceStatusStore } from "../ports/SourceStatusStore.ts"
 import { SearchCache } from "./SearchCache.ts"
 
-type Summaries = Effect.Effect<ReadonlyArray<SourceRunSummary>>
+/** The store's summary of the sources' run history. */
+const summaries = Effect.gen(function* () {
+  return yield* (yield* SourceStatusStore).summaries
+})
 
-/** The health report from the run history as `runsOf` gives the store's summaries, as of now. */
-const healthWith = Effect.fnUntraced(function* (runsOf: (summaries: Summaries) => Summaries) {
-  const runs = yield* runsOf((yield* SourceStatusStore).summaries)
+/** The health report of the sources' runs, as of now. */
+const reportOf = Effect.fnUntraced(function* (runs: ReadonlyArray<SourceRunSummary>) {
   const intervals = yield* SourceIntervals
   return healthReport(runs, intervals, yield* DateTime.now)
 })
 
 /** The health report from the run history, as of now. */
-export const sourceHealth = healthWith((summaries) => summaries).pipe(Effect.withSpan("sourceHealth"))
+export const sourceHealth = Effect.flatMap(summaries, reportOf).pipe(Effect.withSpan("sourceHealth"))
 
 /**
  * The health report a search's `degradedSources` is made from: as of now, from the run summaries the result cache
@@ -22,5 +24,5 @@ export const sourceHealth = healthWith((summaries) => summaries).pipe(Effect.wit
  */
 export const searchSourceHealth = Effect.gen(function* () {
   const cache = yield* SearchCache
-  return yield* healthWith((summaries) => cache.sourceRuns(summaries))
+  return yield* reportOf(yield* cache.sourceRuns(summaries))
 }).pipe(Effect.withSpan("sourceHealth"))
