@@ -1,5 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
-import { DateTime, Effect, Layer, Metric, Option, Ref } from "effect"
+import { Context, DateTime, Effect, Layer, Metric, Option, Ref } from "effect"
+import { setFlagsFromString } from "node:v8"
+import { runInNewContext } from "node:vm"
 import { TestClock } from "effect/testing"
 import {
   Rates,
@@ -39,6 +41,17 @@ const harness = Effect.gen(function* () {
     Layer.merge(Layer.mergeAll(counted, SourceStatusStoreEmpty, Rates.bundled, SearchTextSimple))
   )
   return { generation, searches, layer }
+})
+
+/** A service standing for what a request's fiber holds (its HTTP request and response), which a search never reads. */
+class RequestHeld extends Context.Service<RequestHeld, { readonly body: Uint8Array }>()("test/RequestHeld") {}
+
+/** A full collection, then a turn of the event loop (a WeakRef's target is kept until the job that made it ends). */
+const collect = Effect.promise(async () => {
+  setFlagsFromString("--expose-gc")
+  const gc: () => void = runInNewContext("gc")
+  await new Promise((resolve) => setTimeout(resolve, 0))
+  gc()
 })
 
 const inDays = (now: DateTime.Utc, days: number) => `${DateTime.formatIso(DateTime.add(now, { days })).slice(0, 19)}Z`
@@ -169,5 +182,30 @@ describe("SearchCache", () => {
           assert.strictEqual(yield* Ref.get(reads), 4)
         }).pipe(Effect.provide(layer), Effect.provideService(Metric.MetricRegistry, new Map()))
       })
+  )
+
+  it.effect("keeps an answer without the request that first asked for it", () =>
+    Effect.gen(function* () {
+      const { searches, layer } = yield* harness
+      yield* Effect.gen(function* () {
+        // The request's service is made here and only a WeakRef to it is kept: what holds it after the search is the
+        // cache, or nothing.
+        const asked = (body: Uint8Array) =>
+          searchTenders({ q: "road" }, "pro").pipe(Effect.provideService(RequestHeld, { body }))
+        let held: WeakRef<Uint8Array> | undefined
+        yield* Effect.suspend(() => {
+          const body = new Uint8Array(1024)
+          held = new WeakRef(body)
+          return asked(body)
+        })
+        assert.strictEqual(yield* Ref.get(searches), 1)
+        yield* collect
+        if (held === undefined) return assert.fail("the search was not asked")
+        assert.isUndefined(held.deref(), "the kept answer holds the request's context")
+        // The answer is still kept.
+        yield* asked(new Uint8Array(1))
+        assert.strictEqual(yield* Ref.get(searches), 1)
+      }).pipe(Effect.provide(layer), Effect.provideService(Metric.MetricRegistry, new Map()))
+    })
   )
 })

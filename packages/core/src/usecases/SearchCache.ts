@@ -18,16 +18,26 @@ export interface ExplainedSearch {
  */
 export const searchCacheMaxAge = Duration.seconds(30)
 
-/** A search as the cache tells searches apart: the store's generation and the request, with the search to run. */
+/**
+ * A search as the cache tells searches apart: the store's generation and the request, with the search to run. The
+ * cache keeps the key of each answer it holds, so the key lets go of its search (and the request's context the search
+ * was given: its HTTP request and response, its fiber's services) once the lookup has taken it.
+ */
 class SearchKey implements Equal.Equal {
   readonly text: string
   /** When the search was asked (the clock's epoch milliseconds). */
   readonly at: number
-  readonly run: Effect.Effect<ExplainedSearch>
+  #run: Effect.Effect<ExplainedSearch> | undefined
   constructor(text: string, at: number, run: Effect.Effect<ExplainedSearch>) {
     this.text = text
     this.at = at
-    this.run = run
+    this.#run = run
+  }
+  /** The search to run, given once: the cache's lookup is its only caller, once for the key it keeps. */
+  take(): Effect.Effect<ExplainedSearch> {
+    const run = this.#run
+    this.#run = undefined
+    return run ?? Effect.die(new Error("SearchCache: a key's search was taken twice"))
   }
   [Equal.symbol](that: Equal.Equal): boolean {
     return that instanceof SearchKey && that.text === this.text
@@ -103,7 +113,7 @@ export class SearchCache extends Context.Reference<SearchCacheShape>("@tenders/c
         if (capacity <= 0) return runEverySearch
         const changes = yield* SearchChanges
         const cache = yield* Cache.makeWith(
-          (key: SearchKey) => countSearchCache("miss").pipe(Effect.andThen(key.run)),
+          (key: SearchKey) => countSearchCache("miss").pipe(Effect.andThen(key.take())),
           {
             capacity,
             timeToLive: (exit, key) => (Exit.isSuccess(exit) ? lifetime(exit.value, key.at) : Duration.zero)
