@@ -111,6 +111,9 @@ IFS=: read -r uid gid home <<<"$(passwd_entry)"
 [ "$uid" != 0 ] || fail "the image runs as root"
 # A new named volume starts as a copy of the image's directory, owner included: the user must own it.
 [ "$(stat -c %u "$root$volume")" = "$uid" ] || fail "$volume in the image is not owned by the image's user"
+# `serve` runs from its bundle, made in the image from the sources it holds (bin/tenders.js serves from the sources,
+# saying so, where there is no bundle or it is older than them).
+[ -f "$root$workdir/packages/cli/dist/tenders.mjs" ] || fail "the image has no bundle of serve (packages/cli/dist)"
 # The image's root is read-only here, as with `--read-only`: a fresh data volume, a tmpfs /tmp and /dev (its /proc
 # is the server's own, mounted in its namespace).
 mount_in() {
@@ -210,8 +213,9 @@ exercise() {
   step=$(date +%s)
   start_container
   wait_healthy "$label"
+  ! grep -q "older than its sources" "$log" || fail "$label: the server ran from its sources, not its bundle"
   in_container "${healthcheck[@]}" || fail "$label: the image's HEALTHCHECK command failed"
-  say "$label: the image's HEALTHCHECK command passes; the server is pid 1 of its namespace"
+  say "$label: the image's HEALTHCHECK command passes; the server is pid 1 of its namespace; it serves from its bundle"
   # As an operator would: `docker exec <container> tenders keys create ...`.
   key="$(in_container tenders keys create --email ci@example.com --plan pro --json | json_field key)"
   [[ "$key" == sk_live_* ]] || fail "$label: 'tenders keys create' in the image printed no key"

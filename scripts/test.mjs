@@ -34,6 +34,8 @@ if (extra.length === 0) {
   run("type-check", bin("turbo"), ["run", "check-types", "--output-logs=errors-only"])
   run("type-check scripts", bin("tsc"), ["-p", "scripts"])
 }
+// The tests that start `tenders serve` run it as an operator does: from its bundle, made again from the sources here.
+run("serve's bundle (esbuild)", process.execPath, ["packages/cli/scripts/bundle.mjs"])
 if (process.env["TENDERS_CLASSIFICATIONS_DIR"] === undefined)
   process.stdout.write(
     "\nTENDERS_CLASSIFICATIONS_DIR is not set: the test importing the real classification packs is skipped.\n"

@@ -2,6 +2,7 @@
 // Launcher: runs the TypeScript sources on Node >= 22.19 (type stripping), bringing Node 24 where the
 // machine's Node is older. Kept to syntax any Node since 16 can parse.
 import { spawnSync } from "node:child_process"
+import { readFileSync, statSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 
@@ -21,6 +22,38 @@ const serving = args.includes("serve") && flagsToGive.length > 0
 const mallocGiven = ["GLIBC_TUNABLES", "MALLOC_ARENA_MAX"].some((name) => process.env[name] !== undefined)
 const serveEnv = mallocGiven ? process.env : { ...process.env, GLIBC_TUNABLES: serveMalloc }
 const main = join(here, "..", "src", "main.ts")
+const bundle = join(here, "..", "dist", "tenders.mjs")
+
+/**
+ * `serve` runs from its bundle (`npm run build` makes packages/cli/dist/tenders.mjs, scripts/bundle.mjs: the same
+ * sources in one module, a smaller heap) while no file it was made from is newer than it; else from the sources, as
+ * every other command does, saying so where a bundle is there but older than its sources.
+ */
+const serveModule = () => {
+  let built
+  try {
+    built = statSync(bundle).mtimeMs
+  } catch {
+    return main
+  }
+  const root = join(here, "..", "..", "..")
+  const newer = (file) => {
+    try {
+      return statSync(join(root, file)).mtimeMs > built
+    } catch {
+      return true
+    }
+  }
+  let inputs
+  try {
+    inputs = JSON.parse(readFileSync(`${bundle}.inputs.json`, "utf8"))
+  } catch {
+    inputs = undefined
+  }
+  if (Array.isArray(inputs) && !inputs.some(newer)) return bundle
+  process.stderr.write("tenders: packages/cli/dist/tenders.mjs is older than its sources; serving from the sources\n")
+  return main
+}
 const [major, minor] = process.versions.node.split(".").map(Number)
 const current = major > 22 || (major === 22 && minor >= 19)
 
@@ -44,7 +77,7 @@ if (current && serving && typeof process.execve === "function") {
     }
   })
   process.removeAllListeners("warning")
-  const { runTenders } = await import(pathToFileURL(main).href)
+  const { runTenders } = await import(pathToFileURL(args.includes("serve") ? serveModule() : main).href)
   process.exitCode = await runTenders(args)
 } else {
   const ensure = join(here, "..", "..", "..", "scripts", "node-bin.sh")

@@ -5,7 +5,8 @@
 
 import type { Hash } from "node:crypto"
 import { readFileSync } from "node:fs"
-import { join } from "node:path"
+import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
 import { Result, Schema } from "effect"
 import { fileLines, hashFile } from "./FileLines.ts"
 import { CpvEntry, indexLabels, LabelMatch, OwnRussianLabel } from "./Labels.ts"
@@ -18,8 +19,12 @@ import {
   RelatedDivisions
 } from "./LexiconData.ts"
 
-/** The data files shipped with this package (`data/`, described in docs/search-data.md). */
-export const dataDirectory = join(import.meta.dirname, "..", "data")
+/**
+ * The data files shipped with this package (`data/`, described in docs/search-data.md), found through the package's
+ * own exports: the same directory from these sources and from the server's bundle (`packages/cli/dist`), which is
+ * elsewhere than this file.
+ */
+export const dataDirectory = dirname(fileURLToPath(import.meta.resolve("@tenders/search-text/data/stopwords.json")))
 
 /** The lexicon's files, by role, relative to the data directory. */
 const lexiconFiles = {

@@ -1,0 +1,43 @@
+// `npm run build` (this workspace's `build`): `tenders serve`'s bundle, packages/cli/dist/tenders.mjs. The CLI's
+// sources and their dependencies in one ESM module, whitespace and syntax minified (names kept, so a stack trace
+// still names its functions), non-ASCII written as escapes: V8 keeps every loaded module's source in the heap, and
+// about 1,100 modules' sources (14.5 MB of files, much of it comments, two bytes a character where a file has one
+// non-ASCII character) held about 30 MB of a serving process's heap (docs/decisions.md, "the server's bundle").
+// PGlite stays a package of its own: it finds its WebAssembly and data files next to its own modules. Beside the
+// bundle: the legal comments of what it holds, and the files it was made from (the launcher serves from the bundle
+// only while none of them is newer than it, bin/tenders.js).
+import { build } from "esbuild"
+import { writeFileSync } from "node:fs"
+import { join, relative } from "node:path"
+
+const root = join(import.meta.dirname, "..", "..", "..")
+const bundle = join(root, "packages", "cli", "dist", "tenders.mjs")
+const started = performance.now()
+const { metafile } = await build({
+  absWorkingDir: root,
+  entryPoints: [join(root, "packages", "cli", "src", "main.ts")],
+  outfile: bundle,
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node22",
+  conditions: ["@tenders/source"],
+  minifyWhitespace: true,
+  minifySyntax: true,
+  charset: "ascii",
+  legalComments: "linked",
+  external: ["@electric-sql/pglite", "@electric-sql/pglite/*"],
+  // What the bundled CommonJS modules require of Node's own modules.
+  banner: {
+    js: "import { createRequire as __tendersRequire } from 'node:module'; const require = __tendersRequire(import.meta.url);"
+  },
+  metafile: true,
+  logLevel: "warning"
+})
+const inputs = Object.keys(metafile.inputs).filter((file) => !file.includes("node_modules/"))
+writeFileSync(`${bundle}.inputs.json`, `${JSON.stringify([...inputs, "package-lock.json"].toSorted(), null, 1)}\n`)
+const bytes = Object.values(metafile.outputs).reduce((sum, output) => sum + output.bytes, 0)
+process.stdout.write(
+  `${relative(root, bundle)}: ${(bytes / 1e6).toFixed(1)} MB from ${Object.keys(metafile.inputs).length} files ` +
+    `(${inputs.length} of this repository) in ${((performance.now() - started) / 1000).toFixed(1)} s\n`
+)
