@@ -2,7 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { appendFileSync, cpSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { labelIndex } from "../src/LabelIndex.ts"
+import { labelIndex, packedStrings } from "../src/LabelIndex.ts"
 import type { LabelMatch } from "../src/Labels.ts"
 import { dataDirectory, parseLexiconData, lexiconOnDisk, readLexiconFiles } from "../src/LexiconFiles.ts"
 import { searchTextFromFiles } from "../src/Layer.ts"
@@ -13,6 +13,38 @@ const byStem = (labels: ReadonlyArray<LabelMatch>) => {
   for (const label of labels) for (const stem of label.stems) map.set(stem, [...(map.get(stem) ?? []), label])
   return map
 }
+
+describe("packed strings", () => {
+  it("give each string its number and each number its string, and no number to another string", () => {
+    // Latin, Cyrillic and Armenian, the empty string, prefixes of one another, and enough to fill the table's probes.
+    const texts = [
+      "medicin",
+      "медицин",
+      "դեղ",
+      "",
+      "med",
+      "medicine",
+      ...Array.from({ length: 5000 }, (_, i) => `w${i}`)
+    ]
+    const packed = packedStrings(texts)
+    assert.strictEqual(packed.size, texts.length)
+    for (const [id, text] of texts.entries()) {
+      assert.strictEqual(packed.idOf(text), id)
+      assert.strictEqual(packed.textOf(id), text)
+    }
+    for (const other of ["medici", "medicinе", "w5000", "W1", "դեղե", " "])
+      assert.strictEqual(packed.idOf(other), undefined)
+    assert.strictEqual(packedStrings([]).idOf("any"), undefined)
+  })
+
+  it("take no string for a longer one it begins, nor for a shorter one, met in the same slot", () => {
+    // One string a table (16 slots): over a thousand of them, one in sixteen is where the other's probe starts.
+    for (let k = 0; k < 1000; k++) {
+      assert.strictEqual(packedStrings([`a${k}`]).idOf("a"), undefined)
+      assert.strictEqual(packedStrings(["a"]).idOf(`a${k}`), undefined)
+    }
+  })
+})
 
 describe("the packed label index", () => {
   it("gives each content stem its labels in order, with their other stems and scheme, and none for another", () => {
