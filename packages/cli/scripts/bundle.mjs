@@ -7,13 +7,13 @@
 // bundle: the legal comments of what it holds, and the files it was made from (the launcher serves from the bundle
 // only while none of them is newer than it, bin/tenders.js).
 import { build } from "esbuild"
-import { writeFileSync } from "node:fs"
-import { join, relative } from "node:path"
+import { mkdirSync, writeFileSync } from "node:fs"
+import { dirname, join, relative } from "node:path"
 
 const root = join(import.meta.dirname, "..", "..", "..")
 const bundle = join(root, "packages", "cli", "dist", "tenders.mjs")
 const started = performance.now()
-const { metafile } = await build({
+const { metafile, outputFiles } = await build({
   absWorkingDir: root,
   entryPoints: [join(root, "packages", "cli", "src", "main.ts")],
   outfile: bundle,
@@ -32,8 +32,24 @@ const { metafile } = await build({
     js: "import { createRequire as __tendersRequire } from 'node:module'; const require = __tendersRequire(import.meta.url);"
   },
   metafile: true,
+  write: false,
   logLevel: "warning"
 })
+/**
+ * esbuild's `charset: "ascii"` escapes strings, templates and names, not regular expressions' literals (ours match
+ * Russian words): one such character would make V8 keep the whole bundle two bytes a character. In a literal, an
+ * escape `\uXXXX` is the same character, with the `u` flag or without; an escaped non-ASCII character (`\ё`) would
+ * not stay one, and fails the build.
+ */
+const ascii = (text) =>
+  // One UTF-16 unit a match (no `u` flag): a character beyond the BMP is its two surrogates' escapes, as it is in a
+  // literal with the `u` flag or without.
+  text.replace(/(\\*)([^\x00-\x7f])/g, (_, slashes, unit) => {
+    if (slashes.length % 2 === 1) throw new Error(`bundle.mjs: an escaped non-ASCII character: ${slashes}${unit}`)
+    return `${slashes}\\u${unit.charCodeAt(0).toString(16).padStart(4, "0")}`
+  })
+mkdirSync(dirname(bundle), { recursive: true })
+for (const file of outputFiles) writeFileSync(file.path, file.path === bundle ? ascii(file.text) : file.contents)
 const inputs = Object.keys(metafile.inputs).filter((file) => !file.includes("node_modules/"))
 writeFileSync(`${bundle}.inputs.json`, `${JSON.stringify([...inputs, "package-lock.json"].toSorted(), null, 1)}\n`)
 const bytes = Object.values(metafile.outputs).reduce((sum, output) => sum + output.bytes, 0)
