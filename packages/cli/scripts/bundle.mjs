@@ -44,7 +44,7 @@ const { metafile, outputFiles } = await build({
 const ascii = (text) =>
   // One UTF-16 unit a match (no `u` flag): a character beyond the BMP is its two surrogates' escapes, as it is in a
   // literal with the `u` flag or without.
-  text.replace(/(\\*)([^\x00-\x7f])/g, (_, slashes, unit) => {
+  text.replace(/(\\*)([\u0080-\uffff])/g, (_, slashes, unit) => {
     if (slashes.length % 2 === 1) throw new Error(`bundle.mjs: an escaped non-ASCII character: ${slashes}${unit}`)
     return `${slashes}\\u${unit.charCodeAt(0).toString(16).padStart(4, "0")}`
   })
