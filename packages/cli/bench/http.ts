@@ -10,7 +10,8 @@
 // machine's cores could serve at that cost and the share of the CPU its host took for others (bench/cpu.ts), and the
 // time its requests spent in the server by its latency histograms (bench/server-time.ts).
 // `--stages` first times each part of a call on its own at 16 connections: /health (no key), get-tender (key, quota,
-// one row) and search. `--profile DIR` runs the server under `node --cpu-prof` and prints where its CPU time went.
+// one row) and search. `--profile DIR` runs the server under `node --cpu-prof` and prints where its CPU time went
+// (from its sources, not its bundle, so that the profile names each function's file).
 // `--data-dir DIR`: the embedded store (and the server's log) in DIR, kept after the run (`--reuse` loads it again).
 import { PgClient } from "@effect/sql-pg"
 import { defaultSourceIntervals, sourceCodes, TenderStore } from "@tenders/core"
@@ -111,6 +112,7 @@ const startServer = (port: number) => {
   const env: NodeJS.ProcessEnv = { ...process.env, TENDERS_DATA_DIR: dataDir, TENDERS_METRICS_TOKEN: metricsToken }
   if (databaseUrl === undefined) delete env["DATABASE_URL"]
   else env["DATABASE_URL"] = databaseUrl
+  if (values.profile !== undefined) env["TENDERS_FROM_SOURCES"] = "1"
   const nodeArgs = values.profile === undefined ? [] : ["--cpu-prof", "--cpu-prof-dir", values.profile]
   return startServe({ port, dataDir, env, nodeArgs })
 }

@@ -28,8 +28,11 @@ const aged = (file: string, seconds: number) => {
 }
 
 /** The launcher run with `args`: what it wrote on stdout and on stderr. */
-const launch = (args: ReadonlyArray<string>) => {
-  const run = spawnSync(process.execPath, [join(cli, "bin", "tenders.js"), ...args], { encoding: "utf8" })
+const launch = (args: ReadonlyArray<string>, env: NodeJS.ProcessEnv = {}) => {
+  const run = spawnSync(process.execPath, [join(cli, "bin", "tenders.js"), ...args], {
+    encoding: "utf8",
+    env: { ...process.env, TENDERS_FROM_SOURCES: undefined, ...env }
+  })
   if (run.status !== 0) throw new Error(`the launcher exited with ${run.status}: ${run.stderr}`)
   return { stdout: run.stdout, stderr: run.stderr }
 }
@@ -41,8 +44,9 @@ describe("the launcher", () => {
     aged(join(tree, "package-lock.json"), -60)
     aged(bundle, -10)
     expect(launch(["serve", "--port", "0"])).toEqual({ stdout: "bundle serve --port 0", stderr: "" })
-    // Every other command runs from the sources.
+    // Every other command runs from the sources, and so does `serve` when told to.
     expect(launch(["keys", "list"]).stdout).toBe("sources keys list")
+    expect(launch(["serve"], { TENDERS_FROM_SOURCES: "1" })).toEqual({ stdout: "sources serve", stderr: "" })
   })
 
   it("serves from the sources, saying so, once a source or the lock is newer than the bundle", () => {
