@@ -2,7 +2,7 @@
 // server started and stopped, the mix of requests and autocannon's load of them.
 import { AccountStore, maxMonthlyLimit, saveAccount } from "@tenders/core"
 import autocannon from "autocannon"
-import { type ChildProcess, spawn } from "node:child_process"
+import { type ChildProcess, spawn, spawnSync } from "node:child_process"
 import { openSync, readFileSync } from "node:fs"
 import { createServer } from "node:net"
 import { join } from "node:path"
@@ -30,12 +30,14 @@ export const freePort = () =>
   })
 
 const tendersBin = join(import.meta.dirname, "..", "bin", "tenders.js")
+const bundleScript = join(import.meta.dirname, "..", "scripts", "bundle.mjs")
 
 /**
  * `tenders serve --port PORT --no-seed --no-schedule` with `nodeArgs` before the launcher, in `env`: nothing
  * scheduled, so the load is all the bench's and the store stays as the bench left it (the sweep would close its
  * lapsed tenders). Its log goes to `dataDir/serve.log`, as an operator's would, not through a pipe this process
- * would have to read. Resolves once it answers /health (120 s at most).
+ * would have to read. Resolves once it answers /health (120 s at most). It serves from its bundle, made again from the
+ * sources first as `npm start` does (unless `TENDERS_FROM_SOURCES=1`): what an operator runs is what is measured.
  */
 export const startServe = async (options: {
   readonly port: number
@@ -43,6 +45,10 @@ export const startServe = async (options: {
   readonly env: NodeJS.ProcessEnv
   readonly nodeArgs?: ReadonlyArray<string>
 }) => {
+  if (options.env["TENDERS_FROM_SOURCES"] !== "1") {
+    const made = spawnSync(process.execPath, [bundleScript], { encoding: "utf8" })
+    if (made.status !== 0) throw new Error(`the serve bundle could not be made:\n${made.stderr}`)
+  }
   const log = join(options.dataDir, "serve.log")
   const child: ChildProcess = spawn(
     process.execPath,
