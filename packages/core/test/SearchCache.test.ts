@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Context, DateTime, Effect, Layer, Metric, Option, Ref } from "effect"
+import { Context, DateTime, Effect, Layer, Metric, Option, Ref, Tracer } from "effect"
 import { setFlagsFromString } from "node:v8"
 import { runInNewContext } from "node:vm"
 import { TestClock } from "effect/testing"
@@ -193,15 +193,21 @@ describe("SearchCache", () => {
         const asked = (body: Uint8Array) =>
           searchTenders({ q: "road" }, "pro").pipe(Effect.provideService(RequestHeld, { body }))
         let held: WeakRef<Uint8Array> | undefined
+        let span: WeakRef<Tracer.Span> | undefined
         yield* Effect.suspend(() => {
           const body = new Uint8Array(1024)
           held = new WeakRef(body)
-          return asked(body)
+          return Effect.tap(Effect.currentSpan, (current) => Effect.sync(() => (span = new WeakRef(current)))).pipe(
+            Effect.andThen(asked(body)),
+            Effect.withSpan("the asking request"),
+            Effect.orDie
+          )
         })
         assert.strictEqual(yield* Ref.get(searches), 1)
         yield* collect
-        if (held === undefined) return assert.fail("the search was not asked")
+        if (held === undefined || span === undefined) return assert.fail("the search was not asked")
         assert.isUndefined(held.deref(), "the kept answer holds the request's context")
+        assert.isUndefined(span.deref(), "the kept answer holds the request's span")
         // The answer is still kept.
         yield* asked(new Uint8Array(1))
         assert.strictEqual(yield* Ref.get(searches), 1)
