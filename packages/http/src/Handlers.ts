@@ -21,18 +21,22 @@ import { withPorts } from "./HandlerPorts.ts"
 /**
  * The JSON of each search answer, made once: the result cache (`SearchCache`) gives the same answer object again
  * until the store changes, so a search answered from it is not encoded again (the contract's schema, as the API's
- * builder encodes any answer). Held weakly: an answer's JSON goes with the cache's entry.
+ * builder encodes any answer). Kept as its UTF-8 bytes, which a response writes as they are (a text body is measured
+ * and encoded again at each response) and which take less room than a string once a title is not Latin-1 (two bytes a
+ * character); in an array of their own, not a slice of Node's shared buffer pool. Held weakly: an answer's JSON goes
+ * with the cache's entry.
  */
-const searchAnswers = new WeakMap<SearchResponse, string>()
+const searchAnswers = new WeakMap<SearchResponse, Uint8Array>()
 const encodeSearchAnswer = Schema.encodeEffect(SearchResponse)
-const jsonText = (text: string) => HttpServerResponse.text(text, { contentType: "application/json" })
+const utf8 = new TextEncoder()
+const jsonBytes = (bytes: Uint8Array) => HttpServerResponse.uint8Array(bytes, { contentType: "application/json" })
 const searchAnswer = (answer: SearchResponse) => {
   const known = searchAnswers.get(answer)
-  if (known !== undefined) return Effect.succeed(jsonText(known))
+  if (known !== undefined) return Effect.succeed(jsonBytes(known))
   return Effect.map(Effect.orDie(encodeSearchAnswer(answer)), (encoded) => {
-    const text = JSON.stringify(encoded)
-    searchAnswers.set(answer, text)
-    return jsonText(text)
+    const bytes = utf8.encode(JSON.stringify(encoded))
+    searchAnswers.set(answer, bytes)
+    return jsonBytes(bytes)
   })
 }
 
