@@ -29,7 +29,9 @@ const { metafile, outputFiles } = await build({
   external: ["@electric-sql/pglite", "@electric-sql/pglite/*"],
   // What the bundled CommonJS modules require of Node's own modules.
   banner: {
-    js: "import { createRequire as __tendersRequire } from 'node:module'; const require = __tendersRequire(import.meta.url);"
+    js:
+      "import { createRequire as __tendersRequire } from 'node:module'; " +
+      "const require = __tendersRequire(import.meta.url);"
   },
   metafile: true,
   write: false,

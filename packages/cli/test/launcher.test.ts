@@ -13,7 +13,9 @@ const cli = join(tree, "packages", "cli")
 for (const directory of ["bin", "src", "dist"]) mkdirSync(join(cli, directory), { recursive: true })
 copyFileSync(join(import.meta.dirname, "..", "bin", "tenders.js"), join(cli, "bin", "tenders.js"))
 const module = (name: string) =>
-  `export const runTenders = async (args) => { process.stdout.write(${JSON.stringify(name)} + " " + args.join(" ")); return 0 }\n`
+  "export const runTenders = async (args) => {\n" +
+  `  process.stdout.write(${JSON.stringify(name)} + " " + args.join(" "))\n` +
+  "  return 0\n}\n"
 const source = join(cli, "src", "main.ts")
 const bundle = join(cli, "dist", "tenders.mjs")
 const inputs = `${bundle}.inputs.json`

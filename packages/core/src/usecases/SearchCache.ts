@@ -113,9 +113,9 @@ export class SearchCache extends Context.Reference<SearchCacheShape>("@tenders/c
         if (capacity <= 0) return runEverySearch
         const changes = yield* SearchChanges
         // The cache keeps each lookup's fiber, forked from the fiber asking, and a finished fiber keeps the span and
-        // call frames it started with (the asking request's, its `Effect.fn`s' with their stacks). So the cache is asked
-        // in the layer's own context, not merged with the request's; the search still runs in the request's context
-        // (the key's search has it), its spans the request's children all the same.
+        // call frames it started with (the asking request's, its `Effect.fn`s' with their stacks). So the cache is
+        // asked in the layer's own context, not merged with the request's; the search still runs in the request's
+        // context (the key's search has it), its spans the request's children all the same.
         const own = yield* Effect.context<never>()
         const cache = yield* Cache.makeWith(
           (key: SearchKey) => countSearchCache("miss").pipe(Effect.andThen(key.take())),
