@@ -32,27 +32,24 @@ const bundle = join(here, "..", "dist", "tenders.mjs")
  */
 const serveModule = () => {
   if (process.env.TENDERS_FROM_SOURCES === "1") return main
-  let built
-  try {
-    built = statSync(bundle).mtimeMs
-  } catch {
-    return main
-  }
-  const root = join(here, "..", "..", "..")
-  const newer = (file) => {
+  // A file's modification time; a missing file's is never older than anything.
+  const modified = (file) => {
     try {
-      return statSync(join(root, file)).mtimeMs > built
+      return statSync(file).mtimeMs
     } catch {
-      return true
+      return Infinity
     }
   }
+  const built = modified(bundle)
+  if (built === Infinity) return main
+  const root = join(here, "..", "..", "..")
   let inputs
   try {
     inputs = JSON.parse(readFileSync(`${bundle}.inputs.json`, "utf8"))
   } catch {
     inputs = undefined
   }
-  if (Array.isArray(inputs) && !inputs.some(newer)) return bundle
+  if (Array.isArray(inputs) && inputs.every((file) => modified(join(root, file)) <= built)) return bundle
   process.stderr.write("tenders: packages/cli/dist/tenders.mjs is older than its sources; serving from the sources\n")
   return main
 }
