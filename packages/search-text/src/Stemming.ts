@@ -58,8 +58,8 @@ export const latinLanguages: ReadonlyArray<StemmedLanguage> = [
   "pl"
 ]
 
-/** How many stems of a language are kept (`boundedMemo`). */
-const stemsKept = 200_000
+/** How many stems of a language are kept (`boundedMemo`; a replica's bound, as `wordsKept` in WordTerms.ts). */
+const stemsKept = 40_000
 const stemmers = new Map<StemmedLanguage, (word: string) => string>()
 
 /** The stemmer of a language (memoised: notices repeat their words). */

@@ -32,8 +32,11 @@ export interface WordTerms {
 /** The terms of a word of a tender read in some Latin languages (`languages`: the same, as one key). */
 export type TenderWordTerms = (word: Word, latin: ReadonlyArray<StemmedLanguage>, languages: string) => WordTerms
 
-/** How many words' terms are kept (`boundedMemo`). */
-const wordsKept = 100_000
+/**
+ * How many words' terms are kept (`boundedMemo`): about 0.8 KB each, so at most about 16 MB however many words an
+ * ingest meets (npm run bench:vocabulary; docs/decisions.md, "the analysis' memos").
+ */
+const wordsKept = 20_000
 
 /**
  * The terms of a tender's words, by a compound splitter. A Latin word of a tender has no transliteration terms: a
