@@ -4,8 +4,7 @@
  * has room again: PGlite cannot even recover without, and each try costs a second of CPU). Committed
  * transactions survive: they are in the WAL, which the reopened PGlite replays.
  */
-import { PGlite } from "@electric-sql/pglite"
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
+import type { PGlite } from "@electric-sql/pglite"
 import { Effect, FiberSet, Schedule } from "effect"
 import * as Path from "node:path"
 import {
@@ -32,21 +31,26 @@ export const PGLITE_DIR = "pglite"
 const memorySettings = ["shared_buffers=32MB", "max_connections=8", "maintenance_work_mem=16MB"]
 
 /**
- * `pg_trgm`, the memory settings, and no startup-progress timer: Postgres arms it while it starts, and when the
- * start fails nobody disarms it, so the process would never exit.
+ * PGlite with `pg_trgm`, the memory settings, and no startup-progress timer: Postgres arms it while it starts, and
+ * when the start fails nobody disarms it, so the process would never exit. Its modules are loaded by the first store
+ * opened, so that a process on PostgreSQL never loads them (their code and source, about 2 MB of a server's heap).
  */
-const pgliteOptions = {
-  extensions: { pg_trgm },
-  startParams: [
+const createPGlite = async (pgliteDir: string, loadDataDir: Blob | undefined) => {
+  const [{ PGlite }, { pg_trgm }] = await Promise.all([
+    import("@electric-sql/pglite"),
+    import("@electric-sql/pglite/contrib/pg_trgm")
+  ])
+  const startParams = [
     ...PGlite.defaultStartParams,
     ...[...memorySettings, "log_startup_progress_interval=0"].flatMap((setting) => ["-c", setting])
   ]
+  return PGlite.create(pgliteDir, { extensions: { pg_trgm }, startParams, ...(loadDataDir && { loadDataDir }) })
 }
 
 /** Opens (or creates, or with `loadDataDir` unpacks a backup into) the PGlite store in `pgliteDir`. */
 export const openPGlite = (pgliteDir: string, loadDataDir?: Blob): Effect.Effect<PGlite, EmbeddedStoreError> =>
   Effect.tryPromise({
-    try: () => PGlite.create(pgliteDir, loadDataDir === undefined ? pgliteOptions : { ...pgliteOptions, loadDataDir }),
+    try: () => createPGlite(pgliteDir, loadDataDir),
     catch: (cause) =>
       new EmbeddedStoreError({
         message: withDiskState(Path.dirname(pgliteDir), `Cannot open PGlite in ${pgliteDir}: ${describeCause(cause)}`)
