@@ -33,7 +33,7 @@ const memorySettings = ["shared_buffers=32MB", "max_connections=8", "maintenance
 /**
  * PGlite with `pg_trgm`, the memory settings, and no startup-progress timer: Postgres arms it while it starts, and
  * when the start fails nobody disarms it, so the process would never exit. Its modules are loaded by the first store
- * opened, so that a process on PostgreSQL never loads them (their code and source, about 2 MB of a server's heap).
+ * opened, so that a process on PostgreSQL never loads them (their code and source, about 1 MB of a server's heap).
  */
 const createPGlite = async (pgliteDir: string, loadDataDir: Blob | undefined) => {
   const [{ PGlite }, { pg_trgm }] = await Promise.all([
