@@ -44,12 +44,11 @@ const { values } = parseArgs({
 })
 const databaseUrl = values["database-url"] ?? process.env["DATABASE_URL"]
 const table = ratesInUseOf(Schema.decodeUnknownSync(RatesTable)(rates), "the bundled table")
-const { pick, random } = seededRandom(7)
+const { pick, random, zipfRank } = seededRandom(7)
 
 // A vocabulary with a long tail: a few very common words, many rare ones (as tender titles have).
 const vocabulary = Array.from({ length: 20_000 }, (_, i) => `w${i}`)
-const zipf = () =>
-  vocabulary[Math.min(vocabulary.length - 1, Math.floor(Math.exp(random() * Math.log(vocabulary.length))) - 1)] ?? "w0"
+const zipf = () => vocabulary[zipfRank(vocabulary.length)] ?? "w0"
 const countries = ["DE", "FR", "ES", "IT", "PL", "NL", "SE", "RU", "AM", "RO"]
 const now = DateTime.makeUnsafe(Date.now())
 const iso = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().replace(/\.\d{3}Z$/u, "Z")

@@ -8,5 +8,10 @@ export const seededRandom = (start: number) => {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296
   }
   const pick = <A>(items: ReadonlyArray<A>): A => items[Math.floor(random() * items.length)] as A
-  return { random, pick }
+  /**
+   * A rank in `0 .. size - 1` drawn with a long tail (Zipf's law, exponent about 1: rank r about as likely as 1 / r), as
+   * the words of a text are: a few very common, many rare.
+   */
+  const zipfRank = (size: number): number => Math.min(size - 1, Math.floor(Math.exp(random() * Math.log(size))) - 1)
+  return { random, pick, zipfRank }
 }

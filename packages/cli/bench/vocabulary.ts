@@ -1,48 +1,29 @@
-// npm run bench:vocabulary -- [--n 100000] [--types 2000000] [--zipf 1.07]
+// npm run bench:vocabulary -- [--n 100000] [--types 2000000]
 // What the text analysis keeps as a replica ingests notices with a real vocabulary's long tail, and how fast it reads
 // them. bench:search's generator has a few hundred words; real notices keep bringing words not seen before (names,
-// places, references). Here every tender's title (10 words), buyer (4) and three lots (6 each) are drawn from `--types`
-// made-up words by rank with Zipf's law (exponent `--zipf`: text's vocabulary grows as Heaps' law says), in Latin
-// (70 %, a TED country's), Cyrillic (20 %, RU) or Armenian (10 %, AM) letters. Prints, every 25,000 tenders, the time
-// and the heap alive after full collections over what it was before the first tender (needs node's --expose-gc,
-// given by the npm script).
-import { TenderId, type TenderRecord } from "@tenders/core"
+// places, references). Here bench:search's tenders get a title (10 words), a buyer (4) and three lots (6 words each)
+// drawn from `--types` made-up words with Zipf's law (`zipfRank`, random.ts), in Latin (70 %, a TED country's), Cyrillic
+// (20 %, RU) or Armenian (10 %, AM) letters. Prints, every 25,000 tenders, the time and the heap alive after full
+// collections over what it was before the first tender (needs node's --expose-gc, given by the npm script).
+import type { TenderRecord } from "@tenders/core"
 import { buildLexicon, makeAnalyzer, readLexiconData, readStopWords } from "@tenders/search-text"
 import { parseArgs } from "node:util"
+import { benchData } from "./data.ts"
 import { seededRandom } from "./random.ts"
 
 const { values } = parseArgs({
   options: {
     n: { type: "string", default: "100000" },
-    types: { type: "string", default: "2000000" },
-    zipf: { type: "string", default: "1.07" }
+    types: { type: "string", default: "2000000" }
   }
 })
 const total = Number(values.n)
 const types = Number(values.types)
-const exponent = Number(values.zipf)
 const collect = (globalThis as { gc?: () => void }).gc
 if (collect === undefined) throw new Error("bench:vocabulary needs node --expose-gc (npm run bench:vocabulary)")
 
-const { random, pick } = seededRandom(42)
-/** The cumulative weight of each rank, to draw a rank by binary search. */
-const cumulative = new Float64Array(types)
-let weight = 0
-for (let rank = 0; rank < types; rank++) {
-  weight += 1 / Math.pow(rank + 1, exponent)
-  cumulative[rank] = weight
-}
-const drawRank = () => {
-  const target = random() * weight
-  let low = 0
-  let high = types - 1
-  while (low < high) {
-    const middle = (low + high) >> 1
-    if ((cumulative[middle] ?? 0) < target) low = middle + 1
-    else high = middle
-  }
-  return low
-}
+const { random, pick, zipfRank } = seededRandom(42)
+const { makeTender } = benchData(42)
 
 /** Made-up words: a rank spelt in 15 syllables of a script, so that every rank is its own word. */
 const syllables = {
@@ -51,49 +32,39 @@ const syllables = {
   armenian: ["կա", "րո", "մի", "տեն", "դոր", "սա", "լու", "վեր", "պա", "նի", "գրո", "բել", "ստ", "ան", "քե"]
 } as const
 type Script = keyof typeof syllables
-/** Each (script, rank) drawn so far, to count the distinct words (outside the heap measured). */
+/** Each word drawn so far (by script and rank), to count the distinct words outside the heap measured. */
 const drawn = new Uint8Array(types * 3)
 let distinct = 0
 const scriptNumber: Record<Script, number> = { latin: 0, cyrillic: 1, armenian: 2 }
-const wordOf = (rank: number, script: Script) => {
+const word = (script: Script) => {
+  const rank = zipfRank(types)
   const at = rank * 3 + scriptNumber[script]
   if (drawn[at] === 0) {
     drawn[at] = 1
     distinct++
   }
-  let word = ""
+  let spelt = ""
   let rest = rank + 1
   do {
-    word += syllables[script][rest % 15]
+    spelt += syllables[script][rest % 15]
     rest = Math.floor(rest / 15)
   } while (rest > 0)
-  return word
+  return spelt
 }
-const text = (words: number, script: Script) =>
-  Array.from({ length: words }, () => wordOf(drawRank(), script)).join(" ")
+const text = (words: number, script: Script) => Array.from({ length: words }, () => word(script)).join(" ")
 
+/** bench:search's tender `i` with a text of the long tail (and no codes: their terms are not words). */
 const tender = (i: number): TenderRecord => {
   const roll = random()
   const script: Script = roll < 0.7 ? "latin" : roll < 0.9 ? "cyrillic" : "armenian"
-  const country = script === "latin" ? pick(["DE", "FR", "PL", "IT", "ES"]) : script === "cyrillic" ? "RU" : "AM"
   return {
-    id: TenderId.make(`ted-${i}-2026`),
-    source: "ted",
-    nativeId: `${i}-2026`,
+    ...makeTender(i),
     title: text(10, script),
     buyer: text(4, script),
-    country,
-    region: null,
-    budget: null,
-    currency: null,
-    deadline: null,
-    publishedAt: "2026-11-01T00:00:00Z",
-    status: "open",
-    url: "https://example.org/notice",
-    cpvCodes: [],
-    okpd2Codes: [],
+    country: script === "latin" ? pick(["DE", "FR", "PL", "IT", "ES"]) : script === "cyrillic" ? "RU" : "AM",
     lots: [0, 1, 2].map(() => ({ title: text(6, script), budget: null, currency: null, cpvCodes: [] })),
-    docsUrl: []
+    cpvCodes: [],
+    okpd2Codes: []
   }
 }
 

@@ -51,15 +51,12 @@ const ascii = (text) =>
     return `${slashes}\\u${unit.charCodeAt(0).toString(16).padStart(4, "0")}`
   })
 mkdirSync(dirname(bundle), { recursive: true })
-let bytes = 0
-for (const file of outputFiles) {
-  const written = file.path === bundle ? ascii(file.text) : file.contents
-  writeFileSync(file.path, written)
-  if (file.path === bundle) bytes = written.length
-}
+for (const file of outputFiles) if (file.path !== bundle) writeFileSync(file.path, file.contents)
+const text = ascii(outputFiles.find((file) => file.path === bundle)?.text ?? "")
+writeFileSync(bundle, text)
 const inputs = Object.keys(metafile.inputs).filter((file) => !file.includes("node_modules/"))
 writeFileSync(`${bundle}.inputs.json`, `${JSON.stringify([...inputs, "package-lock.json"].toSorted(), null, 1)}\n`)
 process.stdout.write(
-  `${relative(root, bundle)}: ${(bytes / 1e6).toFixed(1)} MB from ${Object.keys(metafile.inputs).length} files ` +
+  `${relative(root, bundle)}: ${(text.length / 1e6).toFixed(1)} MB from ${Object.keys(metafile.inputs).length} files ` +
     `(${inputs.length} of this repository) in ${((performance.now() - started) / 1000).toFixed(1)} s\n`
 )
