@@ -57,7 +57,10 @@ const SampleRow = Schema.Struct({
  * as the table's size counts every tender), and the table's size (`tenders`).
  */
 export const toLexemeSample = (rows: ReadonlyArray<typeof SampleRow.Type>): LexemeSample => {
-  const tenders = Math.max(rows[0]?.tenders ?? 0, rows.length)
+  // The sample's size, not the rows: a closure below keeping `rows` kept every sampled tender's list of lexemes (about
+  // 5 MB of heap at 1M tenders) where only the distinct lexemes are needed, as the postings' keys.
+  const sampled = rows.length
+  const tenders = Math.max(rows[0]?.tenders ?? 0, sampled)
   const postings = new Map<string, Array<number>>()
   const facts: Array<FilterFacts> = []
   for (const row of rows) {
@@ -67,13 +70,14 @@ export const toLexemeSample = (rows: ReadonlyArray<typeof SampleRow.Type>): Lexe
       if (list === undefined) postings.set(lexeme, [facts.length])
       else list.push(facts.length)
     }
-    const prefixes = new Set(row.cpvPrefixes ?? [])
+    // A tender's few prefixes as their list: a set of each sampled tender's held more.
+    const prefixes = row.cpvPrefixes ?? []
     facts.push({
       country: row.country,
       currency: row.currency,
       budget: row.budget === null ? null : Option.getOrNull(parseDecimal(row.budget)),
       deadline: row.deadline,
-      hasCpvPrefix: (prefix) => prefixes.has(prefix)
+      hasCpvPrefix: (prefix) => prefixes.includes(prefix)
     })
   }
   const open = facts.length
@@ -96,9 +100,9 @@ export const toLexemeSample = (rows: ReadonlyArray<typeof SampleRow.Type>): Lexe
     hasAny: (lexemes) => lexemes.some((lexeme) => postings.has(lexeme)),
     matchesOfEvery: (sets) => {
       const having = tendersOfEvery(sets)
-      if (rows.length === 0 || having.length < minHits) return undefined
+      if (sampled === 0 || having.length < minHits) return undefined
       const hits = having.length
-      const scale = tenders / rows.length
+      const scale = tenders / sampled
       return { matches: hits * scale, least: Math.max(hits - 2 * Math.sqrt(hits), 1) * scale }
     },
     keptShare: (sets, passes, prior) => {

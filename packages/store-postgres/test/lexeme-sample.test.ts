@@ -1,5 +1,7 @@
 import type { FilterFacts } from "@tenders/core"
 import { BigDecimal } from "effect"
+import { setFlagsFromString } from "node:v8"
+import { runInNewContext } from "node:vm"
 import { describe, expect, it } from "vitest"
 import { toLexemeSample } from "../src/LexemeSample.ts"
 
@@ -86,5 +88,24 @@ describe("a sample of the open tenders' lexemes", () => {
     expect(repairs.keptShare([["Aдорог"]], inRussia, 0.5)).toBe(0.5)
     // Met too seldom: nothing said.
     expect(sampled.keptShare([["Abathyscaph"]], inRussia, 0.5)).toBeUndefined()
+  })
+
+  it("keeps the distinct lexemes it counts, not each sampled row's list of them", async () => {
+    // A sample of 100 rows, each a list of the same two lexemes; only WeakRefs to the lists are kept here.
+    const lists: Array<WeakRef<ReadonlyArray<string>>> = []
+    const sample = toLexemeSample(
+      rows(1_000, 100, () => {
+        const list = ["Aschool", "Abuilding"]
+        lists.push(new WeakRef(list))
+        return list
+      })
+    )
+    setFlagsFromString("--expose-gc")
+    const gc: () => void = runInNewContext("gc")
+    // A WeakRef's target is kept until the job that made it ends: a turn of the event loop, then a full collection.
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    gc()
+    expect(lists.filter((list) => list.deref() !== undefined)).toHaveLength(0)
+    expect(sample.matchesOfEvery([["Aschool"], ["Abuilding"]])?.matches).toBe(1_000)
   })
 })
