@@ -26,7 +26,7 @@ const bundle = join(here, "..", "dist", "tenders.mjs")
 
 /**
  * `serve` runs from its bundle (`npm run build` makes packages/cli/dist/tenders.mjs, scripts/bundle.mjs: the same
- * sources in one module, a smaller heap) while no file it was made from is newer than it; else from the sources, as
+ * sources in one module and the chunks it imports when first needed, a smaller heap) while no file it was made from is newer than it; else from the sources, as
  * every other command does, saying so where a bundle is there but older than its sources. `TENDERS_FROM_SOURCES=1`
  * serves from the sources all the same (a CPU profile then names each function's file).
  */

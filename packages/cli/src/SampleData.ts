@@ -1,10 +1,13 @@
 import { formatUtc, TenderRecord } from "@tenders/core"
 import { DateTime, Effect, Schema } from "effect"
 import { readFileSync } from "node:fs"
-import { join } from "node:path"
+import { fileURLToPath } from "node:url"
 
-/** The bundled sample dataset (docs/sample-data.md). */
-export const samplePath = join(import.meta.dirname, "..", "data", "sample-tenders.jsonl")
+/**
+ * The bundled sample dataset (docs/sample-data.md), found through the package's own exports: the same file from these
+ * sources and from the server's bundle and its chunks (packages/cli/dist), which are elsewhere than this file.
+ */
+export const samplePath = fileURLToPath(import.meta.resolve("@tenders/cli/data/sample-tenders.jsonl"))
 
 /** The instant the sample's dates are relative to (epoch milliseconds); seeding shifts them by the time since. */
 export const sampleAnchor = DateTime.toEpochMillis(DateTime.makeUnsafe("2026-11-21T00:00:00Z"))

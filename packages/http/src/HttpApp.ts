@@ -1,7 +1,7 @@
 import { TendersApi } from "@tenders/contract"
 import { Effect, Layer, Scope } from "effect"
 import { HttpMiddleware, HttpRouter } from "effect/http"
-import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
+import { HttpApiBuilder } from "effect/http-api"
 import type { IpNetwork } from "effect/net"
 import { AuthorizationLive } from "./AuthorizationLive.ts"
 import { ErrorMapping } from "./ErrorMapping.ts"
@@ -10,15 +10,16 @@ import { MetaHandlers, SystemHandlers, TendersHandlers, WatchlistsHandlers } fro
 /**
  * `/docs`, Scalar's reference of the API, built by its first request: Scalar's script (3 MB of JavaScript, which the
  * route keeps in the page it serves) then stays, about 12 MB of the server's memory that a server nobody reads the
- * page of does not hold (decisions.md, "what a request allocates").
+ * page of does not hold (decisions.md, "what a request allocates"); its module (DocsPage.ts) is imported then too.
  */
 const docsOnFirstRequest = HttpRouter.use(
   Effect.fnUntraced(function* (router) {
     const scope = yield* Scope.Scope
     const page = yield* Effect.cached(
-      // A router of its own (a new memo map: the server's would give back the server's router, which has the route).
-      HttpRouter.toHttpEffect(HttpApiScalar.layer(TendersApi, { path: "/docs" })).pipe(
+      Effect.promise(() => import("./DocsPage.ts")).pipe(
+        Effect.flatMap(({ docsHandler }) => docsHandler),
         Scope.provide(scope),
+        // A router of its own (a new memo map: the server's would give back the server's router, which has the route).
         Effect.provideService(Layer.CurrentMemoMap, Layer.makeMemoMapUnsafe())
       )
     )
