@@ -9,6 +9,7 @@ import { genericStemKey, type LabelMatch, packLabels, russianCpvLabels, sourceLa
 import { buildLexicon } from "./Lexicon.ts"
 import { dataDirectory, hashLexicon, lexiconOnDisk, parseLexiconData, readStopWords } from "./LexiconFiles.ts"
 import { boundedMemo } from "./Memo.ts"
+import { forgetStems } from "./Stemming.ts"
 import { labelLinks } from "./Crosswalk.ts"
 
 /** Version of the analysis code: bump when what it makes of the same data changes. */
@@ -41,12 +42,14 @@ const dataHash = (directory: string, stopWords: ReadonlySet<string>): string =>
 export const searchTextFromFiles = (directory: string = dataDirectory) => {
   const stopWords = readStopWords(directory)
   const base = dataHash(directory, stopWords)
-  const versionOf = (packs: PackData) =>
-    packs.digest === ""
-      ? base.slice(0, 16)
-      : createHash("sha256").update(base).update(packs.digest).digest("hex").slice(0, 16)
-  let packs: PackData = noPacks
-  let version = versionOf(packs)
+  const versionOf = (digest: string) =>
+    digest === "" ? base.slice(0, 16) : createHash("sha256").update(base).update(digest).digest("hex").slice(0, 16)
+  let packsDigest = noPacks.digest
+  // The packs the next build of the analysis reads, let go once it is built: the lexicon keeps what it reads of their
+  // rows (its label index, the crosswalk, the OKPD2 labels), and the rows themselves held about 2.8 MB of a server's
+  // heap (the OKPD2 and Russian CPV packs) for nothing.
+  let packsToRead: PackData = noPacks
+  let version = versionOf(packsDigest)
   let analyzer: Analyzer | undefined
   // The shipped labels' generic stems, what the sources' labels are read with (kept from the first build on).
   let shippedGeneric: ReadonlySet<string> = new Set()
@@ -65,6 +68,7 @@ export const searchTextFromFiles = (directory: string = dataDirectory) => {
   const analysis = () => {
     if (analyzer === undefined) {
       const data = readData()
+      const packs = packsToRead
       const okpd2 = packs.packs.get("okpd2") ?? []
       const crosswalk =
         okpd2.length === 0
@@ -90,6 +94,8 @@ export const searchTextFromFiles = (directory: string = dataDirectory) => {
         sourceLabelsByStem
       )
       shippedGeneric = generic
+      packsToRead = noPacks
+      forgetStems()
     }
     return analyzer
   }
@@ -98,12 +104,13 @@ export const searchTextFromFiles = (directory: string = dataDirectory) => {
       return version
     },
     get packsDigest() {
-      return packs.digest
+      return packsDigest
     },
     usePacks: (next) => {
-      if (next.digest === packs.digest) return
-      packs = next
-      version = versionOf(next)
+      if (next.digest === packsDigest) return
+      packsDigest = next.digest
+      packsToRead = next
+      version = versionOf(next.digest)
       analyzer = undefined
       plans = boundedMemo(plansKept)
     },

@@ -74,6 +74,13 @@ export const stemmerOf = (language: StemmedLanguage): ((word: string) => string)
   return stemmer
 }
 
+/**
+ * Empties the stemmers' memos. Building the lexicon fills them with the words of the glossary and the labels (about
+ * 4 MB of a server's heap), few of which the notices and queries read afterwards ask for; a stem is worked out again
+ * when asked.
+ */
+export const forgetStems = (): void => stemmers.clear()
+
 const snowballStemmer = (language: keyof typeof snowballNames): ((word: string) => string) => {
   const snow = snowball.newStemmer(snowballNames[language])
   return (word) => foldLatin(snow.stem(word))
