@@ -53,6 +53,7 @@ const getShare = Number(values["get-share"])
 const localPostgres =
   databaseUrl !== undefined && ["127.0.0.1", "localhost", "[::1]", ""].includes(new URL(databaseUrl).hostname)
 const dataDir = values["data-dir"] ?? mkdtempSync(join(tmpdir(), "tdh-"))
+mkdirSync(dataDir, { recursive: true })
 
 const data = benchData(42)
 const { makeTender } = data

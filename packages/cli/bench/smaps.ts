@@ -1,7 +1,10 @@
 // A process's resident memory by kind of mapping, from /proc/<pid>/smaps (Linux), for bench:memory.
 import { readFileSync } from "node:fs"
 
-/** Resident kB by kind: the C library's main heap and its other arenas, Node's binary, other files, anonymous. */
+/**
+ * Resident kB by kind: the C library's main heap and its other arenas, Node's binary (code, data), other files,
+ * anonymous.
+ */
 export interface Smaps {
   readonly rss: number
   readonly kinds: ReadonlyMap<string, number>
@@ -13,7 +16,8 @@ const arenaSize = 64 * 1024 * 1024
 const kindOf = (start: bigint, end: bigint, perms: string, path: string, next: string | undefined): string => {
   if (path === "[heap]") return "C heap (main arena)"
   if (path === "[stack]") return "main stack"
-  if (path.endsWith("/node")) return "node binary"
+  // Its code, and its read-only data (ICU's tables among them, read as Intl and normalisation need them).
+  if (path.endsWith("/node")) return perms.includes("x") ? "node binary (code)" : "node binary (data)"
   if (path.startsWith("/")) return "other files"
   if (path !== "") return path
   const size = Number(end - start)
