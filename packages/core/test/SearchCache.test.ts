@@ -8,7 +8,9 @@ import {
   SearchCache,
   searchCacheMaxAge,
   SearchChanges,
+  searchResponseOf,
   searchTenders,
+  searchTendersExplained,
   type SourceRunSummary,
   SourceStatusStore,
   TenderStore
@@ -82,6 +84,28 @@ describe("SearchCache", () => {
           after.results.map((card) => card.id),
           ["ted-1-2026", "ted-2-2026"]
         )
+      }).pipe(Effect.provide(layer), Effect.provideService(Metric.MetricRegistry, new Map()))
+    })
+  )
+
+  it.effect("keeps an answer as the JSON REST writes, which decodes to the answer's cards", () =>
+    Effect.gen(function* () {
+      const { layer } = yield* harness
+      yield* Effect.gen(function* () {
+        const now = yield* DateTime.now
+        yield* (yield* TenderStore).upsert([
+          makeRecord({ id: "ted-1-2026", deadline: inDays(now, 5) }),
+          makeRecord({ id: "ted-2-2026", deadline: inDays(now, 2) })
+        ])
+        const kept = yield* searchTendersExplained({ q: "road" }, "pro")
+        // The answer holds its JSON and its notes, not its cards as objects.
+        assert.deepStrictEqual(Object.keys(kept).toSorted(), ["firstDeadline", "json", "notes"])
+        const response = searchResponseOf(kept)
+        assert.deepStrictEqual(response.results.map((card) => card.id).toSorted(), ["ted-1-2026", "ted-2-2026"])
+        assert.deepStrictEqual(JSON.parse(new TextDecoder().decode(kept.json)), response)
+        assert.strictEqual(kept.firstDeadline, DateTime.toEpochMillis(DateTime.makeUnsafe(inDays(now, 2))))
+        // Given again from the cache: the same bytes.
+        assert.strictEqual((yield* searchTendersExplained({ q: "road" }, "pro")).json, kept.json)
       }).pipe(Effect.provide(layer), Effect.provideService(Metric.MetricRegistry, new Map()))
     })
   )

@@ -1,4 +1,4 @@
-import { getTender, html, SearchRequest, searchTendersExplained, TenderId } from "@tenders/core"
+import { getTender, html, SearchRequest, searchResponseOf, searchTendersExplained, TenderId } from "@tenders/core"
 import { Effect, Layer, Option, Result, Schema } from "effect"
 import { HttpRouter, type HttpServerRequest, HttpServerResponse, UrlParams } from "effect/http"
 import { errorPage } from "./ErrorPage.ts"
@@ -37,7 +37,13 @@ const search = Effect.fn("dashboard.search")(function* (request: HttpServerReque
   }
   const found = yield* Effect.result(searchTendersExplained(decoded.success, ctx.session.account.plan))
   return Result.isSuccess(found)
-    ? showPage(searchPage(ctx, formState(values), { _tag: "Results", ...found.success }))
+    ? showPage(
+        searchPage(ctx, formState(values), {
+          _tag: "Results",
+          response: searchResponseOf(found.success),
+          notes: found.success.notes
+        })
+      )
     : showPage(
         searchPage(ctx, formState(values), { _tag: "Refused", message: html`<p>${t.filters.planRequired}</p>` }),
         403

@@ -2,43 +2,29 @@ import { CurrentCaller, TendersApi } from "@tenders/contract"
 import {
   AlertStore,
   createWatchlist,
+  type ExplainedSearch,
   getTender,
   listAlerts,
   Rates,
   SearchText,
-  SearchResponse,
-  searchTenders,
+  searchTendersExplained,
   SourceStatusStore,
   sourceHealth,
   TenderStore,
   WatchlistStore
 } from "@tenders/core"
-import { Effect, Schema } from "effect"
+import { Effect } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder, OpenApi } from "effect/http-api"
 import { withPorts } from "./HandlerPorts.ts"
 
 /**
- * The JSON of each search answer, made once: the result cache (`SearchCache`) gives the same answer object again
- * until the store changes, so a search answered from it is not encoded again (the contract's schema, as the API's
- * builder encodes any answer). Kept as its UTF-8 bytes, which a response writes as they are (a text body is measured
- * and encoded again at each response) and which take less room than a string once a title is not Latin-1 (two bytes a
- * character); in an array of their own, not a slice of Node's shared buffer pool. Held weakly: an answer's JSON goes
- * with the cache's entry.
+ * A search's answer as its JSON, kept as UTF-8 bytes by the use case (`ExplainedSearch`): the result cache gives the
+ * same bytes again until the store changes, written as they are (a text body would be measured and encoded again at
+ * each response).
  */
-const searchAnswers = new WeakMap<SearchResponse, Uint8Array>()
-const encodeSearchAnswer = Schema.encodeEffect(SearchResponse)
-const utf8 = new TextEncoder()
-const jsonBytes = (bytes: Uint8Array) => HttpServerResponse.uint8Array(bytes, { contentType: "application/json" })
-const searchAnswer = (answer: SearchResponse) => {
-  const known = searchAnswers.get(answer)
-  if (known !== undefined) return Effect.succeed(jsonBytes(known))
-  return Effect.map(Effect.orDie(encodeSearchAnswer(answer)), (encoded) => {
-    const bytes = utf8.encode(JSON.stringify(encoded))
-    searchAnswers.set(answer, bytes)
-    return jsonBytes(bytes)
-  })
-}
+const searchAnswer = (answer: ExplainedSearch) =>
+  HttpServerResponse.uint8Array(answer.json, { contentType: "application/json" })
 
 /** Search and get-tender: thin over the use cases. */
 export const TendersHandlers = HttpApiBuilder.group(
@@ -48,8 +34,8 @@ export const TendersHandlers = HttpApiBuilder.group(
     const provide = yield* withPorts(TenderStore, Rates, SourceStatusStore, SearchText)
     return handlers
       .handle("search", ({ payload }) =>
-        provide(Effect.flatMap(CurrentCaller, (caller) => searchTenders(payload, caller.account.plan))).pipe(
-          Effect.flatMap(searchAnswer)
+        provide(Effect.flatMap(CurrentCaller, (caller) => searchTendersExplained(payload, caller.account.plan))).pipe(
+          Effect.map(searchAnswer)
         )
       )
       .handle("get", ({ params }) =>

@@ -3,14 +3,7 @@ import type { SearchRequest } from "../Filters.ts"
 import type { SourceRunSummary } from "../Health.ts"
 import { countSearchCache } from "../Metrics.ts"
 import { SearchChanges } from "../ports/SearchChanges.ts"
-import type { HintInput, SearchResponse } from "../Search.ts"
-import { parseInstant } from "../Time.ts"
-
-/** A search's answer with what its hint was made from (a page in another language says the same in its words). */
-export interface ExplainedSearch {
-  readonly response: SearchResponse
-  readonly notes: HintInput
-}
+import type { ExplainedSearch } from "./SearchAnswer.ts"
 
 /**
  * The longest an answer is kept: what changes with time alone and no write (a source's run overdue and so
@@ -65,15 +58,8 @@ const requestText = (request: SearchRequest): string =>
  * How long an answer may be given again: until its first result's deadline passes (a closed tender leaves the
  * results; a tender never comes into them by time alone), and at most `searchCacheMaxAge`.
  */
-const lifetime = (answer: ExplainedSearch, at: number): Duration.Duration => {
-  let until = at + Duration.toMillis(searchCacheMaxAge)
-  for (const card of answer.response.results) {
-    if (card.deadline === null) continue
-    const deadline = parseInstant(card.deadline)
-    if (Option.isSome(deadline)) until = Math.min(until, DateTime.toEpochMillis(deadline.value))
-  }
-  return Duration.millis(Math.max(0, until - at))
-}
+const lifetime = (answer: ExplainedSearch, at: number): Duration.Duration =>
+  Duration.millis(Math.max(0, Math.min(at + Duration.toMillis(searchCacheMaxAge), answer.firstDeadline) - at))
 
 /** The search result cache as the search use case sees it. */
 export interface SearchCacheShape {

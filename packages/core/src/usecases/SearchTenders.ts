@@ -10,7 +10,8 @@ import { TenderStore } from "../ports/TenderStore.ts"
 import { type QueryPlan, SearchText } from "../TextQuery.ts"
 import { type HintInput, type SearchQuery, type SearchResponse, searchHint } from "../Search.ts"
 import { toCard } from "../TenderRead.ts"
-import { type ExplainedSearch, SearchCache } from "./SearchCache.ts"
+import { explainSearch, searchResponseOf } from "./SearchAnswer.ts"
+import { SearchCache } from "./SearchCache.ts"
 import { searchSourceHealth } from "./SourceHealth.ts"
 
 /** Refuses structured filters on plans without them (403 plan_required). */
@@ -113,8 +114,7 @@ const runSearch = Effect.fnUntraced(function* (request: SearchRequest) {
     ...(hint === undefined ? {} : { hint }),
     ...(degraded.length === 0 ? {} : { degradedSources: degraded })
   }
-  const explained: ExplainedSearch = { response, notes }
-  return explained
+  return yield* explainSearch(response, notes)
 })
 
 /**
@@ -127,6 +127,6 @@ export const searchTendersExplained = Effect.fn("searchTenders")(function* (requ
   return yield* (yield* SearchCache).answer(request, runSearch(request))
 })
 
-/** Searches open tenders (spec: POST /v1/tenders/search). */
+/** Searches open tenders (spec: POST /v1/tenders/search): the answer's response (REST writes its JSON as kept). */
 export const searchTenders = (request: SearchRequest, plan: Plan) =>
-  Effect.map(searchTendersExplained(request, plan), ({ response }) => response)
+  Effect.map(searchTendersExplained(request, plan), searchResponseOf)
