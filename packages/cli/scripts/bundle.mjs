@@ -76,7 +76,8 @@ for (const file of outputFiles) {
 writeFileSync(bundle, text)
 const inputs = Object.keys(metafile.inputs).filter((file) => !file.includes("node_modules/"))
 writeFileSync(`${bundle}.inputs.json`, `${JSON.stringify([...inputs, "package-lock.json"].toSorted(), null, 1)}\n`)
+const files = Object.keys(metafile.inputs).length
 process.stdout.write(
-  `${relative(root, bundle)} and its chunks: ${((text.length + size) / 1e6).toFixed(1)} MB from ${Object.keys(metafile.inputs).length} files ` +
+  `${relative(root, bundle)} and its chunks: ${((text.length + size) / 1e6).toFixed(1)} MB from ${files} files ` +
     `(${inputs.length} of this repository) in ${((performance.now() - started) / 1000).toFixed(1)} s\n`
 )

@@ -6,8 +6,8 @@ import { parseInstant } from "../Time.ts"
  * A search's answer as the result cache keeps it (`SearchCache`): its JSON as the contract encodes it, UTF-8 bytes
  * that REST writes as they are; what its hint was made from (a page in another language says the same in its
  * words); and when its first result closes. Its cards are not kept as objects: beside their JSON, a server's 1,000
- * kept answers' cards held about 10 MB of its heap; a caller that reads them (the dashboard, MCP, the CLI) decodes
- * them from the JSON (`searchResponseOf`).
+ * kept answers' cards held about 5 MB more of its heap; a caller that reads them (the dashboard, MCP, the CLI)
+ * decodes them from the JSON (`searchResponseOf`).
  */
 export interface ExplainedSearch {
   readonly json: Uint8Array
