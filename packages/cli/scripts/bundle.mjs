@@ -15,7 +15,7 @@ import { dirname, join, relative } from "node:path"
 const root = join(import.meta.dirname, "..", "..", "..")
 const dist = join(root, "packages", "cli", "dist")
 const bundle = join(dist, "tenders.mjs")
-/** The modules imported when first needed (`/docs`'s page), each a file of its own here, loaded only then. */
+/** The chunks: what the sources import dynamically (the server, `/docs`'s page), each loaded when first imported. */
 const chunks = join(dist, "chunks")
 const started = performance.now()
 const { metafile, outputFiles } = await build({

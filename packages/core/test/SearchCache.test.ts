@@ -1,7 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Context, DateTime, Effect, Layer, Metric, Option, Ref, Tracer } from "effect"
-import { setFlagsFromString } from "node:v8"
-import { runInNewContext } from "node:vm"
 import { TestClock } from "effect/testing"
 import {
   Rates,
@@ -16,6 +14,7 @@ import {
   TenderStore
 } from "../src/index.ts"
 import { makeRecord, SearchTextSimple, SourceStatusStoreEmpty, TenderStoreMemory } from "../src/testing/index.ts"
+import { fullCollection } from "./collect.ts"
 import { sample } from "./support.ts"
 
 /**
@@ -48,13 +47,8 @@ const harness = Effect.gen(function* () {
 /** A service standing for what a request's fiber holds (its HTTP request and response), which a search never reads. */
 class RequestHeld extends Context.Service<RequestHeld, { readonly body: Uint8Array }>()("test/RequestHeld") {}
 
-/** A full collection, then a turn of the event loop (a WeakRef's target is kept until the job that made it ends). */
-const collect = Effect.promise(async () => {
-  setFlagsFromString("--expose-gc")
-  const gc: () => void = runInNewContext("gc")
-  await new Promise((resolve) => setTimeout(resolve, 0))
-  gc()
-})
+/** A full collection (`fullCollection`), as an effect. */
+const collect = Effect.promise(fullCollection)
 
 const inDays = (now: DateTime.Utc, days: number) => `${DateTime.formatIso(DateTime.add(now, { days })).slice(0, 19)}Z`
 

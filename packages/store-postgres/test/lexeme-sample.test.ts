@@ -1,8 +1,7 @@
 import type { FilterFacts } from "@tenders/core"
 import { BigDecimal } from "effect"
-import { setFlagsFromString } from "node:v8"
-import { runInNewContext } from "node:vm"
 import { describe, expect, it } from "vitest"
+import { fullCollection } from "../../core/test/collect.ts"
 import { toLexemeSample } from "../src/LexemeSample.ts"
 
 // How often words meet, counted in a sample of the open tenders' lexemes (LexemeSample.ts): a pure function of the
@@ -100,11 +99,7 @@ describe("a sample of the open tenders' lexemes", () => {
         return list
       })
     )
-    setFlagsFromString("--expose-gc")
-    const gc: () => void = runInNewContext("gc")
-    // A WeakRef's target is kept until the job that made it ends: a turn of the event loop, then a full collection.
-    await new Promise((resolve) => setTimeout(resolve, 0))
-    gc()
+    await fullCollection()
     expect(lists.filter((list) => list.deref() !== undefined)).toHaveLength(0)
     expect(sample.matchesOfEvery([["Aschool"], ["Abuilding"]])?.matches).toBe(1_000)
   })
