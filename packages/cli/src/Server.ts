@@ -22,7 +22,7 @@ import {
   useSourceLabelsOfStore
 } from "@tenders/core"
 import { DashboardApp, DashboardSettings, OAuthConsentApp } from "@tenders/dashboard"
-import { clientAddressMiddleware, HttpApp, routerConfig } from "@tenders/http"
+import { clientAddressMiddleware, gzipAnswers, HttpApp, routerConfig } from "@tenders/http"
 import { layerSearchCache, reanalyseStale, usePacksOfStore } from "@tenders/store-postgres"
 import { McpAllowedOrigins, McpApp, OAuthApp } from "@tenders/mcp"
 import { Cause, DateTime, Effect, Exit, Layer, Runtime, Schedule } from "effect"
@@ -150,11 +150,14 @@ const stopCleanly: Runtime.Teardown = (exit, onExit) =>
  */
 const signInMailSweep = "5 seconds"
 
-/** The search result cache of `serve` (`TENDERS_SEARCH_CACHE` answers) over the configured store's change feed. */
+/**
+ * The search result cache of `serve` (`TENDERS_SEARCH_CACHE` answers, kept gzip-compressed) over the configured
+ * store's change feed.
+ */
 const searchCacheLayer = (globals: GlobalOptions) =>
   Layer.unwrap(
     Effect.map(searchCacheConfig, (entries) =>
-      layerSearchCache({ databaseUrl: globals.databaseUrl, dataDir: globals.dataDir }, entries)
+      layerSearchCache({ databaseUrl: globals.databaseUrl, dataDir: globals.dataDir }, entries, gzipAnswers)
     )
   )
 

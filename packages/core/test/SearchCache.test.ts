@@ -2,6 +2,9 @@ import { assert, describe, it } from "@effect/vitest"
 import { Context, DateTime, Effect, Layer, Metric, Option, Ref, Tracer } from "effect"
 import { TestClock } from "effect/testing"
 import {
+  type AnswerPacking,
+  answerJson,
+  packAnswer,
   Rates,
   SearchCache,
   searchCacheMaxAge,
@@ -10,6 +13,7 @@ import {
   searchTenders,
   searchTendersExplained,
   type SourceRunSummary,
+  unpackedAnswers,
   SourceStatusStore,
   TenderStore
 } from "../src/index.ts"
@@ -21,28 +25,30 @@ import { sample } from "./support.ts"
  * The store's generation as a test sets it (none: the store cannot tell), and a TenderStore that counts its
  * searches, so a test sees which answers were run and which were given again.
  */
-const harness = Effect.gen(function* () {
-  const generation = yield* Ref.make(Option.some(1))
-  const searches = yield* Ref.make(0)
-  const changes = Layer.succeed(SearchChanges, SearchChanges.of({ generation: Ref.get(generation) }))
-  const counted = Layer.effect(
-    TenderStore,
-    Effect.gen(function* () {
-      const store = yield* TenderStore
-      const search: typeof store.search = (query) =>
-        Effect.andThen(
-          Ref.update(searches, (n) => n + 1),
-          store.search(query)
-        )
-      return TenderStore.of({ ...store, search })
-    })
-  ).pipe(Layer.provideMerge(TenderStoreMemory))
-  const layer = SearchCache.layer(10).pipe(
-    Layer.provide(changes),
-    Layer.merge(Layer.mergeAll(counted, SourceStatusStoreEmpty, Rates.bundled, SearchTextSimple))
-  )
-  return { generation, searches, layer }
-})
+const harnessWith = (packing?: AnswerPacking) =>
+  Effect.gen(function* () {
+    const generation = yield* Ref.make(Option.some(1))
+    const searches = yield* Ref.make(0)
+    const changes = Layer.succeed(SearchChanges, SearchChanges.of({ generation: Ref.get(generation) }))
+    const counted = Layer.effect(
+      TenderStore,
+      Effect.gen(function* () {
+        const store = yield* TenderStore
+        const search: typeof store.search = (query) =>
+          Effect.andThen(
+            Ref.update(searches, (n) => n + 1),
+            store.search(query)
+          )
+        return TenderStore.of({ ...store, search })
+      })
+    ).pipe(Layer.provideMerge(TenderStoreMemory))
+    const layer = SearchCache.layer(10, packing).pipe(
+      Layer.provide(changes),
+      Layer.merge(Layer.mergeAll(counted, SourceStatusStoreEmpty, Rates.bundled, SearchTextSimple))
+    )
+    return { generation, searches, layer }
+  })
+const harness = harnessWith()
 
 /** A service standing for what a request's fiber holds (its HTTP request and response), which a search never reads. */
 class RequestHeld extends Context.Service<RequestHeld, { readonly body: Uint8Array }>()("test/RequestHeld") {}
@@ -93,13 +99,43 @@ describe("SearchCache", () => {
         ])
         const kept = yield* searchTendersExplained({ q: "road" }, "pro")
         // The answer holds its JSON and its notes, not its cards as objects.
-        assert.deepStrictEqual(Object.keys(kept).toSorted(), ["firstDeadline", "json", "notes"])
+        assert.deepStrictEqual(Object.keys(kept).toSorted(), ["bytes", "firstDeadline", "notes", "packing"])
         const response = searchResponseOf(kept)
         assert.deepStrictEqual(response.results.map((card) => card.id).toSorted(), ["ted-1-2026", "ted-2-2026"])
-        assert.deepStrictEqual(JSON.parse(new TextDecoder().decode(kept.json)), response)
+        assert.deepStrictEqual(JSON.parse(new TextDecoder().decode(answerJson(kept))), response)
         assert.strictEqual(kept.firstDeadline, DateTime.toEpochMillis(DateTime.makeUnsafe(inDays(now, 2))))
         // Given again from the cache: the same bytes.
-        assert.strictEqual((yield* searchTendersExplained({ q: "road" }, "pro")).json, kept.json)
+        assert.strictEqual((yield* searchTendersExplained({ q: "road" }, "pro")).bytes, kept.bytes)
+      }).pipe(Effect.provide(layer), Effect.provideService(Metric.MetricRegistry, new Map()))
+    })
+  )
+
+  it.effect("keeps an answer packed as its packing says, and unpacks it to the same JSON", () =>
+    Effect.gen(function* () {
+      // A packing a test can see through: the bytes reversed.
+      const reversed: AnswerPacking = {
+        encoding: "gzip",
+        pack: (json) => json.toReversed(),
+        unpack: (packed) => packed.toReversed()
+      }
+      const { searches, layer } = yield* harnessWith(reversed)
+      yield* Effect.gen(function* () {
+        const now = yield* DateTime.now
+        yield* (yield* TenderStore).upsert([makeRecord({ id: "ted-1-2026", deadline: inDays(now, 5) })])
+        const first = yield* searchTendersExplained({ q: "road" }, "pro")
+        const again = yield* searchTendersExplained({ q: "road" }, "pro")
+        assert.strictEqual(yield* Ref.get(searches), 1)
+        for (const answer of [first, again]) {
+          assert.strictEqual(answer.packing, reversed)
+          assert.deepStrictEqual(answer.bytes, reversed.pack(answerJson(answer)))
+          assert.notDeepEqual(answer.bytes, answerJson(answer))
+          assert.deepStrictEqual(
+            searchResponseOf(answer).results.map((card) => card.id),
+            ["ted-1-2026"]
+          )
+        }
+        // Unpacked for a caller: the same JSON either way.
+        assert.deepStrictEqual(answerJson(packAnswer(first, unpackedAnswers)), answerJson(first))
       }).pipe(Effect.provide(layer), Effect.provideService(Metric.MetricRegistry, new Map()))
     })
   )

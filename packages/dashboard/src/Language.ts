@@ -1,4 +1,4 @@
-import { type UiLanguage, uiLanguages } from "@tenders/core"
+import { type UiLanguage, uiLanguages, weightedValues } from "@tenders/core"
 import { Duration } from "effect"
 import { type HttpServerRequest, HttpServerResponse } from "effect/http"
 
@@ -19,21 +19,11 @@ export const chooseLanguage = (input: {
 }): UiLanguage => {
   if (isUiLanguage(input.query)) return input.query
   if (isUiLanguage(input.cookie)) return input.cookie
-  const ranked = (input.acceptLanguage ?? "")
-    .split(",")
-    .map((entry, i) => {
-      const [tag = "", ...params] = entry.trim().split(";")
-      const q = Number(
-        params
-          .find((p) => p.trim().startsWith("q="))
-          ?.trim()
-          .slice(2) ?? "1"
-      )
-      return { code: tag.trim().toLowerCase().split("-")[0], q: Number.isFinite(q) ? q : 0, i }
-    })
-    .filter((entry) => entry.q > 0)
-    .toSorted((a, b) => b.q - a.q || a.i - b.i)
-  return ranked.map((entry) => entry.code).find(isUiLanguage) ?? "en"
+  return (
+    weightedValues(input.acceptLanguage)
+      .map((tag) => tag.split("-")[0])
+      .find(isUiLanguage) ?? "en"
+  )
 }
 
 /** A request's page language: `?lang=`, else the language cookie, else `Accept-Language`. */

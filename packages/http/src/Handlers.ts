@@ -2,7 +2,6 @@ import { CurrentCaller, TendersApi } from "@tenders/contract"
 import {
   AlertStore,
   createWatchlist,
-  type ExplainedSearch,
   getTender,
   listAlerts,
   Rates,
@@ -16,15 +15,8 @@ import {
 import { Effect } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder, OpenApi } from "effect/http-api"
+import { searchAnswerResponse } from "./AnswerCompression.ts"
 import { withPorts } from "./HandlerPorts.ts"
-
-/**
- * A search's answer as its JSON, kept as UTF-8 bytes by the use case (`ExplainedSearch`): the result cache gives the
- * same bytes again until the store changes, written as they are (a text body would be measured and encoded again at
- * each response).
- */
-const searchAnswer = (answer: ExplainedSearch) =>
-  HttpServerResponse.uint8Array(answer.json, { contentType: "application/json" })
 
 /** Search and get-tender: thin over the use cases. */
 export const TendersHandlers = HttpApiBuilder.group(
@@ -33,9 +25,9 @@ export const TendersHandlers = HttpApiBuilder.group(
   Effect.fn(function* (handlers) {
     const provide = yield* withPorts(TenderStore, Rates, SourceStatusStore, SearchText)
     return handlers
-      .handle("search", ({ payload }) =>
+      .handle("search", ({ payload, request }) =>
         provide(Effect.flatMap(CurrentCaller, (caller) => searchTendersExplained(payload, caller.account.plan))).pipe(
-          Effect.map(searchAnswer)
+          Effect.map((answer) => searchAnswerResponse(answer, request.headers["accept-encoding"]))
         )
       )
       .handle("get", ({ params }) =>

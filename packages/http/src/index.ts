@@ -1,3 +1,4 @@
+export * from "./AnswerCompression.ts"
 export * from "./AuthorizationLive.ts"
 export * from "./ErrorMapping.ts"
 export * from "./ErrorResponse.ts"

@@ -2,6 +2,8 @@
 // headers, and what the store changed answered anew.
 import { assert, describe, it } from "@effect/vitest"
 import { SearchCache, SearchChanges, SearchResponse } from "@tenders/core"
+import { acceptsGzip, gzipAnswers } from "@tenders/http"
+import { gunzipSync } from "node:zlib"
 import { isoFromNow, makeRecord } from "@tenders/core/testing"
 import { Effect, Layer, Option, Ref, Schema } from "effect"
 import { makeTestApi } from "./support.ts"
@@ -44,4 +46,51 @@ describe("a search answered from the result cache", () => {
       )
     })
   )
+
+  it.live("kept gzipped: a client that accepts gzip gets the kept bytes, another the JSON, the same answer", () =>
+    Effect.gen(function* () {
+      const changes = Layer.succeed(SearchChanges, SearchChanges.of({ generation: Effect.succeed(Option.some(1)) }))
+      const api = yield* makeTestApi(SearchCache.layer(10, gzipAnswers).pipe(Layer.provide(changes)))
+      yield* api.seed([
+        makeRecord({ id: "ted-200011-2026", title: "Road resurfacing works", deadline: isoFromNow(5) }),
+        makeRecord({ id: "ted-200012-2026", title: "Road signs — Ереван", deadline: isoFromNow(9) })
+      ])
+      const { key } = yield* api.createKey("gzip@example.com", "pro")
+      const search = (headers: Record<string, string>) =>
+        api.call("POST", "/v1/tenders/search", { key, body: { q: "road" }, headers })
+      const plain = yield* search({})
+      const zipped = yield* search({ "accept-encoding": "br, gzip;q=0.8" })
+      const refused = yield* search({ "accept-encoding": "gzip;q=0, identity" })
+      assert.strictEqual(plain.headers.get("content-encoding"), null)
+      assert.strictEqual(refused.headers.get("content-encoding"), null)
+      assert.strictEqual(zipped.headers.get("content-encoding"), "gzip")
+      for (const answer of [plain, zipped, refused]) {
+        assert.strictEqual(answer.status, 200)
+        assert.strictEqual(answer.headers.get("content-type"), "application/json")
+        assert.strictEqual(answer.headers.get("vary"), "Accept-Encoding")
+      }
+      const unzipped = new TextDecoder().decode(gunzipSync(zipped.bytes))
+      assert.strictEqual(unzipped, plain.text)
+      assert.strictEqual(refused.text, plain.text)
+      assert.isBelow(zipped.bytes.length, plain.bytes.length)
+      assert.deepStrictEqual((plain.json as SearchResponse).results.map((card) => card.id).toSorted(), [
+        "ted-200011-2026",
+        "ted-200012-2026"
+      ])
+    })
+  )
+
+  it("accepts gzip by Accept-Encoding's codings and q-values", () => {
+    assert.isTrue(acceptsGzip("gzip"))
+    assert.isTrue(acceptsGzip("gzip, deflate, br"))
+    assert.isTrue(acceptsGzip("br;q=1.0, GZIP;q=0.5"))
+    assert.isTrue(acceptsGzip("x-gzip"))
+    assert.isTrue(acceptsGzip("*;q=0.1"))
+    assert.isFalse(acceptsGzip(undefined))
+    assert.isFalse(acceptsGzip(""))
+    assert.isFalse(acceptsGzip("identity"))
+    assert.isFalse(acceptsGzip("br, deflate"))
+    assert.isFalse(acceptsGzip("gzip;q=0"))
+    assert.isFalse(acceptsGzip("gzip;q=zero"))
+  })
 })

@@ -25,6 +25,8 @@ export interface CallResult {
   readonly headers: Headers
   readonly json: unknown
   readonly text: string
+  /** The body's bytes as sent (gzip when the answer says `Content-Encoding: gzip`). */
+  readonly bytes: Uint8Array
 }
 
 const parseJson = (text: string): unknown => {
@@ -70,8 +72,9 @@ export const makeTestApi = <A = never>(overrides?: Layer.Layer<A>) =>
       const response = await handler(
         new Request(`http://localhost${path}`, { method, headers, ...(body === undefined ? {} : { body }) })
       )
-      const text = await response.text()
-      return { status: response.status, headers: response.headers, json: parseJson(text), text }
+      const bytes = new Uint8Array(await response.arrayBuffer())
+      const text = new TextDecoder().decode(bytes)
+      return { status: response.status, headers: response.headers, json: parseJson(text), text, bytes }
     }
     const call = (method: string, path: string, options: CallOptions = {}) =>
       Effect.promise(() => fetchCall(method, path, options))

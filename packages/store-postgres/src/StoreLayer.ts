@@ -1,4 +1,4 @@
-import { SearchCache, useSourceLabelsOfStore } from "@tenders/core"
+import { type AnswerPacking, SearchCache, useSourceLabelsOfStore } from "@tenders/core"
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, Redacted } from "effect"
 import { hostname } from "node:os"
@@ -103,9 +103,9 @@ const stores = (options: StoreOptions) =>
   )
 
 /**
- * The search result cache of a server (core `SearchCache`, `entries` answers): on PostgreSQL over its change feed
- * (PgSearchChanges.ts). The embedded store has none (its one shared session cannot LISTEN:
+ * The search result cache of a server (core `SearchCache`, `entries` answers, packed as `packing` says): on
+ * PostgreSQL over its change feed (PgSearchChanges.ts). The embedded store has none (its one shared session cannot LISTEN:
  * embedded/EmbeddedPostgres.ts), so there every search runs.
  */
-export const layerSearchCache = (options: StoreOptions, entries: number) =>
-  onPostgres(options) ? SearchCache.layer(entries).pipe(Layer.provide(PgSearchChanges)) : Layer.empty
+export const layerSearchCache = (options: StoreOptions, entries: number, packing?: AnswerPacking) =>
+  onPostgres(options) ? SearchCache.layer(entries, packing).pipe(Layer.provide(PgSearchChanges)) : Layer.empty

@@ -3,14 +3,29 @@ import { type HintInput, SearchResponse } from "../Search.ts"
 import { parseInstant } from "../Time.ts"
 
 /**
- * A search's answer as the result cache keeps it (`SearchCache`): its JSON as the contract encodes it, UTF-8 bytes
- * that REST writes as they are; what its hint was made from (a page in another language says the same in its
- * words); and when its first result closes. Its cards are not kept as objects: beside their JSON, a server's 1,000
- * kept answers' cards held about 5 MB more of its heap; a caller that reads them (the dashboard, MCP, the CLI)
- * decodes them from the JSON (`searchResponseOf`).
+ * How an answer's JSON is packed: as it is (`identity`), or compressed by the platform (`gzip`, the HTTP content
+ * coding of the same name, so that REST can send the packed bytes to a client that accepts them).
+ */
+export interface AnswerPacking {
+  readonly encoding: "identity" | "gzip"
+  readonly pack: (json: Uint8Array) => Uint8Array
+  readonly unpack: (packed: Uint8Array) => Uint8Array
+}
+
+/** The JSON as it is: an answer not kept, and the cache's packing where the platform compresses nothing. */
+export const unpackedAnswers: AnswerPacking = { encoding: "identity", pack: (json) => json, unpack: (packed) => packed }
+
+/**
+ * A search's answer as the result cache keeps it (`SearchCache`): its JSON as the contract encodes it, UTF-8 bytes,
+ * packed as `packing` says (the cache keeps them compressed where the platform can: about a quarter of the bytes,
+ * so four times the answers in the same memory; REST sends them as they are to a client that accepts gzip); what
+ * its hint was made from (a page in another language says the same in its words); and when its first result closes.
+ * Its cards are not kept as objects: beside their JSON, a server's 1,000 kept answers' cards held about 5 MB more of
+ * its heap; a caller that reads them (the dashboard, MCP, the CLI) decodes them from the JSON (`searchResponseOf`).
  */
 export interface ExplainedSearch {
-  readonly json: Uint8Array
+  readonly bytes: Uint8Array
+  readonly packing: AnswerPacking
   readonly notes: HintInput
   /** The earliest deadline of its results, in epoch milliseconds (Infinity when none has one). */
   readonly firstDeadline: number
@@ -29,9 +44,16 @@ export const explainSearch = (response: SearchResponse, notes: HintInput): Effec
       const deadline = card.deadline === null ? Option.none() : parseInstant(card.deadline)
       if (Option.isSome(deadline)) firstDeadline = Math.min(firstDeadline, DateTime.toEpochMillis(deadline.value))
     }
-    return { json: utf8.encode(JSON.stringify(encoded)), notes, firstDeadline }
+    return { bytes: utf8.encode(JSON.stringify(encoded)), packing: unpackedAnswers, notes, firstDeadline }
   })
+
+/** An answer packed as `packing` says (the answer itself when it is packed so already). */
+export const packAnswer = (answer: ExplainedSearch, packing: AnswerPacking): ExplainedSearch =>
+  answer.packing === packing ? answer : { ...answer, bytes: packing.pack(answerJson(answer)), packing }
+
+/** An answer's JSON, UTF-8 bytes (unpacked). */
+export const answerJson = (answer: ExplainedSearch): Uint8Array => answer.packing.unpack(answer.bytes)
 
 /** An answer's response, decoded from its JSON. */
 export const searchResponseOf = (answer: ExplainedSearch): SearchResponse =>
-  decodeResponse(JSON.parse(fromUtf8.decode(answer.json)))
+  decodeResponse(JSON.parse(fromUtf8.decode(answerJson(answer))))

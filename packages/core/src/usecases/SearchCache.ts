@@ -3,7 +3,7 @@ import type { SearchRequest } from "../Filters.ts"
 import type { SourceRunSummary } from "../Health.ts"
 import { countSearchCache } from "../Metrics.ts"
 import { SearchChanges } from "../ports/SearchChanges.ts"
-import type { ExplainedSearch } from "./SearchAnswer.ts"
+import { type AnswerPacking, type ExplainedSearch, packAnswer, unpackedAnswers } from "./SearchAnswer.ts"
 
 /**
  * The longest an answer is kept: what changes with time alone and no write (a source's run overdue and so
@@ -91,8 +91,11 @@ const runEverySearch: SearchCacheShape = {
 export class SearchCache extends Context.Reference<SearchCacheShape>("@tenders/core/SearchCache", {
   defaultValue: () => runEverySearch
 }) {
-  /** The cache over the store's change feed; `capacity` 0 keeps nothing (every search runs). */
-  static readonly layer = (capacity: number) =>
+  /**
+   * The cache over the store's change feed; `capacity` 0 keeps nothing (every search runs). Answers are kept packed
+   * as `packing` says (compressed where the platform can: `serve` gzips them).
+   */
+  static readonly layer = (capacity: number, packing: AnswerPacking = unpackedAnswers) =>
     Layer.effect(
       SearchCache,
       Effect.gen(function* () {
@@ -104,7 +107,11 @@ export class SearchCache extends Context.Reference<SearchCacheShape>("@tenders/c
         // context (the key's search has it), its spans the request's children all the same.
         const own = yield* Effect.context<never>()
         const cache = yield* Cache.makeWith(
-          (key: SearchKey) => countSearchCache("miss").pipe(Effect.andThen(key.take())),
+          (key: SearchKey) =>
+            countSearchCache("miss").pipe(
+              Effect.andThen(key.take()),
+              Effect.map((answer) => packAnswer(answer, packing))
+            ),
           {
             capacity,
             timeToLive: (exit, key) => (Exit.isSuccess(exit) ? lifetime(exit.value, key.at) : Duration.zero)
