@@ -4,8 +4,8 @@ import { gunzipSync, gzipSync } from "node:zlib"
 
 /**
  * Search answers kept gzip-compressed (the result cache's packing in `serve`): an answer's JSON takes about a quarter
- * of its bytes (3.3 KB to 0.9 on the bench's answers), so the cache holds four times the answers in the same
- * memory. The bytes are copied out of zlib's output, whose buffer is larger than what it holds.
+ * of its bytes (3.3 KB to 0.9 on the bench's answers). The bytes are copied out of zlib's output, a view of a 16 KB
+ * buffer however little it holds, which a kept answer would keep whole.
  */
 export const gzipAnswers: AnswerPacking = {
   encoding: "gzip",

@@ -17,8 +17,8 @@ export const unpackedAnswers: AnswerPacking = { encoding: "identity", pack: (jso
 
 /**
  * A search's answer as the result cache keeps it (`SearchCache`): its JSON as the contract encodes it, UTF-8 bytes,
- * packed as `packing` says (the cache keeps them compressed where the platform can: about a quarter of the bytes,
- * so four times the answers in the same memory; REST sends them as they are to a client that accepts gzip); what
+ * packed as `packing` says (the cache keeps them compressed where the platform can: about a quarter of the bytes;
+ * REST sends them as they are to a client that accepts gzip); what
  * its hint was made from (a page in another language says the same in its words); and when its first result closes.
  * Its cards are not kept as objects: beside their JSON, a server's 1,000 kept answers' cards held about 5 MB more of
  * its heap; a caller that reads them (the dashboard, MCP, the CLI) decodes them from the JSON (`searchResponseOf`).
