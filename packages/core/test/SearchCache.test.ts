@@ -238,33 +238,35 @@ describe("SearchCache", () => {
       })
   )
 
-  it.effect("keeps an answer without the request that first asked for it", () =>
+  it.effect("keeps an answer without the requests that asked for it, the one that ran it or one it answered", () =>
     Effect.gen(function* () {
       const { searches, layer } = yield* harness
       yield* Effect.gen(function* () {
-        // The request's service is made here and only a WeakRef to it is kept: what holds it after the search is the
-        // cache, or nothing.
-        const asked = (body: Uint8Array) =>
-          searchTenders({ q: "road" }, "pro").pipe(Effect.provideService(RequestHeld, { body }))
-        let held: WeakRef<Uint8Array> | undefined
-        let span: WeakRef<Tracer.Span> | undefined
-        yield* Effect.suspend(() => {
-          const body = new Uint8Array(1024)
-          held = new WeakRef(body)
-          return Effect.tap(Effect.currentSpan, (current) => Effect.sync(() => (span = new WeakRef(current)))).pipe(
-            Effect.andThen(asked(body)),
-            Effect.withSpan("the asking request"),
-            Effect.orDie
-          )
+        // Each request's service is made here and only a WeakRef to it is kept: what holds it after the search is the
+        // cache, or nothing. The cache keeps the key of the last lookup of an answer (Effect's Cache renews a key's
+        // place with the key asked), so an answer given again must not keep the request that asked either.
+        const ask = Effect.fnUntraced(function* () {
+          let held: WeakRef<Uint8Array> | undefined
+          let span: WeakRef<Tracer.Span> | undefined
+          yield* Effect.suspend(() => {
+            const body = new Uint8Array(1024)
+            held = new WeakRef(body)
+            return Effect.tap(Effect.currentSpan, (current) => Effect.sync(() => (span = new WeakRef(current)))).pipe(
+              Effect.andThen(searchTenders({ q: "road" }, "pro").pipe(Effect.provideService(RequestHeld, { body }))),
+              Effect.withSpan("the asking request"),
+              Effect.orDie
+            )
+          })
+          if (held === undefined || span === undefined) return assert.fail("the search was not asked")
+          return { held, span }
         })
-        assert.strictEqual(yield* Ref.get(searches), 1)
-        yield* collect
-        if (held === undefined || span === undefined) return assert.fail("the search was not asked")
-        assert.isUndefined(held.deref(), "the kept answer holds the request's context")
-        assert.isUndefined(span.deref(), "the kept answer holds the request's span")
-        // The answer is still kept.
-        yield* asked(new Uint8Array(1))
-        assert.strictEqual(yield* Ref.get(searches), 1)
+        for (const round of ["ran it", "was answered"]) {
+          const { held, span } = yield* ask()
+          assert.strictEqual(yield* Ref.get(searches), 1, "the answer is kept")
+          yield* collect
+          assert.isUndefined(held.deref(), `the kept answer holds the context of the request that ${round}`)
+          assert.isUndefined(span.deref(), `the kept answer holds the span of the request that ${round}`)
+        }
       }).pipe(Effect.provide(layer), Effect.provideService(Metric.MetricRegistry, new Map()))
     })
   )
