@@ -80,6 +80,14 @@ describe("a search answered from the result cache", () => {
     })
   )
 
+  it("packs an answer into bytes of its own size, which unpack to the JSON", () => {
+    const json = new TextEncoder().encode(JSON.stringify({ results: [{ id: "ted-1-2026", title: "Road works" }] }))
+    const packed = gzipAnswers.pack(json)
+    // A kept answer holds only its bytes, not the 16 KB buffer zlib wrote them in.
+    assert.strictEqual(packed.buffer.byteLength, packed.byteLength)
+    assert.deepStrictEqual(new Uint8Array(gzipAnswers.unpack(packed)), json)
+  })
+
   it("accepts gzip by Accept-Encoding's codings and q-values", () => {
     assert.isTrue(acceptsGzip("gzip"))
     assert.isTrue(acceptsGzip("gzip, deflate, br"))
