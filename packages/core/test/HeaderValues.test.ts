@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { weightedValues } from "../src/index.ts"
+import { weightedEntries, weightedValues } from "../src/index.ts"
 
 describe("weightedValues", () => {
   it("gives a weighted header's values, lower case, most preferred first, those refused left out", () => {
@@ -9,5 +9,13 @@ describe("weightedValues", () => {
     assert.deepStrictEqual(weightedValues(" gzip ; q=1 ,, "), ["gzip"])
     assert.deepStrictEqual(weightedValues(undefined), [])
     assert.deepStrictEqual(weightedValues(""), [])
+  })
+
+  it("gives each value as written with its q-value, those refused too", () => {
+    assert.deepStrictEqual(weightedEntries("gzip;q=0, *;q=0.5, BR"), [
+      { value: "gzip", q: 0 },
+      { value: "*", q: 0.5 },
+      { value: "br", q: 1 }
+    ])
   })
 })

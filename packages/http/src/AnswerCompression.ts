@@ -1,4 +1,4 @@
-import { type AnswerPacking, answerJson, type ExplainedSearch, weightedValues } from "@tenders/core"
+import { type AnswerPacking, answerJson, type ExplainedSearch, weightedEntries } from "@tenders/core"
 import { HttpServerResponse } from "effect/http"
 import { gunzipSync, gzipSync } from "node:zlib"
 
@@ -14,9 +14,15 @@ export const gzipAnswers: AnswerPacking = {
   unpack: (packed) => gunzipSync(packed)
 }
 
-/** Whether `Accept-Encoding` accepts gzip (`gzip`, `x-gzip` or `*`, with a q-value above 0). */
-export const acceptsGzip = (acceptEncoding: string | undefined): boolean =>
-  weightedValues(acceptEncoding).some((coding) => coding === "gzip" || coding === "x-gzip" || coding === "*")
+/**
+ * Whether `Accept-Encoding` accepts gzip: `gzip` (or `x-gzip`) with a q-value above 0, else, when neither is named,
+ * `*` with one (a coding named with q=0 is refused whatever `*` says).
+ */
+export const acceptsGzip = (acceptEncoding: string | undefined): boolean => {
+  const codings = weightedEntries(acceptEncoding)
+  const named = codings.find((coding) => coding.value === "gzip" || coding.value === "x-gzip")
+  return named === undefined ? codings.some((coding) => coding.value === "*" && coding.q > 0) : named.q > 0
+}
 
 /**
  * A search's answer as REST writes it: the kept bytes as they are when they are gzip and the client accepts gzip

@@ -100,5 +100,8 @@ describe("a search answered from the result cache", () => {
     assert.isFalse(acceptsGzip("br, deflate"))
     assert.isFalse(acceptsGzip("gzip;q=0"))
     assert.isFalse(acceptsGzip("gzip;q=zero"))
+    // A coding refused by name stays refused, whatever `*` says.
+    assert.isFalse(acceptsGzip("gzip;q=0, *"))
+    assert.isTrue(acceptsGzip("identity;q=0, *"))
   })
 })
