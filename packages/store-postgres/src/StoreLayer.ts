@@ -104,8 +104,8 @@ const stores = (options: StoreOptions) =>
 
 /**
  * The search result cache of a server (core `SearchCache`, `entries` answers, packed as `packing` says): on
- * PostgreSQL over its change feed (PgSearchChanges.ts). The embedded store has none (its one shared session cannot LISTEN:
- * embedded/EmbeddedPostgres.ts), so there every search runs.
+ * PostgreSQL over its change feed (PgSearchChanges.ts). The embedded store has none (its one shared session cannot
+ * LISTEN: embedded/EmbeddedPostgres.ts), so there every search runs.
  */
 export const layerSearchCache = (options: StoreOptions, entries: number, packing?: AnswerPacking) =>
   onPostgres(options) ? SearchCache.layer(entries, packing).pipe(Layer.provide(PgSearchChanges)) : Layer.empty

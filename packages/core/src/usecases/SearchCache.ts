@@ -32,7 +32,7 @@ class SearchKey implements Equal.Equal {
   /** The search to run, given once: the cache's lookup is its only caller, once for the key it keeps. */
   take(): Effect.Effect<ExplainedSearch> {
     const run = this.#run
-    this.#run = undefined
+    this.release()
     return run ?? Effect.die(new Error("SearchCache: a key's search was taken twice"))
   }
   /** Lets go of the search when the lookup did not take it (the answer was kept, or another lookup runs it). */
