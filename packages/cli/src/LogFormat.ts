@@ -1,15 +1,16 @@
 // The log lines of `serve` and `mcp --stdio`: their format (Effect's readable text, or JSON lines) and level.
-import { logFormatConfig, logLevelConfig } from "@tenders/core"
-import { Config, Console, Context, Effect, Formatter, Layer, Logger, References, Tracer } from "effect"
+import { logFormatConfig, logLevelConfig, recordedSpanOf } from "@tenders/core"
+import { Config, Console, Effect, Formatter, Layer, Logger, References } from "effect"
 
 /**
  * One JSON object a line: Effect's structured entry (message, level, timestamp, cause, annotations, spans, fiber)
- * with the trace and span ids of the span it was logged in, so a log line and its trace meet. On stdout, or on stderr
- * where `Logger.LogToStderr` says so (`mcp --stdio`, whose stdout is the protocol's).
+ * with the trace and span ids of the span it was logged in while traces are recorded (`recordedSpanOf`), so a log line
+ * and its trace meet. On stdout, or on stderr where `Logger.LogToStderr` says so (`mcp --stdio`, whose stdout is the
+ * protocol's).
  */
 export const jsonLineLogger = Logger.make((options) => {
   const entry = Logger.formatStructured.log(options)
-  const span = Context.getOrUndefined(options.fiber.context, Tracer.ParentSpan)
+  const span = recordedSpanOf(options.fiber)
   const line = Formatter.formatJson(
     span === undefined ? entry : { ...entry, traceId: span.traceId, spanId: span.spanId }
   )

@@ -3,18 +3,21 @@
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { defaultServiceName, metricsSettingsConfig, tracingEnabledConfig } from "@tenders/core"
 import { metricsRoute, openMetricsRoute } from "@tenders/http"
-import { ConfigProvider, Effect, Layer } from "effect"
+import { ConfigProvider, Effect, Layer, References } from "effect"
 import { FetchHttpClient, HttpRouter } from "effect/http"
 import { OtlpSerialization, OtlpTracer } from "effect/observability"
 import { createServer } from "node:http"
 
 /**
  * OpenTelemetry traces over OTLP/HTTP (JSON) when `OTEL_EXPORTER_OTLP_ENDPOINT` (or `..._TRACES_ENDPOINT`) is set,
- * with Effect's exporter and the standard `OTEL_*` settings it reads; the service is `tenders` unless named.
+ * with Effect's exporter and the standard `OTEL_*` settings it reads; the service is `tenders` unless named. Without
+ * an endpoint no span is recorded (`References.TracerEnabled` false): nothing would read them, and making them (ids,
+ * clock, attributes) cost about 6 % of the server's CPU on a cached search (benchmarks.md, eleventh session). Log lines
+ * then carry no trace id and a 500 names an id of its own (`recordedSpanOf`).
  */
 export const tracingLayer = Layer.unwrap(
   Effect.gen(function* () {
-    if (!(yield* tracingEnabledConfig)) return Layer.empty
+    if (!(yield* tracingEnabledConfig)) return Layer.succeed(References.TracerEnabled, false)
     const serviceName = yield* defaultServiceName
     return OtlpTracer.layerFromConfig(serviceName === undefined ? {} : { resource: { serviceName } }).pipe(
       Layer.provide(OtlpSerialization.layerJson),

@@ -1,8 +1,9 @@
 // The JSON log lines: one object a line with the span's trace id, on stdout, or on stderr where the command says so
 // (`mcp --stdio`, whose stdout carries only the protocol).
 import { assert, describe, it } from "@effect/vitest"
-import { ConfigProvider, Console, Effect, Exit, Logger } from "effect"
+import { ConfigProvider, Console, Effect, Exit, Logger, References } from "effect"
 import { jsonLineLogger, loggingLayer } from "../src/LogFormat.ts"
+import { tracingLayer } from "../src/Observability.ts"
 
 /** A console that keeps what was written to each stream. */
 const capture = () => {
@@ -29,6 +30,26 @@ describe("JSON log lines", () => {
       const entry = JSON.parse(written.out[0] ?? "") as { message: unknown; level: string; traceId?: string }
       assert.deepStrictEqual([entry.message, entry.level], ["Sent HTTP response", "INFO"])
       assert.match(entry.traceId ?? "", /^[0-9a-f]{32}$/u)
+    })
+  )
+
+  it.effect("name no trace while no span is recorded: serve without an OTLP endpoint records none", () =>
+    Effect.gen(function* () {
+      const { written, console } = capture()
+      const noEndpoint = ConfigProvider.layer(ConfigProvider.fromUnknown({}))
+      const recording = yield* References.TracerEnabled.pipe(Effect.provide(tracingLayer), Effect.provide(noEndpoint))
+      assert.isFalse(recording)
+      yield* Effect.logInfo("Sent HTTP response").pipe(
+        Effect.withSpan("request"),
+        Effect.provide(Logger.layer([jsonLineLogger])),
+        Effect.provideService(Console.Console, console),
+        Effect.provide(tracingLayer),
+        Effect.provide(noEndpoint)
+      )
+      const entry = JSON.parse(written.out[0] ?? "") as { message: unknown; traceId?: string; spanId?: string }
+      assert.strictEqual(entry.message, "Sent HTTP response")
+      assert.isUndefined(entry.traceId)
+      assert.isUndefined(entry.spanId)
     })
   )
 
