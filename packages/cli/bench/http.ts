@@ -1,14 +1,16 @@
 // npm run bench:http -- [--n N] [--database-url URL] [--reuse] [--amounts 10000,45000,45000] [--connections 1,16,64]
-//   [--get-share 0.2] [--warm-up 2000] [--stages 2000] [--profile DIR] [--data-dir DIR]
+//   [--get-share 0.2] [--warm-up 2000] [--stages 2000] [--profile DIR] [--data-dir DIR] [--accept-encoding VALUE]
 // Builds a store of N synthetic tenders (bench:search's generator; PostgreSQL with DATABASE_URL / --database-url, N
 // 1,000,000 by default; else a fresh embedded store, N 100,000 by default), starts a real `tenders serve` on it, and
 // loads it with autocannon: at each number of connections its amount of requests, each a search (a query class of
 // bench:search drawn at random, a third with filters) or, `--get-share` of them, a get-tender of a stored id, all
-// with one Business key. Prints req/s, p50/p99 latency, the server's RSS (VmRSS) after each level, and from its
-// /metrics its heap in use and what the search result cache did so far (`TENDERS_SEARCH_CACHE=0` to run without),
-// and the CPU each request cost the server, PostgreSQL (when on this machine) and autocannon, with the rate the
-// machine's cores could serve at that cost and the share of the CPU its host took for others (bench/cpu.ts), and the
-// time its requests spent in the server by its latency histograms (bench/server-time.ts).
+// with one Business key and the `Accept-Encoding` Node's fetch sends (`gzip, deflate`: the SDK's; `--accept-encoding
+// identity` for a client that takes no compression). Prints req/s, p50/p99 latency, the server's RSS (VmRSS) after
+// each level, and from its /metrics its heap in use and what the search result cache did so far
+// (`TENDERS_SEARCH_CACHE=0` to run without), and the CPU each request cost the server, PostgreSQL (when on this
+// machine) and autocannon, with the rate the machine's cores could serve at that cost and the share of the CPU its
+// host took for others (bench/cpu.ts), and the time its requests spent in the server by its latency histograms
+// (bench/server-time.ts).
 // `--stages` first times each part of a call on its own at 16 connections: /health (no key), get-tender (key, quota,
 // one row) and search. `--profile DIR` runs the server under `node --cpu-prof` and prints where its CPU time went
 // (from its sources, not its bundle, so that the profile names each function's file).
@@ -24,7 +26,16 @@ import { parseArgs } from "node:util"
 import { Duration, Effect } from "effect"
 import { appLayer } from "../src/Runtime.ts"
 import { benchData } from "./data.ts"
-import { benchKey, freePort, loadServe as load, rateOf, requestMix, startServe, stopServe } from "./server.ts"
+import {
+  benchKey,
+  fetchAcceptEncoding,
+  freePort,
+  loadServe,
+  rateOf,
+  requestMix,
+  startServe,
+  stopServe
+} from "./server.ts"
 import { summariseProfile } from "./profile.ts"
 import { describeCpu, readCpu } from "./cpu.ts"
 import { describeServerTime } from "./server-time.ts"
@@ -40,7 +51,8 @@ const { values } = parseArgs({
     "warm-up": { type: "string", default: "2000" },
     stages: { type: "string", default: "2000" },
     profile: { type: "string" },
-    "data-dir": { type: "string" }
+    "data-dir": { type: "string" },
+    "accept-encoding": { type: "string", default: fetchAcceptEncoding }
   }
 })
 const databaseUrl = values["database-url"] ?? process.env["DATABASE_URL"]
@@ -49,6 +61,9 @@ const connections = values.connections.split(",").map(Number)
 const amounts = values.amounts.split(",").map(Number)
 if (amounts.length !== connections.length) throw new Error("--amounts needs one amount per --connections level")
 const getShare = Number(values["get-share"])
+/** Every load of the run, with the `Accept-Encoding` asked for. */
+const load = (options: Omit<Parameters<typeof loadServe>[0], "acceptEncoding">) =>
+  loadServe({ ...options, acceptEncoding: values["accept-encoding"] })
 /** PostgreSQL on this machine (its processes' CPU is counted): a loopback host, or a socket's path. */
 const localPostgres =
   databaseUrl !== undefined && ["127.0.0.1", "localhost", "[::1]", ""].includes(new URL(databaseUrl).hostname)
@@ -156,7 +171,8 @@ const describeRun = (result: autocannon.Result) => {
 
 const main = async () => {
   process.stdout.write(
-    `store: ${databaseUrl === undefined ? `embedded PGlite (${dataDir})` : "PostgreSQL"}, tenders: ${total}\n`
+    `store: ${databaseUrl === undefined ? `embedded PGlite (${dataDir})` : "PostgreSQL"}, tenders: ${total},` +
+      ` Accept-Encoding: ${values["accept-encoding"]}\n`
   )
   const { ids, key } = await Effect.runPromise(
     prepare.pipe(Effect.provide(appLayer({ dataDir, databaseUrl })), Effect.scoped)

@@ -96,13 +96,24 @@ export const requestMix = (ids: ReadonlyArray<string>, data: ReturnType<typeof b
   }
 }
 
-/** autocannon at `connections` for `amount` requests, each made by `request`, all with `key`. */
+/**
+ * The `Accept-Encoding` the bench's requests carry unless told otherwise: what Node's `fetch` sends, and so the SDK
+ * (browsers and most HTTP libraries send gzip too). The server sends a kept search answer's gzipped bytes as they are
+ * to such a client, and unpacks them for one that does not accept gzip (`--accept-encoding identity`).
+ */
+export const fetchAcceptEncoding = "gzip, deflate"
+
+/**
+ * autocannon at `connections` for `amount` requests, each made by `request`, all with `key` and `acceptEncoding`
+ * (`fetchAcceptEncoding` unless given).
+ */
 export const loadServe = (options: {
   readonly base: string
   readonly key: string
   readonly connections: number
   readonly amount: number
   readonly request: () => autocannon.Request
+  readonly acceptEncoding?: string
 }) =>
   autocannon({
     url: options.base,
@@ -116,7 +127,12 @@ export const loadServe = (options: {
         setupRequest: (defaults) => {
           const next = options.request()
           const json: Record<string, string> = next.body === undefined ? {} : { "content-type": "application/json" }
-          return { ...defaults, ...next, headers: { authorization: `Bearer ${options.key}`, ...json } }
+          const headers = {
+            authorization: `Bearer ${options.key}`,
+            "accept-encoding": options.acceptEncoding ?? fetchAcceptEncoding,
+            ...json
+          }
+          return { ...defaults, ...next, headers }
         }
       }
     ]
