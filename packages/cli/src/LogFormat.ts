@@ -1,4 +1,5 @@
-// The log lines of `serve` and `mcp --stdio`: their format (Effect's readable text, or JSON lines) and level.
+// The log lines of `serve` and `mcp --stdio`: their format (text: Effect's readable lines at a terminal, logfmt lines
+// elsewhere; or JSON lines) and level.
 import { logFormatConfig, logLevelConfig, recordedSpanOf } from "@tenders/core"
 import { Config, Console, Effect, Formatter, Layer, Logger, References } from "effect"
 
@@ -19,14 +20,35 @@ export const jsonLineLogger = Logger.make((options) => {
   else console.log(line)
 })
 
+/** Whether the stream a log line goes to (stderr or stdout) is a terminal: a person reading, not a file or a pipe. */
+const streamIsTerminal = (stderr: boolean) => (stderr ? process.stderr : process.stdout).isTTY === true
+
 /**
- * `TENDERS_LOG_FORMAT=json`: every log line as JSON (`jsonLineLogger`); else the default logger, as ever. Lines below
- * `TENDERS_LOG_LEVEL` (`info` unless set) are not written.
+ * The `text` format: at a terminal, Effect's readable lines (its default logger); written to a file, a pipe or a
+ * journal, one logfmt line an entry (Effect's `formatLogFmt`: timestamp, level, fiber, message, cause, log spans,
+ * annotations), which a log shipper or `grep` takes a line at a time and which costs the server less than the
+ * readable form (whose annotations Node's `util.inspect` lays out over several lines; benchmarks.md, eleventh
+ * session). On stdout, or on stderr where `Logger.LogToStderr` says so.
+ */
+export const textLogger = (isTerminal: (stderr: boolean) => boolean = streamIsTerminal) =>
+  Logger.make((options) => {
+    const toStderr = options.fiber.getRef(Logger.LogToStderr)
+    if (isTerminal(toStderr)) return Logger.defaultLogger.log(options)
+    const line = Logger.formatLogFmt.log(options)
+    const console = options.fiber.getRef(Console.Console)
+    if (toStderr) console.error(line)
+    else console.log(line)
+  })
+
+/**
+ * `TENDERS_LOG_FORMAT`: `text` (`textLogger`) or `json` (`jsonLineLogger`), each besides Effect's `tracerLogger` (a
+ * log line is an event of the span it was written in, when traces are recorded). Lines below `TENDERS_LOG_LEVEL`
+ * (`info` unless set) are not written.
  */
 export const loggingLayer = Layer.unwrap(
   Effect.map(Config.all([logFormatConfig, logLevelConfig]), ([format, level]) =>
     Layer.merge(
-      format === "json" ? Logger.layer([jsonLineLogger]) : Layer.empty,
+      Logger.layer([format === "json" ? jsonLineLogger : textLogger(), Logger.tracerLogger]),
       Layer.succeed(References.MinimumLogLevel, level)
     )
   )

@@ -2,7 +2,7 @@
 // (`mcp --stdio`, whose stdout carries only the protocol).
 import { assert, describe, it } from "@effect/vitest"
 import { ConfigProvider, Console, Effect, Exit, Logger, References } from "effect"
-import { jsonLineLogger, loggingLayer } from "../src/LogFormat.ts"
+import { jsonLineLogger, loggingLayer, textLogger } from "../src/LogFormat.ts"
 import { tracingLayer } from "../src/Observability.ts"
 
 /** A console that keeps what was written to each stream. */
@@ -89,6 +89,41 @@ describe("JSON log lines", () => {
       const refused = yield* Effect.exit(logged({ TENDERS_LOG_LEVEL: "verbose" }))
       assert.isTrue(Exit.isFailure(refused))
       assert.include(String(Exit.isFailure(refused) ? refused.cause : ""), "TENDERS_LOG_LEVEL")
+    })
+  )
+
+  it.effect("as text, are one logfmt line an entry when written to a file or a pipe, on the stream asked for", () =>
+    Effect.gen(function* () {
+      const { written, console } = capture()
+      const logged = (toStderr: boolean) =>
+        Effect.logInfo("Sent HTTP response").pipe(
+          Effect.annotateLogs({ "http.method": "GET", "http.status": 200 }),
+          Effect.provide(Logger.layer([textLogger(() => false)])),
+          Effect.provideService(Console.Console, console),
+          Effect.provideService(Logger.LogToStderr, toStderr)
+        )
+      yield* logged(false)
+      yield* logged(true)
+      const line =
+        /^timestamp=\S+ level=INFO fiber=#\d+ message="Sent HTTP response" http\.method=GET http\.status=200$/u
+      assert.strictEqual(written.out.length, 1)
+      assert.match(written.out[0] ?? "", line)
+      assert.strictEqual(written.err.length, 1)
+      assert.match(written.err[0] ?? "", line)
+    })
+  )
+
+  it.effect("as text, are Effect's readable lines at a terminal", () =>
+    Effect.gen(function* () {
+      const { written, console } = capture()
+      yield* Effect.logInfo("Sent HTTP response").pipe(
+        Effect.annotateLogs({ "http.status": 200 }),
+        Effect.provide(Logger.layer([textLogger(() => true)])),
+        Effect.provideService(Console.Console, console)
+      )
+      assert.strictEqual(written.out.length, 1)
+      assert.match(written.out[0] ?? "", /^\[[\d:.]+\] INFO \(#\d+\): Sent HTTP response /u)
+      assert.notInclude(written.out[0] ?? "", "level=")
     })
   )
 })
