@@ -1,5 +1,6 @@
-// The JSON log lines: one object a line with the span's trace id, on stdout, or on stderr where the command says so
-// (`mcp --stdio`, whose stdout carries only the protocol).
+// The log lines: JSON, one object a line with the recorded span's trace id; text, one logfmt line an entry where a
+// file or a pipe takes them and Effect's readable lines at a terminal; on stdout, or on stderr where the command says
+// so (`mcp --stdio`, whose stdout carries only the protocol).
 import { assert, describe, it } from "@effect/vitest"
 import { ConfigProvider, Console, Effect, Exit, Logger, References } from "effect"
 import { jsonLineLogger, loggingLayer, textLogger } from "../src/LogFormat.ts"
@@ -16,8 +17,8 @@ const capture = () => {
   return { written, console }
 }
 
-describe("JSON log lines", () => {
-  it.effect("are one object a line on stdout, with the trace and span ids of the span they were logged in", () =>
+describe("log lines", () => {
+  it.effect("as JSON, are one object a line on stdout, with the ids of the span they were logged in", () =>
     Effect.gen(function* () {
       const { written, console } = capture()
       yield* Effect.logInfo("Sent HTTP response").pipe(
@@ -33,7 +34,7 @@ describe("JSON log lines", () => {
     })
   )
 
-  it.effect("name no trace while no span is recorded: serve without an OTLP endpoint records none", () =>
+  it.effect("as JSON, name no trace while no span is recorded: serve without an OTLP endpoint records none", () =>
     Effect.gen(function* () {
       const { written, console } = capture()
       const noEndpoint = ConfigProvider.layer(ConfigProvider.fromUnknown({}))
