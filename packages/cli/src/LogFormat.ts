@@ -1,7 +1,14 @@
 // The log lines of `serve` and `mcp --stdio`: their format (text: Effect's readable lines at a terminal, logfmt lines
 // elsewhere; or JSON lines) and level.
 import { logFormatConfig, logLevelConfig, recordedSpanOf } from "@tenders/core"
-import { Config, Console, Effect, Formatter, Layer, Logger, References } from "effect"
+import { Config, Console, Effect, type Fiber, Formatter, Layer, Logger, References } from "effect"
+
+/** Writes a log line on the fiber's console: on stderr where `Logger.LogToStderr` says so, else on stdout. */
+const writeLine = (fiber: Fiber.Fiber<unknown, unknown>, line: string) => {
+  const console = fiber.getRef(Console.Console)
+  if (fiber.getRef(Logger.LogToStderr)) console.error(line)
+  else console.log(line)
+}
 
 /**
  * One JSON object a line: Effect's structured entry (message, level, timestamp, cause, annotations, spans, fiber)
@@ -12,12 +19,10 @@ import { Config, Console, Effect, Formatter, Layer, Logger, References } from "e
 export const jsonLineLogger = Logger.make((options) => {
   const entry = Logger.formatStructured.log(options)
   const span = recordedSpanOf(options.fiber)
-  const line = Formatter.formatJson(
-    span === undefined ? entry : { ...entry, traceId: span.traceId, spanId: span.spanId }
+  writeLine(
+    options.fiber,
+    Formatter.formatJson(span === undefined ? entry : { ...entry, traceId: span.traceId, spanId: span.spanId })
   )
-  const console = options.fiber.getRef(Console.Console)
-  if (options.fiber.getRef(Logger.LogToStderr)) console.error(line)
-  else console.log(line)
 })
 
 /** Whether the stream a log line goes to (stderr or stdout) is a terminal: a person reading, not a file or a pipe. */
@@ -30,15 +35,15 @@ const streamIsTerminal = (stderr: boolean) => (stderr ? process.stderr : process
  * readable form (whose annotations Node's `util.inspect` lays out over several lines; benchmarks.md, eleventh
  * session). On stdout, or on stderr where `Logger.LogToStderr` says so.
  */
-export const textLogger = (isTerminal: (stderr: boolean) => boolean = streamIsTerminal) =>
-  Logger.make((options) => {
-    const toStderr = options.fiber.getRef(Logger.LogToStderr)
-    if (isTerminal(toStderr)) return Logger.defaultLogger.log(options)
-    const line = Logger.formatLogFmt.log(options)
-    const console = options.fiber.getRef(Console.Console)
-    if (toStderr) console.error(line)
-    else console.log(line)
-  })
+export const textLogger = (isTerminal: (stderr: boolean) => boolean = streamIsTerminal) => {
+  // A stream is a terminal or not for the process's life: asked once, not at every line.
+  const terminal = { stdout: isTerminal(false), stderr: isTerminal(true) }
+  return Logger.make((options) =>
+    terminal[options.fiber.getRef(Logger.LogToStderr) ? "stderr" : "stdout"]
+      ? Logger.defaultLogger.log(options)
+      : writeLine(options.fiber, Logger.formatLogFmt.log(options))
+  )
+}
 
 /**
  * `TENDERS_LOG_FORMAT`: `text` (`textLogger`) or `json` (`jsonLineLogger`), each besides Effect's `tracerLogger` (a
