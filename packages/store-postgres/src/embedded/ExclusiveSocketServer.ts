@@ -1,44 +1,39 @@
 /**
- * A Postgres wire-protocol server over a Unix socket in front of one PGlite
- * instance, replacing `PGLiteSocketServer` from `@electric-sql/pglite-socket`.
+ * A Postgres wire-protocol server over a Unix socket in front of one PGlite instance, replacing `PGLiteSocketServer`
+ * from `@electric-sql/pglite-socket`.
  *
- * PGlite is a single backend session. pglite-socket 0.2.17 queues every
- * protocol message separately, so the `Parse`/`Bind`/`Execute`/`Sync` of
- * different connections interleave on that session (lost updates, `portal ""
- * does not exist`). Here a connection owns the session from its first message
- * until the backend's `ReadyForQuery` reports idle (`Z` with status `I`): a
- * whole extended-protocol cycle and a whole transaction run without any other
- * connection's message in between. Other connections keep their sockets open
- * and wait their turn in FIFO order (never refused below `maxConnections`).
+ * PGlite is a single backend session. pglite-socket 0.2.17 queues every protocol message separately, so the
+ * `Parse`/`Bind`/`Execute`/`Sync` of different connections interleave on that session (lost updates, `portal "" does
+ * not exist`). Here a connection owns the session from its first message until the backend's `ReadyForQuery` reports
+ * idle (`Z` with status `I`): a whole extended-protocol cycle and a whole transaction run without any other
+ * connection's message in between. Other connections keep their sockets open and wait their turn in FIFO order (never
+ * refused below `maxConnections`).
  *
- * This file is the turn queue: whose turn it is, and how connections end. What
- * a turn runs on the session, and how a connection that goes away while it
- * holds it leaves it idle, is SharedSession.ts's. Between turns, SessionGuard.ts
- * resets what `SET` and the like left, switches the session read-only while
- * the disk is full, and refuses `COPY FROM STDIN`. Embedded mode must still
- * not rely on session state: it does not outlive a turn.
+ * This file is the turn queue: whose turn it is, and how connections end. What a turn runs on the session, and how a
+ * connection that goes away while it holds it leaves it idle, is SharedSession.ts's. Between turns, SessionGuard.ts
+ * resets what `SET` and the like left, switches the session read-only while the disk is full, and refuses `COPY FROM
+ * STDIN`. Embedded mode must still not rely on session state: it does not outlive a turn.
  *
- * Ending a connection follows one rule: a connection sent FATAL 57P01
- * (admin_shutdown), 57P03 (cannot_connect_now) or 53100 (disk_full) never has
- * anything run that it had not seen answered, and an open transaction of it
- * is rolled back. So a client that gets one may send its statement or
- * transaction again, to this server or to the next owner (FailoverClient.ts):
- * - `stop()` drains: no connection gets a new turn, the one holding the session
- *   is served until its transaction ends (at most {@link DRAIN_MS}, then it is
- *   cut off and rolled back), then every connection gets 57P01 and is closed.
- * - PGlite's backend can end: a FATAL or PANIC in its output (a WAL segment
- *   that cannot be created on a full disk; a COPY FROM STDIN inside a
- *   transaction) or an exception out of PGlite. Calling it again would spin
- *   forever, so it is detached at once: the connection that ran sees the
- *   backend's error (or XX000; whether its work ran is unknown), the others get
- *   57P01, new ones 57P03 (or what the owner says, `unavailable`) until the
- *   owner attaches a reopened PGlite (`onBackendLost`, `attach`).
+ * Ending a connection follows one rule: a connection sent FATAL 57P01 (admin_shutdown), 57P03 (cannot_connect_now) or
+ * 53100 (disk_full) never has anything run that it had not seen answered, and an open transaction of it is rolled back.
+ * So a client that gets one may send its statement or transaction again, to this server or to the next owner
+ * (FailoverClient.ts):
+ * - `stop()` drains: no connection gets a new turn, the one holding the session is served until its transaction ends
+ *   (at most {@link DRAIN_MS}, then it is cut off and rolled back), then every connection gets 57P01 and is closed.
+ * - PGlite's backend can end: a FATAL or PANIC in its output (a WAL segment that cannot be created on a full disk; a
+ *   COPY FROM STDIN inside a transaction) or an exception out of PGlite. Calling it again would spin forever, so it
+ *   is detached at once: the connection that ran sees the backend's error (or XX000; whether its work ran is
+ *   unknown), the others get 57P01, new ones 57P03 (or what the owner says, `unavailable`) until the owner attaches a
+ *   reopened PGlite (`onBackendLost`, `attach`).
+ * - The owner may detach PGlite at a moment no connection holds it (`detachWhenIdle`, to give back its memory): every
+ *   connection gets 57P01, new ones 57P03, until it attaches a fresh one.
  */
 import type { PGlite } from "@electric-sql/pglite"
-import * as Fs from "node:fs"
 import * as Net from "node:net"
 import { type Connection, newConnection } from "./Connection.ts"
 import { describeCause } from "./EmbeddedStoreError.ts"
+import { IdleSignal } from "./IdleSignal.ts"
+import { listenPrivately } from "./PrivateSocket.ts"
 import { SessionGuard } from "./SessionGuard.ts"
 import { SharedSession } from "./SharedSession.ts"
 import {
@@ -85,8 +80,10 @@ export class ExclusiveSocketServer {
   /** While PGlite is detached after its backend ended: what new connections are told. */
   private lost: { readonly code: string; readonly message: string } | undefined
   private draining = false
+  /** No new turn starts: the owner waits for the session to be idle to detach PGlite. */
+  private pausing = false
   private stopped: Promise<void> | undefined
-  private onIdle: (() => void) | undefined
+  private readonly idleSignal = new IdleSignal()
 
   constructor(options: ExclusiveSocketServerOptions) {
     this.path = options.path
@@ -103,19 +100,7 @@ export class ExclusiveSocketServer {
 
   /** Listens on the socket (mode 0600). Connections queue until {@link attach}. */
   listen(): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const onError = (error: Error) => reject(error)
-      this.server.once("error", onError)
-      this.server.listen(this.path, () => {
-        this.server.off("error", onError)
-        try {
-          Fs.chmodSync(this.path, 0o600)
-        } catch {
-          // best effort: the data directory's own permissions still apply
-        }
-        resolve()
-      })
-    })
+    return listenPrivately(this.server, this.path)
   }
 
   /** Starts serving queued and future connections from `db` (a fresh PGlite, with session defaults). */
@@ -150,18 +135,27 @@ export class ExclusiveSocketServer {
     await closed
   }
 
-  /** Resolves once no connection holds the session and nothing runs, or after {@link DRAIN_MS}. */
-  private idle(): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer)
-        this.onIdle = undefined
-        resolve()
-      }
-      const timer = setTimeout(done, DRAIN_MS)
-      if (this.holder === undefined && this.running === undefined) return done()
-      this.onIdle = done
-    })
+  /**
+   * Detaches PGlite at the next moment no connection holds the session (the connections that wait get no turn
+   * meanwhile), ending every connection with 57P01 as when the backend ends, for the owner to close it and
+   * {@link attach} a fresh one. False, and the turns go on, when the session was not idle within `waitMs`.
+   */
+  async detachWhenIdle(message: string, waitMs: number): Promise<boolean> {
+    if (this.db === undefined || this.draining) return false
+    this.pausing = true
+    const idle = await this.idle(waitMs)
+    this.pausing = false
+    if (!idle || this.db === undefined || this.draining) {
+      this.pump()
+      return false
+    }
+    this.detach(message)
+    return true
+  }
+
+  /** Resolves with true once no connection holds the session and nothing runs, or with false after `waitMs`. */
+  private idle(waitMs = DRAIN_MS): Promise<boolean> {
+    return this.idleSignal.wait(this.holder === undefined && this.running === undefined, waitMs)
   }
 
   private accept(socket: Net.Socket): void {
@@ -255,8 +249,8 @@ export class ExclusiveSocketServer {
     let connection = this.holder
     const fresh = connection === undefined
     if (connection === undefined) {
-      connection = this.draining ? undefined : this.turns.shift()
-      if (connection === undefined) return this.onIdle?.()
+      connection = this.draining || this.pausing ? undefined : this.turns.shift()
+      if (connection === undefined) return this.idleSignal.idle()
       this.holder = connection
     } else if (!connection.closed && connection.pending.length === 0) {
       return // the holder's client has not sent its next message yet
@@ -287,14 +281,20 @@ export class ExclusiveSocketServer {
    * connection that ran saw the backend's FATAL or PANIC (`told`), or gets XX000.
    */
   private lose(reason: string, told: boolean, running: Connection): void {
-    this.db = undefined
-    this.lost = { code: CANNOT_CONNECT_NOW, message: `the embedded PostgreSQL is restarting after: ${reason}` }
     this.holder = undefined
-    this.turns.length = 0
     if (told) this.close(running)
     else this.refuse(running, INTERNAL_ERROR, `the embedded PostgreSQL stopped: ${reason}`)
-    for (const connection of this.connections) this.refuse(connection, ADMIN_SHUTDOWN, this.lost.message)
-    this.onIdle?.()
+    this.detach(`the embedded PostgreSQL is restarting after: ${reason}`)
     this.options.onBackendLost?.(reason)
+  }
+
+  /** Detaches PGlite: every connection gets 57P01 with `message`, new ones 57P03, until {@link attach}. */
+  private detach(message: string): void {
+    this.db = undefined
+    this.lost = { code: CANNOT_CONNECT_NOW, message }
+    this.holder = undefined
+    this.turns.length = 0
+    for (const connection of this.connections) this.refuse(connection, ADMIN_SHUTDOWN, message)
+    this.idleSignal.idle()
   }
 }

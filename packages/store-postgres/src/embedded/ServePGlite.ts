@@ -1,11 +1,12 @@
 /**
  * The owner's PGlite: opened with the options every embedded store uses, served on the socket by
  * ExclusiveSocketServer.ts, and reopened when its backend ends (after a PANIC on a full disk, once the disk
- * has room again: PGlite cannot even recover without, and each try costs a second of CPU). Committed
- * transactions survive: they are in the WAL, which the reopened PGlite replays.
+ * has room again: PGlite cannot even recover without, and each try costs a second of CPU), or to give back the
+ * memory it grew to ({@link EmbeddedMemoryRelease}). Committed transactions survive: they are in the WAL, which the
+ * reopened PGlite replays.
  */
 import type { PGlite } from "@electric-sql/pglite"
-import { Effect, FiberSet, Schedule } from "effect"
+import { Context, Duration, Effect, FiberSet, Schedule } from "effect"
 import * as Path from "node:path"
 import {
   hasRoomToWrite,
@@ -17,6 +18,27 @@ import {
 import { describeCause, EmbeddedStoreError, storeError } from "./EmbeddedStoreError.ts"
 import { ExclusiveSocketServer } from "./ExclusiveSocketServer.ts"
 import { DISK_FULL } from "./WireProtocol.ts"
+
+const MiB = 1024 * 1024
+
+/**
+ * When the owner gives back PGlite's memory. Its WebAssembly memory never shrinks: what an `ANALYZE` of the tenders
+ * (it samples every row of a store of 100,000: 128 → 266 MB), a re-analysis or a large sort once took stays in the
+ * process's RSS. Every `every` the owner looks how far it grew since PGlite was opened and, past `slack` bytes, detaches
+ * it at a moment no connection holds the session (waiting at most `wait`, else it looks again later), closes it and
+ * opens it again: about 0.2 s at 100,000 tenders, during which clients wait, reconnect and send again what was not
+ * answered (FailoverClient.ts). Measured in docs/benchmarks.md, "Issue 23, 2026-11-29 (twelfth session)".
+ */
+export const EmbeddedMemoryRelease = Context.Reference<{
+  readonly every: Duration.Duration
+  readonly slack: number
+  readonly wait: Duration.Duration
+}>("@tenders/store-postgres/EmbeddedMemoryRelease", {
+  defaultValue: () => ({ every: Duration.minutes(1), slack: 64 * MiB, wait: Duration.seconds(5) })
+})
+
+/** PGlite's WebAssembly memory, in bytes. */
+const wasmBytes = (db: PGlite): number => db.Module.wasmMemory.buffer.byteLength
 
 /** The directory under the data directory that holds PGlite's files. */
 export const PGLITE_DIR = "pglite"
@@ -103,18 +125,42 @@ const reopenPGlite = (server: ExclusiveSocketServer, dataDir: string, pgliteDir:
  */
 export const servePGlite = Effect.fnUntraced(function* (dataDir: string, socketPath: string) {
   const pgliteDir = Path.join(dataDir, PGLITE_DIR)
+  const release = yield* EmbeddedMemoryRelease
   const reopening = yield* FiberSet.make<void, never>()
   const runFork = yield* FiberSet.runtime(reopening)<never>()
   let db: PGlite | undefined
+  let openedBytes = 0
+  const attach = (server: ExclusiveSocketServer, opened: PGlite) => {
+    db = opened
+    openedBytes = wasmBytes(opened)
+    server.attach(opened)
+  }
   const reopen = (server: ExclusiveSocketServer, reason: string) =>
     Effect.gen(function* () {
-      yield* Effect.logWarning(`The embedded PostgreSQL in ${pgliteDir} stopped (${reason}); reopening it`)
       if (db !== undefined) yield* closePGlite(db)
       db = undefined
-      const reopened = yield* reopenPGlite(server, dataDir, pgliteDir, reason)
-      db = reopened
-      server.attach(reopened)
+      attach(server, yield* reopenPGlite(server, dataDir, pgliteDir, reason))
+    })
+  const reopenLost = (server: ExclusiveSocketServer, reason: string) =>
+    Effect.gen(function* () {
+      yield* Effect.logWarning(`The embedded PostgreSQL in ${pgliteDir} stopped (${reason}); reopening it`)
+      yield* reopen(server, reason)
       yield* Effect.logInfo(`The embedded PostgreSQL in ${pgliteDir} is back`)
+    })
+  /** Reopens PGlite when its memory grew past `release.slack` since it was opened, at a moment it is idle. */
+  const giveBackMemory = (server: ExclusiveSocketServer) =>
+    Effect.gen(function* () {
+      const grown = db === undefined ? 0 : wasmBytes(db)
+      if (grown - openedBytes < release.slack) return
+      const sizes = `${Math.round(openedBytes / MiB)} MB when opened, ${Math.round(grown / MiB)} MB now`
+      const message = `the embedded PostgreSQL is reopening to give back the memory it grew to (${sizes})`
+      const wait = Duration.toMillis(release.wait)
+      if (!(yield* Effect.promise(() => server.detachWhenIdle(message, wait)))) return
+      const [took] = yield* Effect.timed(reopen(server, "giving back memory"))
+      yield* Effect.logInfo(
+        `The embedded PostgreSQL in ${pgliteDir} gave back its memory (${sizes}): reopened in ` +
+          `${Math.round(Duration.toMillis(took))} ms`
+      )
     })
   const server: ExclusiveSocketServer = yield* Effect.acquireRelease(
     Effect.tryPromise({
@@ -124,7 +170,7 @@ export const servePGlite = Effect.fnUntraced(function* (dataDir: string, socketP
           maxConnections: 100,
           writable: roomFor(dataDir),
           backup: dumpDataDir,
-          onBackendLost: (reason) => runFork(reopen(server, reason))
+          onBackendLost: (reason) => runFork(reopenLost(server, reason))
         })
         await server.listen()
         return server
@@ -140,7 +186,6 @@ export const servePGlite = Effect.fnUntraced(function* (dataDir: string, socketP
       Effect.andThen(Effect.suspend(() => (db === undefined ? Effect.void : closePGlite(db))))
     )
   )
-  const opened = yield* openPGlite(pgliteDir)
-  db = opened
-  server.attach(opened)
+  attach(server, yield* openPGlite(pgliteDir))
+  runFork(Effect.repeat(giveBackMemory(server), Schedule.spaced(release.every)).pipe(Effect.asVoid))
 })

@@ -1,0 +1,71 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Duration, Effect } from "effect"
+import * as Reactivity from "effect/reactivity/Reactivity"
+import * as SqlClient from "effect/sql/SqlClient"
+import * as Path from "node:path"
+import { layerEmbedded, SOCKET_NAME } from "../src/embedded/EmbeddedPostgres.ts"
+import { EmbeddedMemoryRelease } from "../src/embedded/ServePGlite.ts"
+import { connectRaw, exchange, reply, simpleQuery, startupMessage, tempDir } from "./embedded-wire.ts"
+
+/** A statement that makes PGlite's memory grow by about 100 MB: a string of 50,000,000 characters, built in steps. */
+const hungry = "SELECT length(string_agg(repeat('x', 1000), '')) FROM generate_series(1, 50000)"
+
+/** Looks every 50 ms, gives up a wait after 100 ms: a transaction of a second sees the owner give up several times. */
+const eager = { every: Duration.millis(50), slack: 32 * 1024 * 1024, wait: Duration.millis(100) }
+
+// `it.live`: the owner looks at PGlite's memory on the real clock.
+describe("embedded PGlite gives back its memory", () => {
+  it.live("grown past the slack, PGlite is reopened once no transaction holds it, and clients go on", () =>
+    Effect.gen(function* () {
+      const dir = yield* tempDir
+      const path = Path.join(dir, SOCKET_NAME)
+      yield* Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        yield* sql`CREATE TABLE counter (id int PRIMARY KEY, n int NOT NULL)`
+        yield* sql`INSERT INTO counter VALUES (1, 0)`
+        const idle = yield* connectRaw(path)
+        assert.strictEqual(yield* exchange(idle, startupMessage()), "I")
+        const holder = yield* connectRaw(path)
+        assert.strictEqual(yield* exchange(holder, startupMessage()), "I")
+        // The memory grows inside a transaction: the owner may not reopen PGlite before it ends.
+        assert.strictEqual(yield* exchange(holder, simpleQuery(`BEGIN; ${hungry}; UPDATE counter SET n = n + 1`)), "T")
+        yield* Effect.sleep("1 second")
+        assert.strictEqual(yield* exchange(holder, simpleQuery("UPDATE counter SET n = n + 1; COMMIT")), "I")
+
+        const ended = yield* reply(idle)
+        assert.deepStrictEqual(
+          ended.errors.map((e) => [e.severity, e.code]),
+          [["FATAL", "57P01"]]
+        )
+        assert.match(ended.errors[0]!.message, /reopening to give back the memory it grew to \(\d+ MB when opened/u)
+        assert.isTrue(ended.closed)
+        // The transaction committed whole; the pooled client reconnects and goes on.
+        assert.deepStrictEqual(yield* sql`SELECT n FROM counter`, [{ n: 2 }])
+        yield* sql`UPDATE counter SET n = n + 1`
+        assert.deepStrictEqual(yield* sql`SELECT n FROM counter`, [{ n: 3 }])
+      }).pipe(Effect.provide(layerEmbedded(dir)))
+    }).pipe(Effect.provideService(EmbeddedMemoryRelease, eager), Effect.provide(Reactivity.layer))
+  )
+
+  it.live("PGlite is not reopened while its memory stays within the slack", () =>
+    Effect.gen(function* () {
+      const dir = yield* tempDir
+      const path = Path.join(dir, SOCKET_NAME)
+      yield* Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        const idle = yield* connectRaw(path)
+        assert.strictEqual(yield* exchange(idle, startupMessage()), "I")
+        yield* sql`CREATE TABLE notes (id int PRIMARY KEY)`
+        yield* sql`INSERT INTO notes SELECT generate_series(1, 1000)`
+        yield* Effect.sleep("500 millis")
+        // Still the same session: a reopened PGlite would have ended it with 57P01.
+        const answer = yield* reply(idle, simpleQuery("SELECT count(*) FROM notes"))
+        assert.deepStrictEqual(answer.errors, [])
+        assert.strictEqual(answer.status, "I")
+      }).pipe(Effect.provide(layerEmbedded(dir)))
+    }).pipe(
+      Effect.provideService(EmbeddedMemoryRelease, { ...eager, slack: 256 * 1024 * 1024 }),
+      Effect.provide(Reactivity.layer)
+    )
+  )
+})
