@@ -9,6 +9,7 @@ import { searchChanges } from "./migrations/SearchChanges.ts"
 import { deadlineDays, deadlineDaysByCountry, fieldLexemes, searchTerms, titleTerms } from "./migrations/SearchTerms.ts"
 import { signIn } from "./migrations/SignIn.ts"
 import { accountEmailForm, rateLimits, signInMail } from "./migrations/SignInMail.ts"
+import { unusableRows } from "./migrations/UnusableRows.ts"
 import { usageDays } from "./migrations/UsageDays.ts"
 
 /** Runs the schema migrations once, in order (the migrator locks its table inside a transaction). */
@@ -39,7 +40,8 @@ export const migrate = Migrator.make({})({
     "23_reference_rates": referenceRates,
     "24_search_changes": searchChanges,
     "25_source_run_outcomes": runOutcomes,
-    "26_alert_deadlines": alertDeadlines
+    "26_alert_deadlines": alertDeadlines,
+    "27_unusable_rows": unusableRows
   }),
   table: "tenders_migrations"
 })

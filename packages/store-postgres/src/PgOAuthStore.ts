@@ -11,7 +11,7 @@ import { PgClient } from "@effect/sql-pg"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { SqlSchema } from "effect/sql"
 import { hashSecret } from "./Secrets.ts"
-import { accountColumns, at, utc, UtcInstant } from "./Sql.ts"
+import { accountColumns, at, expiredRows, utc, UtcInstant } from "./Sql.ts"
 
 type Service = OAuthStore["Service"]
 type NewCode = Parameters<Service["createGrant"]>[1]
@@ -77,8 +77,11 @@ export const PgOAuthStore = Layer.effect(
     }, Effect.orDie)
 
     const forgetUnusedClients = Effect.fn("PgOAuthStore.forgetUnusedClients")(function* (before: DateTime.Utc) {
-      const rows = yield* sql`DELETE FROM oauth_clients c WHERE c.created_at < ${at(sql, before)}
-          AND NOT EXISTS (SELECT 1 FROM oauth_grants g WHERE g.client_id = c.client_id)
+      // Only the clients never granted are looked at (a partial index), up to 1,000, none another replica holds.
+      const rows = yield* sql`DELETE FROM oauth_clients WHERE client_id IN (
+          SELECT client_id FROM oauth_clients WHERE first_granted_at IS NULL AND created_at < ${at(sql, before)}
+          LIMIT 1000 FOR UPDATE SKIP LOCKED
+        )
         RETURNING 1`
       return rows.length
     }, Effect.orDie)
@@ -92,11 +95,16 @@ export const PgOAuthStore = Layer.effect(
     })
     const findClient = Effect.fn("PgOAuthStore.findClient")((clientId: string) => clientById(clientId), Effect.orDie)
 
-    // The grant is last used at its creation; expired codes (of any grant) go, as an expired code is unknown.
+    // The grant is last used at its creation; expired codes (of any grant) go, as an expired code is unknown; the
+    // client notes when it was first granted (it is no longer forgotten).
     const createGrant = Effect.fn("PgOAuthStore.createGrant")(function* (grant: GrantRequest, code: NewCode) {
       const id = GrantId.make(crypto.randomUUID())
       const created = at(sql, grant.createdAt)
       yield* sql`WITH expired AS (DELETE FROM oauth_codes WHERE expires_at <= ${created}),
+        granted AS (
+          UPDATE oauth_clients SET first_granted_at = ${created}
+          WHERE client_id = ${grant.clientId} AND first_granted_at IS NULL
+        ),
         inserted AS (
           INSERT INTO oauth_grants (id, account_id, client_id, client_name, redirect_uri, resource, scope, created_at,
             last_used_at)
@@ -143,8 +151,9 @@ export const PgOAuthStore = Layer.effect(
       now: DateTime.Utc
     ) {
       const issued = at(sql, now)
+      // Expired tokens go, of any grant (Sql.ts `expiredRows`): an expired token is as good as unknown.
       yield* sql`WITH expired AS (
-          DELETE FROM oauth_tokens WHERE grant_id = ${grantId}::uuid AND expires_at <= ${issued}
+          DELETE FROM oauth_tokens WHERE token_hash IN (${expiredRows(sql, "oauth_tokens", issued)})
         ),
         used AS (UPDATE oauth_grants SET last_used_at = ${issued} WHERE id = ${grantId}::uuid)
         INSERT INTO oauth_tokens (token_hash, grant_id, kind, expires_at)
@@ -152,7 +161,7 @@ export const PgOAuthStore = Layer.effect(
           (${hashSecret(tokens.refresh)}, ${grantId}::uuid, 'refresh', ${at(sql, tokens.refreshExpiresAt)})`
     }, Effect.orDie)
 
-    // One statement: the token spent, the grant's expired tokens deleted, the next pair added, the grant's use noted.
+    // One statement: the token spent, expired tokens (any grant's) deleted, the next pair added, the grant's use noted.
     const spendRefresh = SqlSchema.findOneOption({
       Request: Rotate,
       Result: RotatedRow,
@@ -164,7 +173,8 @@ export const PgOAuthStore = Layer.effect(
           RETURNING g.id, g.resource, g.scope
         ),
         expired AS (
-          DELETE FROM oauth_tokens WHERE grant_id IN (SELECT id FROM spent) AND expires_at <= ${now}::timestamptz
+          DELETE FROM oauth_tokens WHERE EXISTS (SELECT FROM spent)
+            AND token_hash IN (${expiredRows(sql, "oauth_tokens", sql`${now}::timestamptz`)})
         ),
         used AS (UPDATE oauth_grants SET last_used_at = ${now}::timestamptz WHERE id IN (SELECT id FROM spent)),
         issued AS (

@@ -3,7 +3,7 @@ import { PgClient } from "@effect/sql-pg"
 import { DateTime, Duration, Effect, Layer, Option, Schema } from "effect"
 import { SqlSchema } from "effect/sql"
 import { hashSecret } from "./Secrets.ts"
-import { accountColumns, at, utc, UtcInstant } from "./Sql.ts"
+import { accountColumns, at, expiredRows, utc, UtcInstant } from "./Sql.ts"
 
 type NewLink = Parameters<SignInStore["Service"]["saveLink"]>[0]
 type NewSession = Parameters<SignInStore["Service"]["createSession"]>[0]
@@ -120,8 +120,9 @@ export const PgSignInStore = Layer.effect(
 
     const createSession = Effect.fn("PgSignInStore.createSession")(function* (session: NewSession) {
       const createdAt = at(sql, session.createdAt)
+      // Expired sessions go, of any account (Sql.ts `expiredRows`): an expired session is as good as unknown.
       yield* sql`WITH expired AS (
-          DELETE FROM sessions WHERE account_id = ${session.accountId}::uuid AND expires_at <= ${createdAt}
+          DELETE FROM sessions WHERE token_hash IN (${expiredRows(sql, "sessions", createdAt)})
         )
         INSERT INTO sessions (token_hash, account_id, created_at, expires_at)
         VALUES (${hashSecret(session.token)}, ${session.accountId}::uuid, ${at(sql, session.createdAt)},

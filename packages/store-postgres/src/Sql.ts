@@ -33,6 +33,18 @@ export const jsonColumn = <S extends Schema.Top>(schema: S) => Schema.Union([sch
 export const at = (sql: Sql, instant: DateTime.Utc): Statement.Fragment =>
   sql`${DateTime.formatIso(instant)}::timestamptz`
 
+/**
+ * The keys of up to 1,000 rows of `table` (sessions or OAuth tokens, keyed by `token_hash`) expired at `instant`,
+ * skipping those another transaction holds: a write that deletes expired rows as it goes never waits for, nor
+ * deadlocks with, another replica's doing the same, and a backlog goes a thousand at a time.
+ */
+export const expiredRows = (
+  sql: Sql,
+  table: "sessions" | "oauth_tokens",
+  instant: Statement.Fragment
+): Statement.Fragment =>
+  sql`SELECT token_hash FROM ${sql.literal(table)} WHERE expires_at <= ${instant} LIMIT 1000 FOR UPDATE SKIP LOCKED`
+
 // Literal, not bound: the partial indexes on open tenders (Migrations.ts) apply only when the planner sees the values.
 const liveStatusList = `t.status IN (${liveStatuses.map((s) => `'${s}'`).join(", ")})`
 const live = (sql: Sql) => sql.literal(liveStatusList)

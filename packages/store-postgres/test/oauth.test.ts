@@ -427,7 +427,7 @@ for (const [name, makeLayer] of backends()) {
   describe(`OAuth rows on ${name}`, () => {
     layer(makeLayer(), { timeout: 120_000, excludeTestServices: true })((it) => {
       it.effect(
-        "keeps codes and tokens hashed; drops expired codes with a new grant, expired tokens with new ones",
+        "keeps codes and tokens hashed; drops expired codes with a new grant, expired tokens (any grant's) with new ones",
         () =>
           Effect.gen(function* () {
             const sql = yield* PgClient.PgClient
@@ -445,17 +445,29 @@ for (const [name, makeLayer] of backends()) {
             WHERE grant_id = ${grantId}::uuid`
             assert.deepStrictEqual(codes, [{ hash: hashSecret(code) }])
 
-            // Two hours on, the first access token has expired: the next rotation deletes it and keeps the rest.
+            const other = yield* seed("rows-other")
+            const others = pair("rows-other", minutes(1))
+            yield* exchange(other.code, others, minutes(1))
+            const tokensOf = (grant: GrantId) =>
+              Effect.map(
+                sql<{ hash: string }>`SELECT token_hash AS hash FROM oauth_tokens WHERE grant_id = ${grant}::uuid`,
+                (rows) => rows.map((row) => row.hash)
+              )
+
+            // Two hours on, the first access tokens have expired: the next rotation deletes them, whoever's they are,
+            // and keeps the rest.
             const second = pair("rows-2", minutes(121))
             yield* store.rotateRefresh(first.refresh, "client-a", second, minutes(121))
-            const left = yield* sql<{ hash: string }>`SELECT token_hash AS hash FROM oauth_tokens
-            WHERE grant_id = ${grantId}::uuid ORDER BY token_hash`
-            assert.sameMembers(
-              left.map((row) => row.hash),
-              [first.refresh, second.access, second.refresh].map(hashSecret)
-            )
+            assert.sameMembers(yield* tokensOf(grantId), [first.refresh, second.access, second.refresh].map(hashSecret))
+            assert.sameMembers(yield* tokensOf(other.grantId), [hashSecret(others.refresh)])
             yield* seed("rows-later", minutes(11))
             assert.deepStrictEqual(yield* sql`SELECT code_hash FROM oauth_codes WHERE grant_id = ${grantId}::uuid`, [])
+
+            // Forty days on, every token of both grants has expired: a new grant's first pair deletes them.
+            const late = yield* seed("rows-late", days(40))
+            yield* exchange(late.code, pair("rows-late", days(40)), days(40))
+            assert.deepStrictEqual(yield* tokensOf(grantId), [])
+            assert.deepStrictEqual(yield* tokensOf(other.grantId), [])
           })
       )
     })

@@ -19,10 +19,10 @@ export const OAuthStoreOnMemory = Layer.effect(
       const grant = grantOf(grantId)
       if (grant !== undefined && grant.revokedAt === null) grant.revokedAt = now
     }
-    // The grant's expired tokens go (as the SQL store does), the pair is added, and the grant's use noted.
+    // Expired tokens go, any grant's (as the SQL store does), the pair is added, and the grant's use noted.
     const addPair = (grantId: GrantId, tokens: TokenPair, now: DateTime.Utc) => {
       for (const [token, row] of db.oauthTokens) {
-        if (row.grantId === grantId && !unexpired(row.expiresAt, now)) db.oauthTokens.delete(token)
+        if (!unexpired(row.expiresAt, now)) db.oauthTokens.delete(token)
       }
       db.oauthTokens.set(tokens.access, { grantId, kind: "access", expiresAt: tokens.accessExpiresAt, spent: false })
       db.oauthTokens.set(tokens.refresh, { grantId, kind: "refresh", expiresAt: tokens.refreshExpiresAt, spent: false })
