@@ -33,11 +33,18 @@ const tendersBin = join(import.meta.dirname, "..", "bin", "tenders.js")
 const bundleScript = join(import.meta.dirname, "..", "scripts", "bundle.mjs")
 
 /**
+ * How long a start may take: one that imports classification packs (`TENDERS_CLASSIFICATIONS_DIR`) into a store
+ * analyses its tenders again before it listens, over two minutes for 100,000 on a slow instance.
+ */
+const startLimitMs = 600_000
+
+/**
  * `tenders serve --port PORT --no-seed --no-schedule` with `nodeArgs` before the launcher, in `env`: nothing
  * scheduled, so the load is all the bench's and the store stays as the bench left it (the sweep would close its
  * lapsed tenders). Its log goes to `dataDir/serve.log`, as an operator's would, not through a pipe this process
- * would have to read. Resolves once it answers /health (120 s at most). It serves from its bundle, made again from the
- * sources first as `npm start` does (unless `TENDERS_FROM_SOURCES=1`): what an operator runs is what is measured.
+ * would have to read. Resolves once it answers /health (within `startLimitMs`). It serves from its bundle, made again
+ * from the sources first as `npm start` does (unless `TENDERS_FROM_SOURCES=1`): what an operator runs is what is
+ * measured.
  */
 export const startServe = async (options: {
   readonly port: number
@@ -56,7 +63,7 @@ export const startServe = async (options: {
     { env: options.env, stdio: ["ignore", openSync(log, "w"), openSync(log, "a")] }
   )
   const errors = () => readFileSync(log, "utf8").slice(-4000)
-  const deadline = Date.now() + 120_000
+  const deadline = Date.now() + startLimitMs
   for (;;) {
     if (child.exitCode !== null) throw new Error(`tenders serve exited with ${child.exitCode}:\n${errors()}`)
     const ok = await fetch(`http://127.0.0.1:${options.port}/health`).then(
@@ -64,7 +71,10 @@ export const startServe = async (options: {
       () => false
     )
     if (ok) return child
-    if (Date.now() > deadline) throw new Error(`tenders serve did not answer /health in 120 s:\n${errors()}`)
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL") // not left behind, holding the store
+      throw new Error(`tenders serve did not answer /health in ${startLimitMs / 1000} s:\n${errors()}`)
+    }
     await new Promise((resolve) => setTimeout(resolve, 200))
   }
 }

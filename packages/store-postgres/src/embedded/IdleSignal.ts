@@ -1,26 +1,27 @@
 /**
- * A wait for the moment the socket server's shared session is idle (ExclusiveSocketServer.ts): no connection holds
- * it and nothing runs. One waiter at a time; the turn queue tells it when the session becomes idle.
+ * Waits for the moment the socket server's shared session is idle (ExclusiveSocketServer.ts): no connection holds it
+ * and nothing runs. The turn queue tells it when the session becomes idle; a stop's drain and the owner giving back
+ * PGlite's memory may wait at once.
  */
 export class IdleSignal {
-  private waiter: ((idle: boolean) => void) | undefined
+  private readonly waiters = new Set<(idle: boolean) => void>()
 
   /** Resolves with true at once when `idleNow`, else when {@link idle} is called, or with false after `waitMs`. */
   wait(idleNow: boolean, waitMs: number): Promise<boolean> {
+    if (idleNow) return Promise.resolve(true)
     return new Promise((resolve) => {
       const done = (idle: boolean) => {
         clearTimeout(timer)
-        this.waiter = undefined
+        this.waiters.delete(done)
         resolve(idle)
       }
       const timer = setTimeout(() => done(false), waitMs)
-      if (idleNow) return done(true)
-      this.waiter = done
+      this.waiters.add(done)
     })
   }
 
-  /** The session is idle (or no longer anyone's to wait for): the waiter, if any, goes on. */
+  /** The session is idle (or no longer anyone's to wait for): every waiter goes on. */
   idle(): void {
-    this.waiter?.(true)
+    for (const done of [...this.waiters]) done(true)
   }
 }

@@ -26,7 +26,7 @@ const MiB = 1024 * 1024
  * (it samples every row of a store of 100,000: 128 → 266 MB), a re-analysis or a large sort once took stays in the
  * process's RSS. Every `every` the owner looks how far it grew since PGlite was opened and, past `slack` bytes, detaches
  * it at a moment no connection holds the session (waiting at most `wait`, else it looks again later), closes it and
- * opens it again: about 0.2 s at 100,000 tenders, during which clients wait, reconnect and send again what was not
+ * opens it again: 0.2–0.6 s at 100,000 tenders, during which clients wait, reconnect and send again what was not
  * answered (FailoverClient.ts). Measured in docs/benchmarks.md, "Issue 23, 2026-11-29 (twelfth session)".
  */
 export const EmbeddedMemoryRelease = Context.Reference<{
@@ -137,8 +137,9 @@ export const servePGlite = Effect.fnUntraced(function* (dataDir: string, socketP
   }
   const reopen = (server: ExclusiveSocketServer, reason: string) =>
     Effect.gen(function* () {
-      if (db !== undefined) yield* closePGlite(db)
-      db = undefined
+      const closing = db
+      db = undefined // nobody reads a closed PGlite's memory
+      if (closing !== undefined) yield* closePGlite(closing)
       attach(server, yield* reopenPGlite(server, dataDir, pgliteDir, reason))
     })
   const reopenLost = (server: ExclusiveSocketServer, reason: string) =>
@@ -161,7 +162,9 @@ export const servePGlite = Effect.fnUntraced(function* (dataDir: string, socketP
         `The embedded PostgreSQL in ${pgliteDir} gave back its memory (${sizes}): reopened in ` +
           `${Math.round(Duration.toMillis(took))} ms`
       )
-    })
+    }).pipe(
+      Effect.catchCause((cause) => Effect.logWarning("Giving back the embedded PostgreSQL's memory failed", cause))
+    )
   const server: ExclusiveSocketServer = yield* Effect.acquireRelease(
     Effect.tryPromise({
       try: async () => {
