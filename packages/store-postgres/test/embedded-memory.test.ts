@@ -1,9 +1,10 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Duration, Effect } from "effect"
+import { Duration, Effect, Fiber } from "effect"
 import * as Reactivity from "effect/reactivity/Reactivity"
 import * as SqlClient from "effect/sql/SqlClient"
+import * as Fs from "node:fs"
 import * as Path from "node:path"
-import { layerEmbedded, SOCKET_NAME } from "../src/embedded/EmbeddedPostgres.ts"
+import { backupEmbedded, layerEmbedded, restoreEmbedded, SOCKET_NAME } from "../src/embedded/EmbeddedPostgres.ts"
 import { EmbeddedMemoryRelease } from "../src/embedded/ServePGlite.ts"
 import { connectRaw, exchange, reply, simpleQuery, startupMessage, tempDir } from "./embedded-wire.ts"
 
@@ -65,6 +66,37 @@ describe("embedded PGlite gives back its memory", () => {
       }).pipe(Effect.provide(layerEmbedded(dir)))
     }).pipe(
       Effect.provideService(EmbeddedMemoryRelease, { ...eager, slack: 256 * 1024 * 1024 }),
+      Effect.provide(Reactivity.layer)
+    )
+  )
+  it.live("a backup asked while the owner waits to reopen PGlite is refused with 57P01, asks again and is made", () =>
+    Effect.gen(function* () {
+      const dir = yield* tempDir
+      const path = Path.join(dir, SOCKET_NAME)
+      const file = Path.join(dir, "backup.tar.gz")
+      yield* Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        yield* sql`CREATE TABLE notes (id int PRIMARY KEY)`
+        const holder = yield* connectRaw(path)
+        assert.strictEqual(yield* exchange(holder, startupMessage()), "I")
+        assert.strictEqual(yield* exchange(holder, simpleQuery(`BEGIN; ${hungry}; INSERT INTO notes VALUES (1)`)), "T")
+        // The owner now waits (up to 10 s) for the session to be idle, and gives nobody a turn meanwhile.
+        yield* Effect.sleep("300 millis")
+        const backup = yield* Effect.forkChild(backupEmbedded(dir, file))
+        yield* Effect.sleep("300 millis")
+        assert.strictEqual(yield* exchange(holder, simpleQuery("COMMIT")), "I")
+        // The waiting backup request was ended with 57P01 when PGlite was detached; asked again, it was made.
+        assert.isAbove((yield* Fiber.join(backup)).bytes, 0)
+      }).pipe(Effect.provide(layerEmbedded(dir)))
+      const copy = Path.join(dir, "copy")
+      yield* restoreEmbedded(copy, file, { force: false })
+      const rows = yield* Effect.gen(function* () {
+        return yield* (yield* SqlClient.SqlClient)<{ id: number }>`SELECT id FROM notes`
+      }).pipe(Effect.provide(layerEmbedded(copy)))
+      assert.deepStrictEqual(rows, [{ id: 1 }])
+      assert.isFalse(Fs.existsSync(`${file}.partial`))
+    }).pipe(
+      Effect.provideService(EmbeddedMemoryRelease, { ...eager, wait: Duration.seconds(10) }),
       Effect.provide(Reactivity.layer)
     )
   )

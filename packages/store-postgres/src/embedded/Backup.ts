@@ -12,7 +12,7 @@
  *   store) in `<dataDir>/pglite.restoring`, then moved in place; a store it replaces is kept beside it as
  *   `pglite.replaced-<time>`.
  */
-import { DateTime, Effect } from "effect"
+import { DateTime, Effect, Schedule } from "effect"
 import * as Fs from "node:fs"
 import * as Net from "node:net"
 import * as Path from "node:path"
@@ -20,11 +20,29 @@ import { acquireEmbedded, SOCKET_NAME } from "./Endpoint.ts"
 import { EmbeddedStoreError, storeError } from "./EmbeddedStoreError.ts"
 import { claimLock, releaseLock } from "./LockFile.ts"
 import { closePGlite, openPGlite, PGLITE_DIR } from "./ServePGlite.ts"
-import { BACKUP_REQUEST_CODE } from "./WireProtocol.ts"
+import { ADMIN_SHUTDOWN, BACKUP_REQUEST_CODE, CANNOT_CONNECT_NOW, ReadyScanner } from "./WireProtocol.ts"
+
+/**
+ * The owner ended the request with FATAL 57P01 or 57P03 (ExclusiveSocketServer.ts): it is stopping, or reopening
+ * PGlite (to give back its memory, or after its backend ended); it made no backup, and asking again reaches it, or the
+ * next owner, soon.
+ */
+class OwnerBusy extends Error {}
+
+/** The SQLSTATE of a reply that is one FATAL ErrorResponse (how the owner refuses a connection), if it is one. */
+const refusalCode = (reply: Buffer): string | undefined => {
+  if (reply.length < 6 || reply[0] !== 0x45 || reply.readInt32BE(1) !== reply.length - 1) return undefined
+  const scanner = new ReadyScanner()
+  scanner.push(reply)
+  return scanner.fatalCode
+}
+
+/** How often, and how many times, a backup asks again while the owner is busy: 15 s (a stop drains in at most 10). */
+const busyRetries = { schedule: Schedule.spaced("200 millis"), times: 75 }
 
 /** Asks the owner serving `socketPath` for a backup. */
 const requestBackup = (socketPath: string) =>
-  Effect.callback<Buffer, EmbeddedStoreError>((resume) => {
+  Effect.callback<Buffer, EmbeddedStoreError | OwnerBusy>((resume) => {
     const chunks: Array<Buffer> = []
     const socket = Net.connect({ path: socketPath }, () => {
       const packet = Buffer.alloc(8)
@@ -36,6 +54,12 @@ const requestBackup = (socketPath: string) =>
     socket.once("error", (error) => resume(Effect.fail(storeError(`Cannot get a backup from ${socketPath}`)(error))))
     socket.once("end", () => {
       const reply = Buffer.concat(chunks)
+      const refusal = refusalCode(reply)
+      if (refusal === ADMIN_SHUTDOWN || refusal === CANNOT_CONNECT_NOW) {
+        return resume(
+          Effect.fail(new OwnerBusy(`the owner of the embedded store is stopping or restarting (${refusal})`))
+        )
+      }
       const kind = reply.subarray(0, 1).toString("latin1")
       resume(
         kind === "B"
@@ -54,8 +78,13 @@ const requestBackup = (socketPath: string) =>
 
 /** Backs up the store in `dataDir` to `file` (atomically: a partial file never has its name); returns its size. */
 export const backupEmbedded = Effect.fn("backupEmbedded")(function* (dataDir: string, file: string) {
-  const endpoint = yield* acquireEmbedded(dataDir)
-  const tarball = yield* requestBackup(endpoint.path)
+  // Each try reaches whoever owns the store then (this process, if nobody does; it serves until the scope closes).
+  const tarball = yield* Effect.flatMap(acquireEmbedded(dataDir), (endpoint) => requestBackup(endpoint.path)).pipe(
+    Effect.retry({ while: (error) => error instanceof OwnerBusy, ...busyRetries }),
+    Effect.mapError((error) =>
+      error instanceof OwnerBusy ? new EmbeddedStoreError({ message: `No backup made: ${error.message}` }) : error
+    )
+  )
   const target = Path.resolve(file)
   yield* Effect.try({
     try: () => {
