@@ -22,6 +22,6 @@ export class IdleSignal {
 
   /** The session is idle (or no longer anyone's to wait for): every waiter goes on. */
   idle(): void {
-    for (const done of [...this.waiters]) done(true)
+    for (const done of this.waiters) done(true) // a Set goes on past the entries its loop deletes
   }
 }
