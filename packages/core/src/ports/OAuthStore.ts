@@ -62,7 +62,7 @@ export class OAuthStore extends Context.Service<
   OAuthStore,
   {
     readonly saveClient: (client: OAuthClient) => Effect.Effect<void>
-    /** Deletes the clients registered before `before` that no grant names (never authorized); how many went. */
+    /** Deletes clients registered before `before` that were never granted (up to 1,000 a call); how many went. */
     readonly forgetUnusedClients: (before: DateTime.Utc) => Effect.Effect<number>
     readonly findClient: (clientId: string) => Effect.Effect<Option.Option<OAuthClient>>
     /** Records a grant and its first authorization code (valid until `codeExpiresAt`, once). */

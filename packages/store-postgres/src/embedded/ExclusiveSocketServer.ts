@@ -77,7 +77,7 @@ export class ExclusiveSocketServer {
   private holder: Connection | undefined
   private running: Promise<void> | undefined
   private db: PGlite | undefined
-  /** While PGlite is detached after its backend ended: what new connections are told. */
+  /** While PGlite is detached (its backend ended, or the owner reopens it): what new connections are told. */
   private lost: { readonly code: string; readonly message: string } | undefined
   private draining = false
   /** No new turn starts: the owner waits for the session to be idle to detach PGlite. */
