@@ -100,7 +100,9 @@ export const PgOAuthStore = Layer.effect(
     const createGrant = Effect.fn("PgOAuthStore.createGrant")(function* (grant: GrantRequest, code: NewCode) {
       const id = GrantId.make(crypto.randomUUID())
       const created = at(sql, grant.createdAt)
-      yield* sql`WITH expired AS (DELETE FROM oauth_codes WHERE expires_at <= ${created}),
+      yield* sql`WITH expired AS (
+          DELETE FROM oauth_codes WHERE code_hash IN (${expiredRows(sql, "oauth_codes", created)})
+        ),
         granted AS (
           UPDATE oauth_clients SET first_granted_at = ${created}
           WHERE client_id = ${grant.clientId} AND first_granted_at IS NULL

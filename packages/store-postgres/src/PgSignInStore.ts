@@ -35,7 +35,9 @@ export const PgSignInStore = Layer.effect(
     const saveLink = Effect.fn("PgSignInStore.saveLink")(function* (link: NewLink) {
       const cutoff = DateTime.subtractDuration(link.createdAt, keepExpiredLinks)
       const mail = link.mail
-      yield* sql`WITH expired AS (DELETE FROM sign_in_links WHERE expires_at < ${at(sql, cutoff)})
+      yield* sql`WITH expired AS (
+          DELETE FROM sign_in_links WHERE token_hash IN (${expiredRows(sql, "sign_in_links", at(sql, cutoff))})
+        )
         INSERT INTO sign_in_links (token_hash, email, created_at, expires_at, mail_url, mail_language, mail_state,
           mail_due_at)
         VALUES (${hashSecret(link.token)}, ${link.email}, ${at(sql, link.createdAt)}, ${at(sql, link.expiresAt)},

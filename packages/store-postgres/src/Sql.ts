@@ -33,17 +33,26 @@ export const jsonColumn = <S extends Schema.Top>(schema: S) => Schema.Union([sch
 export const at = (sql: Sql, instant: DateTime.Utc): Statement.Fragment =>
   sql`${DateTime.formatIso(instant)}::timestamptz`
 
+/** The tables whose rows expire, each with its key: a secret's hash. */
+const expiringTables = {
+  sessions: "token_hash",
+  oauth_tokens: "token_hash",
+  oauth_codes: "code_hash",
+  sign_in_links: "token_hash"
+} as const
+
 /**
- * The keys of up to 1,000 rows of `table` (sessions or OAuth tokens, keyed by `token_hash`) expired at `instant`,
- * skipping those another transaction holds: a write that deletes expired rows as it goes never waits for, nor
- * deadlocks with, another replica's doing the same, and a backlog goes a thousand at a time.
+ * The keys of up to 1,000 rows of `table` expired at `instant`, skipping those another transaction holds: a write that
+ * deletes expired rows as it goes (a new session, token pair, code or link) never waits for, nor deadlocks with,
+ * another replica's doing the same, and a backlog goes a thousand at a time.
  */
 export const expiredRows = (
   sql: Sql,
-  table: "sessions" | "oauth_tokens",
+  table: keyof typeof expiringTables,
   instant: Statement.Fragment
 ): Statement.Fragment =>
-  sql`SELECT token_hash FROM ${sql.literal(table)} WHERE expires_at <= ${instant} LIMIT 1000 FOR UPDATE SKIP LOCKED`
+  sql`SELECT ${sql.literal(expiringTables[table])} FROM ${sql.literal(table)} WHERE expires_at <= ${instant}
+    LIMIT 1000 FOR UPDATE SKIP LOCKED`
 
 // Literal, not bound: the partial indexes on open tenders (Migrations.ts) apply only when the planner sees the values.
 const liveStatusList = `t.status IN (${liveStatuses.map((s) => `'${s}'`).join(", ")})`

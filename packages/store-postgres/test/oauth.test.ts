@@ -427,7 +427,7 @@ for (const [name, makeLayer] of backends()) {
   describe(`OAuth rows on ${name}`, () => {
     layer(makeLayer(), { timeout: 120_000, excludeTestServices: true })((it) => {
       it.effect(
-        "keeps codes and tokens hashed; drops expired codes with a new grant, expired tokens (any grant's) with new ones",
+        "keeps codes and tokens hashed; drops expired codes with a new grant, any grant's expired tokens with new ones",
         () =>
           Effect.gen(function* () {
             const sql = yield* PgClient.PgClient

@@ -20,7 +20,7 @@ import { acquireEmbedded, SOCKET_NAME } from "./Endpoint.ts"
 import { EmbeddedStoreError, storeError } from "./EmbeddedStoreError.ts"
 import { claimLock, releaseLock } from "./LockFile.ts"
 import { closePGlite, openPGlite, PGLITE_DIR } from "./ServePGlite.ts"
-import { ADMIN_SHUTDOWN, BACKUP_REQUEST_CODE, CANNOT_CONNECT_NOW, ReadyScanner } from "./WireProtocol.ts"
+import { BACKUP_REQUEST_CODE, ReadyScanner, refusedBeforeRunning } from "./WireProtocol.ts"
 
 /**
  * The owner ended the request with FATAL 57P01 or 57P03 (ExclusiveSocketServer.ts): it is stopping, or reopening
@@ -55,7 +55,7 @@ const requestBackup = (socketPath: string) =>
     socket.once("end", () => {
       const reply = Buffer.concat(chunks)
       const refusal = refusalCode(reply)
-      if (refusal === ADMIN_SHUTDOWN || refusal === CANNOT_CONNECT_NOW) {
+      if (refusedBeforeRunning(refusal)) {
         return resume(
           Effect.fail(new OwnerBusy(`the owner of the embedded store is stopping or restarting (${refusal})`))
         )

@@ -16,7 +16,7 @@ import { Effect, Predicate } from "effect"
 import * as Client from "effect/sql/SqlClient"
 import type { Connection } from "effect/sql/SqlConnection"
 import { SqlError, UnknownError } from "effect/sql/SqlError"
-import { ADMIN_SHUTDOWN, CANNOT_CONNECT_NOW } from "./WireProtocol.ts"
+import { refusedBeforeRunning } from "./WireProtocol.ts"
 
 /** The code of the error under a SqlError: PostgreSQL's SQLSTATE, or Node's for a socket error (`EPIPE`). */
 export const sqlState = (error: unknown): string | undefined => {
@@ -34,7 +34,7 @@ export const sqlState = (error: unknown): string | undefined => {
 export const outcome = (error: unknown): "not-run" | "broken" | "other" => {
   if (!(error instanceof SqlError)) return "other"
   const code = sqlState(error)
-  if (code === ADMIN_SHUTDOWN || code === CANNOT_CONNECT_NOW) return "not-run"
+  if (refusedBeforeRunning(code)) return "not-run"
   if (error.reason._tag !== "ConnectionError") return "other"
   return error.reason.operation === "connect" || code === "EPIPE" ? "not-run" : "broken"
 }

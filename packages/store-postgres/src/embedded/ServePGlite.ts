@@ -24,10 +24,10 @@ const MiB = 1024 * 1024
 /**
  * When the owner gives back PGlite's memory. Its WebAssembly memory never shrinks: what an `ANALYZE` of the tenders
  * (it samples every row of a store of 100,000: 128 → 266 MB), a re-analysis or a large sort once took stays in the
- * process's RSS. Every `every` the owner looks how far it grew since PGlite was opened and, past `slack` bytes, detaches
- * it at a moment no connection holds the session (waiting at most `wait`, else it looks again later), closes it and
- * opens it again: 0.2–0.6 s at 100,000 tenders, during which clients wait, reconnect and send again what was not
- * answered (FailoverClient.ts). Measured in docs/benchmarks.md, "Issue 23, 2026-11-29 (twelfth session)".
+ * process's RSS. Every `every` the owner looks how far it grew since PGlite was opened and, past `slack` bytes,
+ * detaches it at a moment no connection holds the session (waiting at most `wait`, else it looks again later), closes
+ * it and opens it again: 0.2–0.6 s at 100,000 tenders, during which clients wait, reconnect and send again what was
+ * not answered (FailoverClient.ts). Measured in docs/benchmarks.md, "Issue 23, 2026-11-29 (twelfth session)".
  */
 export const EmbeddedMemoryRelease = Context.Reference<{
   readonly every: Duration.Duration

@@ -20,6 +20,9 @@ const MAX_ERROR_BODY = 8192
 export const ADMIN_SHUTDOWN = "57P01"
 /** SQLSTATE cannot_connect_now: PGlite is being reopened; nothing of the session ran. */
 export const CANNOT_CONNECT_NOW = "57P03"
+/** Whether an owner's refusal (FATAL `code`) says nothing of the session ran: it stops, or reopens PGlite. */
+export const refusedBeforeRunning = (code: string | undefined): boolean =>
+  code === ADMIN_SHUTDOWN || code === CANNOT_CONNECT_NOW
 /** SQLSTATE internal_error, for a session cut off because PGlite's backend died under it. */
 export const INTERNAL_ERROR = "XX000"
 /** SQLSTATE read_only_sql_transaction: what a write gets while the disk is too full to start writes. */
