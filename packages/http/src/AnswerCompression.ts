@@ -3,14 +3,23 @@ import { HttpServerResponse } from "effect/http"
 import { gunzipSync, gzipSync } from "node:zlib"
 
 /**
+ * zlib's output chunk when packing an answer: under half of Buffer's 8 KB pool, so that each chunk is a slice of the
+ * pool and not a buffer of its own. With zlib's default 16 KB, every answer packed allocated a 16 KB buffer and freed
+ * it once its bytes were copied out; the C library could not give those holes back while the kept answers' small
+ * copies sat between them. Packing 4,000 answers of ten cards and keeping them grew a process's RSS by 19 KB an
+ * answer with 16 KB chunks, 5 KB with these (the answers' JSON and objects included), and packed 25 % faster.
+ */
+const packChunk = 2048
+
+/**
  * Search answers kept gzip-compressed (the result cache's packing in `serve`): an answer's JSON takes about a quarter
  * of its bytes (3.3 KB to 0.9 on the bench's answers). The packed bytes, which the cache keeps, are copied out of
- * zlib's output, a view of a 16 KB buffer however little it holds; the unpacked JSON is written or decoded once and
- * let go, so it is not.
+ * zlib's output, a view of its chunk however little it holds; the unpacked JSON is written or decoded once and let
+ * go, so it is not.
  */
 export const gzipAnswers: AnswerPacking = {
   encoding: "gzip",
-  pack: (json) => Uint8Array.from(gzipSync(json)),
+  pack: (json) => Uint8Array.from(gzipSync(json, { chunkSize: packChunk })),
   unpack: (packed) => gunzipSync(packed)
 }
 

@@ -83,7 +83,17 @@ describe("a search answered from the result cache", () => {
   it("packs an answer into bytes of its own size, which unpack to the JSON", () => {
     const json = new TextEncoder().encode(JSON.stringify({ results: [{ id: "ted-1-2026", title: "Road works" }] }))
     const packed = gzipAnswers.pack(json)
-    // A kept answer holds only its bytes, not the 16 KB buffer zlib wrote them in.
+    // A kept answer holds only its bytes, not the chunk zlib wrote them in.
+    assert.strictEqual(packed.buffer.byteLength, packed.byteLength)
+    assert.deepStrictEqual(new Uint8Array(gzipAnswers.unpack(packed)), json)
+  })
+
+  it("packs an answer larger than zlib's output chunk whole", () => {
+    // Ids that do not repeat: their gzip takes several of the packing's 2 KB chunks.
+    const results = Array.from({ length: 400 }, (_, i) => ({ id: `ted-${(i * 7919) % 99991}-2026`, n: i * i }))
+    const json = new TextEncoder().encode(JSON.stringify({ results }))
+    const packed = gzipAnswers.pack(json)
+    assert.isAbove(packed.byteLength, 2048)
     assert.strictEqual(packed.buffer.byteLength, packed.byteLength)
     assert.deepStrictEqual(new Uint8Array(gzipAnswers.unpack(packed)), json)
   })
