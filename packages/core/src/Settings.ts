@@ -96,7 +96,7 @@ export const backgroundSettingsConfig: Config.Config<BackgroundSettings> = Confi
 )
 
 /** How many search answers a server keeps by default (`TENDERS_SEARCH_CACHE`; decisions.md, the result cache). */
-export const defaultSearchCacheEntries = 1000
+export const defaultSearchCacheEntries = 4000
 
 /** `TENDERS_SEARCH_CACHE`: how many search answers `serve` keeps (0: none, every search runs). */
 export const searchCacheConfig: Config.Config<number> = Config.Int("TENDERS_SEARCH_CACHE").pipe(
