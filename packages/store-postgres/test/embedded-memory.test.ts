@@ -6,7 +6,7 @@ import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { backupEmbedded, layerEmbedded, restoreEmbedded, SOCKET_NAME } from "../src/embedded/EmbeddedPostgres.ts"
 import { EmbeddedMemoryRelease } from "../src/embedded/ServePGlite.ts"
-import { connectRaw, exchange, reply, simpleQuery, startupMessage, tempDir } from "./embedded-wire.ts"
+import { exchange, rawSession, reply, simpleQuery, tempDir } from "./embedded-wire.ts"
 
 /** A statement that makes PGlite's memory grow by about 100 MB: a string of 50,000,000 characters, built in steps. */
 const hungry = "SELECT length(string_agg(repeat('x', 1000), '')) FROM generate_series(1, 50000)"
@@ -24,10 +24,8 @@ describe("embedded PGlite gives back its memory", () => {
         const sql = yield* SqlClient.SqlClient
         yield* sql`CREATE TABLE counter (id int PRIMARY KEY, n int NOT NULL)`
         yield* sql`INSERT INTO counter VALUES (1, 0)`
-        const idle = yield* connectRaw(path)
-        assert.strictEqual(yield* exchange(idle, startupMessage()), "I")
-        const holder = yield* connectRaw(path)
-        assert.strictEqual(yield* exchange(holder, startupMessage()), "I")
+        const idle = yield* rawSession(path)
+        const holder = yield* rawSession(path)
         // The memory grows inside a transaction: the owner may not reopen PGlite before it ends.
         assert.strictEqual(yield* exchange(holder, simpleQuery(`BEGIN; ${hungry}; UPDATE counter SET n = n + 1`)), "T")
         yield* Effect.sleep("1 second")
@@ -54,8 +52,7 @@ describe("embedded PGlite gives back its memory", () => {
       const path = Path.join(dir, SOCKET_NAME)
       yield* Effect.gen(function* () {
         const sql = yield* SqlClient.SqlClient
-        const idle = yield* connectRaw(path)
-        assert.strictEqual(yield* exchange(idle, startupMessage()), "I")
+        const idle = yield* rawSession(path)
         yield* sql`CREATE TABLE notes (id int PRIMARY KEY)`
         yield* sql`INSERT INTO notes SELECT generate_series(1, 1000)`
         yield* Effect.sleep("500 millis")
@@ -77,8 +74,7 @@ describe("embedded PGlite gives back its memory", () => {
       yield* Effect.gen(function* () {
         const sql = yield* SqlClient.SqlClient
         yield* sql`CREATE TABLE notes (id int PRIMARY KEY)`
-        const holder = yield* connectRaw(path)
-        assert.strictEqual(yield* exchange(holder, startupMessage()), "I")
+        const holder = yield* rawSession(path)
         assert.strictEqual(yield* exchange(holder, simpleQuery(`BEGIN; ${hungry}; INSERT INTO notes VALUES (1)`)), "T")
         // The owner now waits (up to 10 s) for the session to be idle, and gives nobody a turn meanwhile.
         yield* Effect.sleep("300 millis")

@@ -17,7 +17,16 @@ import {
   SOCKET_NAME
 } from "../src/embedded/EmbeddedPostgres.ts"
 import { describeCause } from "../src/embedded/EmbeddedStoreError.ts"
-import { connectRaw, exchange, reply, serverWithDisk, simpleQuery, startupMessage, tempDir } from "./embedded-wire.ts"
+import {
+  connectRaw,
+  exchange,
+  rawSession,
+  reply,
+  serverWithDisk,
+  simpleQuery,
+  startupMessage,
+  tempDir
+} from "./embedded-wire.ts"
 
 /** Polls until nothing accepts connections on `path` any more (a stopping server closed its listener). */
 const refusesConnections = (path: string) =>
@@ -34,12 +43,6 @@ const sqlStateOf = (error: unknown) =>
   error instanceof SqlError && error.reason.cause instanceof Error && "code" in error.reason.cause
     ? error.reason.cause.code
     : undefined
-
-const rawSession = Effect.fnUntraced(function* (path: string) {
-  const socket = yield* connectRaw(path)
-  assert.strictEqual(yield* exchange(socket, startupMessage()), "I")
-  return socket
-})
 
 /**
  * An owner of a fresh embedded store (closed through `ownerScope`) with a table `counter` (one row, n = 0), and a

@@ -1,5 +1,6 @@
 // Raw PostgreSQL wire-protocol clients for the embedded store's tests: what an outside client (psql, a
 // crashing process) does, byte for byte.
+import { assert } from "@effect/vitest"
 import { Effect } from "effect"
 import * as Fs from "node:fs"
 import * as Net from "node:net"
@@ -129,3 +130,10 @@ export const reply = (socket: Net.Socket, bytes?: Buffer) =>
 /** Writes raw frontend bytes and resolves with the status of the next ReadyForQuery. */
 export const exchange = (socket: Net.Socket, bytes: Buffer) =>
   Effect.map(reply(socket, bytes), (answer) => answer.status ?? "closed")
+
+/** A raw connection that sent its startup message and was told the session is idle. */
+export const rawSession = Effect.fnUntraced(function* (path: string) {
+  const socket = yield* connectRaw(path)
+  assert.strictEqual(yield* exchange(socket, startupMessage()), "I")
+  return socket
+})
