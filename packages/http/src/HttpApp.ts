@@ -1,6 +1,6 @@
 import { TendersApi } from "@tenders/contract"
-import { Effect, Layer, Scope } from "effect"
-import { HttpMiddleware, HttpRouter, type HttpServerRequest, type HttpServerResponse } from "effect/http"
+import { Effect, identity, Layer, Scope } from "effect"
+import { HttpMiddleware, HttpRouter } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import type { IpNetwork } from "effect/net"
 import { AuthorizationLive } from "./AuthorizationLive.ts"
@@ -47,11 +47,6 @@ export const HttpApp = Layer.mergeAll(
  */
 export const routerConfig = { maxParamLength: 1024 } as const
 
-/** A middleware that gives the request to the app as it came. */
-const untouched = <E, R>(
-  httpApp: Effect.Effect<HttpServerResponse.HttpServerResponse, E, HttpServerRequest.HttpServerRequest | R>
-) => httpApp
-
 /**
  * The middleware to serve every route with (`HttpRouter.serve(app, { middleware })`): a request that came through one
  * of the trusted proxies (`TENDERS_TRUSTED_PROXIES`, core `trustedProxiesConfig`) gets its client's address from
@@ -60,4 +55,4 @@ const untouched = <E, R>(
  * would still parse each request's peer address and give its fiber a new context, about 1 % of a cached search's CPU.
  */
 export const clientAddressMiddleware = (trustedProxies: ReadonlyArray<IpNetwork.IpNetwork>) =>
-  trustedProxies.length === 0 ? untouched : HttpMiddleware.xForwardedHeaders({ trustedProxies })
+  trustedProxies.length === 0 ? identity : HttpMiddleware.xForwardedHeaders({ trustedProxies })
