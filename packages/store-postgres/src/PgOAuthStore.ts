@@ -11,7 +11,7 @@ import { PgClient } from "@effect/sql-pg"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { SqlSchema } from "effect/sql"
 import { hashSecret } from "./Secrets.ts"
-import { accountColumns, at, expiredRows, utc, UtcInstant } from "./Sql.ts"
+import { accountColumns, at, expiredRows, rowsToTidy, utc, UtcInstant } from "./Sql.ts"
 
 type Service = OAuthStore["Service"]
 type NewCode = Parameters<Service["createGrant"]>[1]
@@ -78,10 +78,8 @@ export const PgOAuthStore = Layer.effect(
 
     const forgetUnusedClients = Effect.fn("PgOAuthStore.forgetUnusedClients")(function* (before: DateTime.Utc) {
       // Only the clients never granted are looked at (a partial index), up to 1,000, none another replica holds.
-      const rows = yield* sql`DELETE FROM oauth_clients WHERE client_id IN (
-          SELECT client_id FROM oauth_clients WHERE first_granted_at IS NULL AND created_at < ${at(sql, before)}
-          LIMIT 1000 FOR UPDATE SKIP LOCKED
-        )
+      const never = sql`first_granted_at IS NULL AND created_at < ${at(sql, before)}`
+      const rows = yield* sql`DELETE FROM oauth_clients WHERE client_id IN (${rowsToTidy(sql, "oauth_clients", never)})
         RETURNING 1`
       return rows.length
     }, Effect.orDie)

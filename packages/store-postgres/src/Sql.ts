@@ -33,26 +33,34 @@ export const jsonColumn = <S extends Schema.Top>(schema: S) => Schema.Union([sch
 export const at = (sql: Sql, instant: DateTime.Utc): Statement.Fragment =>
   sql`${DateTime.formatIso(instant)}::timestamptz`
 
-/** The tables whose rows expire, each with its key: a secret's hash. */
-const expiringTables = {
+/** The tables whose rows writes delete as they go once nobody can use them, each with its key. */
+const tidiedTables = {
   sessions: "token_hash",
   oauth_tokens: "token_hash",
   oauth_codes: "code_hash",
-  sign_in_links: "token_hash"
+  sign_in_links: "token_hash",
+  oauth_clients: "client_id"
 } as const
 
 /**
- * The keys of up to 1,000 rows of `table` expired at `instant`, skipping those another transaction holds: a write that
- * deletes expired rows as it goes (a new session, token pair, code or link) never waits for, nor deadlocks with,
- * another replica's doing the same, and a backlog goes a thousand at a time.
+ * The keys of up to 1,000 rows of `table` that `unusable` says nobody can use, skipping those another transaction
+ * holds: a write that deletes such rows as it goes (a new session, token pair, code, link or client) never waits
+ * for, nor deadlocks with, another replica's doing the same, and a backlog goes a thousand at a time.
  */
+export const rowsToTidy = (
+  sql: Sql,
+  table: keyof typeof tidiedTables,
+  unusable: Statement.Fragment
+): Statement.Fragment =>
+  sql`SELECT ${sql.literal(tidiedTables[table])} FROM ${sql.literal(table)} WHERE ${unusable}
+    LIMIT 1000 FOR UPDATE SKIP LOCKED`
+
+/** The keys of up to 1,000 rows of `table` expired at `instant` (`rowsToTidy`). */
 export const expiredRows = (
   sql: Sql,
-  table: keyof typeof expiringTables,
+  table: Exclude<keyof typeof tidiedTables, "oauth_clients">,
   instant: Statement.Fragment
-): Statement.Fragment =>
-  sql`SELECT ${sql.literal(expiringTables[table])} FROM ${sql.literal(table)} WHERE expires_at <= ${instant}
-    LIMIT 1000 FOR UPDATE SKIP LOCKED`
+): Statement.Fragment => rowsToTidy(sql, table, sql`expires_at <= ${instant}`)
 
 // Literal, not bound: the partial indexes on open tenders (Migrations.ts) apply only when the planner sees the values.
 const liveStatusList = `t.status IN (${liveStatuses.map((s) => `'${s}'`).join(", ")})`
