@@ -46,6 +46,28 @@ export const sourceStatus = (
   return olderThan(run.lastSuccessAt, limit, now) ? "stalled" : "ok"
 }
 
+/**
+ * The first instant after `now` at which a source's status could change with no run written (epoch milliseconds;
+ * Infinity when none can): a run going, or the last success, older than three intervals from then on (`sourceStatus`
+ * turns `stalled` just after it). Every other change of status is a run's write.
+ */
+export const statusChangesAt = (
+  runs: ReadonlyArray<SourceRunSummary>,
+  intervals: Record<SourceCode, Duration.Duration>,
+  now: DateTime.Utc
+): number => {
+  const from = DateTime.toEpochMillis(now)
+  let first = Infinity
+  for (const run of runs) {
+    const limit = Duration.toMillis(Duration.times(intervals[run.code], 3))
+    for (const since of [run.runningSince, run.lastSuccessAt]) {
+      const turns = since === null ? Infinity : DateTime.toEpochMillis(since) + limit
+      if (turns >= from) first = Math.min(first, turns)
+    }
+  }
+  return first
+}
+
 /** The full report: the three sources in fixed order; `ok` only when all are `ok`. */
 export const healthReport = (
   runs: ReadonlyArray<SourceRunSummary>,

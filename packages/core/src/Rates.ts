@@ -44,6 +44,24 @@ export interface RatesInUse {
   readonly figures: ReadonlyArray<RateFigure>
 }
 
+const tablesSeen = new Map<string, number>()
+const fingerprints = new WeakMap<RatesInUse, number>()
+
+/**
+ * A number that is the same for the same rates in use (every field of every figure) and differs for others: worked
+ * out once for each table read (this process numbers the tables it sees, a handful in its life).
+ */
+export const ratesFingerprint = (rates: RatesInUse): number => {
+  let known = fingerprints.get(rates)
+  if (known === undefined) {
+    const table = JSON.stringify(rates)
+    known = tablesSeen.get(table) ?? tablesSeen.size
+    tablesSeen.set(table, known)
+    fingerprints.set(rates, known)
+  }
+  return known
+}
+
 /** A rates table file as the rates in use, `origin` naming it (e.g. "the bundled table"). */
 export const ratesInUseOf = (table: RatesTable, origin: string): RatesInUse => ({
   quarter: table.quarter,

@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { DateTime, Duration } from "effect"
-import { healthReport } from "../src/index.ts"
+import { healthReport, statusChangesAt } from "../src/index.ts"
 
 const now = DateTime.makeUnsafe("2026-11-21T12:00:00Z")
 const hour = Duration.hours(1)
@@ -55,5 +55,37 @@ describe("source health", () => {
       ).sources[0]?.status
     assert.strictEqual(running("2026-11-21T09:30:00Z"), "ok")
     assert.strictEqual(running("2026-11-21T08:59:00Z"), "stalled")
+  })
+
+  it("says when a source's status could next change with no run written: 3 intervals after a run or success", () => {
+    const ms = (iso: string) => DateTime.toEpochMillis(at(iso))
+    const changesAt = (runs: Parameters<typeof statusChangesAt>[0]) => statusChangesAt(runs, intervals, now)
+    // Nothing has run, or only failed: nothing changes by time.
+    assert.strictEqual(changesAt([]), Infinity)
+    assert.strictEqual(
+      changesAt([{ code: "ted", lastSuccessAt: null, lastFailureAt: at("2026-11-21T11:00:00Z"), runningSince: null }]),
+      Infinity
+    )
+    // Succeeded at 11:30 (every hour): stalled after 14:30.
+    const ok = {
+      code: "ted" as const,
+      lastSuccessAt: at("2026-11-21T11:30:00Z"),
+      lastFailureAt: null,
+      runningSince: null
+    }
+    assert.strictEqual(changesAt([ok]), ms("2026-11-21T14:30:00Z"))
+    // A run going since 10:00 turns it stalled first (after 13:00); one older than three intervals already did.
+    assert.strictEqual(changesAt([{ ...ok, runningSince: at("2026-11-21T10:00:00Z") }]), ms("2026-11-21T13:00:00Z"))
+    assert.strictEqual(changesAt([{ ...ok, runningSince: at("2026-11-21T08:00:00Z") }]), ms("2026-11-21T14:30:00Z"))
+    // The soonest of the sources, each by its own interval: one already stalled changes nothing more.
+    const gnumner = { ...ok, code: "gnumner" as const, lastSuccessAt: at("2026-11-21T07:00:00Z") }
+    assert.strictEqual(changesAt([ok, gnumner]), ms("2026-11-21T14:30:00Z"))
+    assert.strictEqual(
+      statusChangesAt([ok, gnumner], { ...intervals, gnumner: Duration.hours(2) }, now),
+      ms("2026-11-21T13:00:00Z")
+    )
+    // At the instant itself, the change is still ahead (stalled is "older than").
+    assert.strictEqual(statusChangesAt([ok], intervals, at("2026-11-21T14:30:00Z")), ms("2026-11-21T14:30:00Z"))
+    assert.strictEqual(statusChangesAt([ok], intervals, at("2026-11-21T14:30:01Z")), Infinity)
   })
 })

@@ -12,6 +12,8 @@ import {
   searchResponseOf,
   searchTenders,
   searchTendersExplained,
+  SearchText,
+  noPacks,
   type SourceRunSummary,
   unpackedAnswers,
   SourceStatusStore,
@@ -23,9 +25,16 @@ import { sample } from "./support.ts"
 
 /**
  * The store's generation as a test sets it (none: the store cannot tell), and a TenderStore that counts its
- * searches, so a test sees which answers were run and which were given again.
+ * searches, so a test sees which answers were run and which were given again; with no source run and the bundled
+ * rates unless a test gives its own.
  */
-const harnessWith = (packing?: AnswerPacking) =>
+const harnessWith = (
+  options: {
+    readonly packing?: AnswerPacking
+    readonly status?: Layer.Layer<SourceStatusStore>
+    readonly rates?: Layer.Layer<Rates>
+  } = {}
+) =>
   Effect.gen(function* () {
     const generation = yield* Ref.make(Option.some(1))
     const searches = yield* Ref.make(0)
@@ -42,9 +51,16 @@ const harnessWith = (packing?: AnswerPacking) =>
         return TenderStore.of({ ...store, search })
       })
     ).pipe(Layer.provideMerge(TenderStoreMemory))
-    const layer = SearchCache.layer(10, packing).pipe(
+    const layer = SearchCache.layer(10, options.packing).pipe(
       Layer.provide(changes),
-      Layer.merge(Layer.mergeAll(counted, SourceStatusStoreEmpty, Rates.bundled, SearchTextSimple))
+      Layer.merge(
+        Layer.mergeAll(
+          counted,
+          options.status ?? SourceStatusStoreEmpty,
+          options.rates ?? Rates.bundled,
+          SearchTextSimple
+        )
+      )
     )
     return { generation, searches, layer }
   })
@@ -99,11 +115,12 @@ describe("SearchCache", () => {
         ])
         const kept = yield* searchTendersExplained({ q: "road" }, "pro")
         // The answer holds its JSON and its notes, not its cards as objects.
-        assert.deepStrictEqual(Object.keys(kept).toSorted(), ["bytes", "firstDeadline", "notes", "packing"])
+        assert.deepStrictEqual(Object.keys(kept).toSorted(), ["bytes", "changesAt", "notes", "packing"])
         const response = searchResponseOf(kept)
         assert.deepStrictEqual(response.results.map((card) => card.id).toSorted(), ["ted-1-2026", "ted-2-2026"])
         assert.deepStrictEqual(JSON.parse(new TextDecoder().decode(answerJson(kept))), response)
-        assert.strictEqual(kept.firstDeadline, DateTime.toEpochMillis(DateTime.makeUnsafe(inDays(now, 2))))
+        // No source has run: only the first deadline changes it with time.
+        assert.strictEqual(kept.changesAt, DateTime.toEpochMillis(DateTime.makeUnsafe(inDays(now, 2))))
         // Given again from the cache: the same bytes.
         assert.strictEqual((yield* searchTendersExplained({ q: "road" }, "pro")).bytes, kept.bytes)
       }).pipe(Effect.provide(layer), Effect.provideService(Metric.MetricRegistry, new Map()))
@@ -118,7 +135,7 @@ describe("SearchCache", () => {
         pack: (json) => json.toReversed(),
         unpack: (packed) => packed.toReversed()
       }
-      const { searches, layer } = yield* harnessWith(reversed)
+      const { searches, layer } = yield* harnessWith({ packing: reversed })
       yield* Effect.gen(function* () {
         const now = yield* DateTime.now
         yield* (yield* TenderStore).upsert([makeRecord({ id: "ted-1-2026", deadline: inDays(now, 5) })])
@@ -184,6 +201,66 @@ describe("SearchCache", () => {
     })
   )
 
+  it.effect("gives an answer again only until a source it calls healthy would turn stalled", () =>
+    Effect.gen(function* () {
+      const runs = yield* Ref.make<ReadonlyArray<SourceRunSummary>>([])
+      const { searches, layer } = yield* harnessWith({
+        status: Layer.succeed(SourceStatusStore, SourceStatusStore.of({ summaries: Ref.get(runs) }))
+      })
+      yield* Effect.gen(function* () {
+        const now = yield* DateTime.now
+        yield* (yield* TenderStore).upsert([makeRecord({ id: "ted-1-2026", deadline: inDays(now, 5) })])
+        // TED (every hour) last succeeded 2 h 59 min 50 s ago: stalled in 10 seconds, with no run written.
+        const lastSuccessAt = DateTime.subtract(now, { hours: 3 }).pipe(DateTime.add({ seconds: 10 }))
+        yield* Ref.set(runs, [{ code: "ted", lastSuccessAt, lastFailureAt: null, runningSince: null }])
+        const first = yield* searchTenders({ q: "road" }, "free")
+        assert.isUndefined(first.degradedSources)
+        yield* TestClock.adjust("9 seconds")
+        yield* searchTenders({ q: "road" }, "free")
+        assert.strictEqual(yield* Ref.get(searches), 1)
+        yield* TestClock.adjust("2 seconds")
+        const stalled = yield* searchTenders({ q: "road" }, "free")
+        assert.strictEqual(yield* Ref.get(searches), 2)
+        assert.deepStrictEqual(stalled.degradedSources, ["ted"])
+      }).pipe(Effect.provide(layer), Effect.provideService(Metric.MetricRegistry, new Map()))
+    })
+  )
+
+  it.effect("gives an answer again only while the process reads the same rates and the same text analysis", () =>
+    Effect.gen(function* () {
+      const bundled = yield* Rates.bundledRates
+      const rates = yield* Ref.make(bundled)
+      const { searches, layer } = yield* harnessWith({
+        rates: Layer.succeed(Rates, Rates.of({ current: Ref.get(rates) }))
+      })
+      yield* Effect.gen(function* () {
+        const now = yield* DateTime.now
+        yield* (yield* TenderStore).upsert([makeRecord({ id: "ted-1-2026", deadline: inDays(now, 5) })])
+        const ask = searchTenders({ q: "road", budgetCurrency: "USD" }, "pro")
+        const first = yield* ask
+        // The same rates read again (a new object, the same figures): the same answer.
+        yield* Ref.set(rates, structuredClone(bundled))
+        yield* ask
+        assert.strictEqual(yield* Ref.get(searches), 1)
+        // Rates another process imported, once this one read them: the store's generation moved long before.
+        yield* Ref.set(rates, { ...bundled, quarter: "2099-Q1", fallback: null })
+        const rated = yield* ask
+        assert.strictEqual(yield* Ref.get(searches), 2)
+        assert.notStrictEqual(rated.hint, first.hint)
+        assert.include(rated.hint, "2099-Q1")
+        // Packs another process imported, once this process's analysis took them.
+        ;(yield* SearchText).usePacks({ ...noPacks, digest: "a".repeat(64) })
+        yield* ask
+        assert.strictEqual(yield* Ref.get(searches), 3)
+        // Source labels it took.
+        ;(yield* SearchText).useSourceLabels([{ code: "45233140", language: "ru", name: "Ремонт дорог" }])
+        yield* ask
+        yield* ask
+        assert.strictEqual(yield* Ref.get(searches), 4)
+      }).pipe(Effect.provide(layer), Effect.provideService(Metric.MetricRegistry, new Map()))
+    })
+  )
+
   it.effect(
     "checks the plan's rules before the cache: a Free caller is refused filters another plan's search kept",
     () =>
@@ -201,22 +278,15 @@ describe("SearchCache", () => {
     "reads the sources' runs once a generation for the searches it runs, again after a write, each time without one",
     () =>
       Effect.gen(function* () {
-        const generation = yield* Ref.make(Option.some(1))
         const runs = yield* Ref.make<ReadonlyArray<SourceRunSummary>>([])
         const reads = yield* Ref.make(0)
-        const status = Layer.succeed(
-          SourceStatusStore,
-          SourceStatusStore.of({
-            summaries: Effect.andThen(
-              Ref.update(reads, (n) => n + 1),
-              Ref.get(runs)
-            )
-          })
+        const summaries = Effect.andThen(
+          Ref.update(reads, (n) => n + 1),
+          Ref.get(runs)
         )
-        const layer = SearchCache.layer(10).pipe(
-          Layer.provide(Layer.succeed(SearchChanges, SearchChanges.of({ generation: Ref.get(generation) }))),
-          Layer.merge(Layer.mergeAll(TenderStoreMemory, status, Rates.bundled, SearchTextSimple))
-        )
+        const { generation, layer } = yield* harnessWith({
+          status: Layer.succeed(SourceStatusStore, SourceStatusStore.of({ summaries }))
+        })
         yield* Effect.gen(function* () {
           yield* searchTenders({ q: "road" }, "pro")
           yield* searchTenders({ q: "bridge" }, "pro")

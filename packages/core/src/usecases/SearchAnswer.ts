@@ -19,7 +19,8 @@ export const unpackedAnswers: AnswerPacking = { encoding: "identity", pack: (jso
  * A search's answer as the result cache keeps it (`SearchCache`): its JSON as the contract encodes it, UTF-8 bytes,
  * packed as `packing` says (the cache keeps them compressed where the platform can: about a quarter of the bytes;
  * REST sends them as they are to a client that accepts gzip); what
- * its hint was made from (a page in another language says the same in its words); and when its first result closes.
+ * its hint was made from (a page in another language says the same in its words); and when it could first change with
+ * no write to the store.
  * Its cards are not kept as objects: beside their JSON, a server's 1,000 kept answers' cards held about 5 MB more of
  * its heap; a caller that reads them (the dashboard, MCP, the CLI) decodes them from the JSON (`searchResponseOf`).
  */
@@ -27,8 +28,12 @@ export interface ExplainedSearch {
   readonly bytes: Uint8Array
   readonly packing: AnswerPacking
   readonly notes: HintInput
-  /** The earliest deadline of its results, in epoch milliseconds (Infinity when none has one). */
-  readonly firstDeadline: number
+  /**
+   * The first instant it could change with no write (epoch milliseconds; Infinity when none): its first result's
+   * deadline (a closed tender leaves the results; none comes into them by time alone), or a source's status turning
+   * `stalled` (`statusChangesAt`).
+   */
+  readonly changesAt: number
 }
 
 const encodeResponse = Schema.encodeEffect(SearchResponse)
@@ -36,15 +41,22 @@ const decodeResponse = Schema.decodeUnknownSync(SearchResponse)
 const utf8 = new TextEncoder()
 const fromUtf8 = new TextDecoder()
 
-/** An answer made of a search's response, encoded once by the contract's schema. */
-export const explainSearch = (response: SearchResponse, notes: HintInput): Effect.Effect<ExplainedSearch> =>
+/**
+ * An answer made of a search's response, encoded once by the contract's schema; `sourcesChangeAt` is when the
+ * sources' health it says could change (`statusChangesAt`).
+ */
+export const explainSearch = (
+  response: SearchResponse,
+  notes: HintInput,
+  sourcesChangeAt: number
+): Effect.Effect<ExplainedSearch> =>
   Effect.map(Effect.orDie(encodeResponse(response)), (encoded) => {
-    let firstDeadline = Infinity
+    let changesAt = sourcesChangeAt
     for (const card of response.results) {
       const deadline = card.deadline === null ? Option.none() : parseInstant(card.deadline)
-      if (Option.isSome(deadline)) firstDeadline = Math.min(firstDeadline, DateTime.toEpochMillis(deadline.value))
+      if (Option.isSome(deadline)) changesAt = Math.min(changesAt, DateTime.toEpochMillis(deadline.value))
     }
-    return { bytes: utf8.encode(JSON.stringify(encoded)), packing: unpackedAnswers, notes, firstDeadline }
+    return { bytes: utf8.encode(JSON.stringify(encoded)), packing: unpackedAnswers, notes, changesAt }
   })
 
 /** An answer packed as `packing` says (the answer itself when it is packed so already). */

@@ -1,4 +1,4 @@
-import { Cache, Context, DateTime, Duration, Effect, Equal, Exit, Hash, Layer, Option } from "effect"
+import { Cache, Clock, Context, Duration, Effect, Equal, Exit, Hash, Layer, Option } from "effect"
 import type { SearchRequest } from "../Filters.ts"
 import type { SourceRunSummary } from "../Health.ts"
 import { countSearchCache } from "../Metrics.ts"
@@ -6,10 +6,13 @@ import { SearchChanges } from "../ports/SearchChanges.ts"
 import { type AnswerPacking, type ExplainedSearch, packAnswer, unpackedAnswers } from "./SearchAnswer.ts"
 
 /**
- * The longest an answer is kept: what changes with time alone and no write (a source's run overdue and so
- * `stalled`, the quarter of the rates in use) shows within this; written changes end an answer at once.
+ * The longest an answer is kept. A write to what a search reads ends an answer at once (the store's generation
+ * moves), what this process holds of the store keys it (`answer`'s `madeOf`), and what changes with time alone ends
+ * it when it does (`ExplainedSearch.changesAt`); what is left is what no write announces: the planner's statistics,
+ * which PostgreSQL's autovacuum samples again some time after writes and a search weighs words and ways by (re-read
+ * each minute, their sample of words each ten). An answer follows them within this.
  */
-export const searchCacheMaxAge = Duration.seconds(30)
+export const searchCacheMaxAge = Duration.minutes(5)
 
 /**
  * A search as the cache tells searches apart: the store's generation and the request, with the search to run. The
@@ -21,12 +24,11 @@ export const searchCacheMaxAge = Duration.seconds(30)
  */
 class SearchKey implements Equal.Equal {
   readonly text: string
-  /** When the search was asked (the clock's epoch milliseconds). */
-  readonly at: number
+  /** When the answer was made, set by the lookup that ran it (the clock's epoch milliseconds). */
+  madeAt = 0
   #run: Effect.Effect<ExplainedSearch> | undefined
-  constructor(text: string, at: number, run: Effect.Effect<ExplainedSearch>) {
+  constructor(text: string, run: Effect.Effect<ExplainedSearch>) {
     this.text = text
-    this.at = at
     this.#run = run
   }
   /** The search to run, given once: the cache's lookup is its only caller, once for the key it keeps. */
@@ -62,17 +64,21 @@ const requestText = (request: SearchRequest): string =>
   )
 
 /**
- * How long an answer may be given again: until its first result's deadline passes (a closed tender leaves the
- * results; a tender never comes into them by time alone), and at most `searchCacheMaxAge`.
+ * How long an answer made at `madeAt` may be given again: until it could change with no write (its `changesAt`: a
+ * result's deadline passing, a source turning `stalled`), and at most `searchCacheMaxAge`.
  */
-const lifetime = (answer: ExplainedSearch, at: number): Duration.Duration =>
-  Duration.millis(Math.max(0, Math.min(at + Duration.toMillis(searchCacheMaxAge), answer.firstDeadline) - at))
+const lifetime = (answer: ExplainedSearch, madeAt: number): Duration.Duration =>
+  Duration.millis(Math.max(0, Math.min(Duration.toMillis(searchCacheMaxAge), answer.changesAt - madeAt)))
 
 /** The search result cache as the search use case sees it. */
 export interface SearchCacheShape {
-  /** The answer to `request`: the one kept for the store's current generation, else `run`'s, kept. */
+  /**
+   * The answer to `request`: the one kept for the store's current generation and `madeOf` (what else the answer is
+   * made of, as the process holds it now), else `run`'s, kept.
+   */
   readonly answer: <R>(
     request: SearchRequest,
+    madeOf: string,
     run: Effect.Effect<ExplainedSearch, never, R>
   ) => Effect.Effect<ExplainedSearch, never, R>
   /**
@@ -86,7 +92,7 @@ export interface SearchCacheShape {
 
 /** Every search runs: the default, and what a store without a change feed gets. */
 const runEverySearch: SearchCacheShape = {
-  answer: (_request, run) => Effect.tap(run, () => countSearchCache("off")),
+  answer: (_request, _madeOf, run) => Effect.tap(run, () => countSearchCache("off")),
   sourceRuns: (read) => read
 }
 
@@ -115,24 +121,24 @@ export class SearchCache extends Context.Reference<SearchCacheShape>("@tenders/c
         const own = yield* Effect.context<never>()
         const cache = yield* Cache.makeWith(
           (key: SearchKey) =>
-            countSearchCache("miss").pipe(
-              Effect.andThen(key.take()),
-              Effect.map((answer) => packAnswer(answer, packing))
-            ),
+            Effect.gen(function* () {
+              yield* countSearchCache("miss")
+              const answer = packAnswer(yield* key.take(), packing)
+              key.madeAt = yield* Clock.currentTimeMillis
+              return answer
+            }),
           {
             capacity,
-            timeToLive: (exit, key) => (Exit.isSuccess(exit) ? lifetime(exit.value, key.at) : Duration.zero)
+            timeToLive: (exit, key) => (Exit.isSuccess(exit) ? lifetime(exit.value, key.madeAt) : Duration.zero)
           }
         )
-        const answer = <R>(request: SearchRequest, run: Effect.Effect<ExplainedSearch, never, R>) =>
+        const answer = <R>(request: SearchRequest, madeOf: string, run: Effect.Effect<ExplainedSearch, never, R>) =>
           Effect.gen(function* () {
             const generation = yield* changes.generation
-            if (Option.isNone(generation)) return yield* runEverySearch.answer(request, run)
+            if (Option.isNone(generation)) return yield* runEverySearch.answer(request, madeOf, run)
             const context = yield* Effect.context<R>()
-            const at = DateTime.toEpochMillis(yield* DateTime.now)
             const key = new SearchKey(
-              `${generation.value}:${requestText(request)}`,
-              at,
+              `${generation.value}:${madeOf}:${requestText(request)}`,
               Effect.provideContext(run, context)
             )
             if (yield* Cache.has(cache, key)) yield* countSearchCache("hit")

@@ -6,6 +6,7 @@ import { degradedSources } from "../Health.ts"
 import { countRefusal, recordSearch, searchClass } from "../Metrics.ts"
 import { type Plan, planRules } from "../Plan.ts"
 import { Rates } from "../ports/Rates.ts"
+import { ratesFingerprint } from "../Rates.ts"
 import { TenderStore } from "../ports/TenderStore.ts"
 import { type QueryPlan, SearchText } from "../TextQuery.ts"
 import { type HintInput, type SearchQuery, type SearchResponse, searchHint } from "../Search.ts"
@@ -108,13 +109,24 @@ const runSearch = Effect.fnUntraced(function* (request: SearchRequest) {
     notes.filtersUsed.length > 0
   )
   const hint = searchHint(notes)
-  const degraded = degradedSources(health)
+  const degraded = degradedSources(health.report)
   const response: SearchResponse = {
     results: found.tenders.map(toCard),
     ...(hint === undefined ? {} : { hint }),
     ...(degraded.length === 0 ? {} : { degradedSources: degraded })
   }
-  return yield* explainSearch(response, notes)
+  return yield* explainSearch(response, notes, health.changesAt)
+})
+
+/**
+ * What a search's answer is made of besides the store, as this process holds it now: the reference rates (read from
+ * the store again after `ratesCacheTtl`) and the text analysis (its version, with the packs, and the source labels it
+ * uses: taken from the store at the background work's tick), which follow another process's writes at their own
+ * pace. A kept answer is given again only to a search that would be made of the same.
+ */
+const madeOf = Effect.gen(function* () {
+  const text = yield* SearchText
+  return `${ratesFingerprint(yield* (yield* Rates).current)}:${text.version}:${text.sourceLabelCount}`
 })
 
 /**
@@ -124,7 +136,7 @@ const runSearch = Effect.fnUntraced(function* (request: SearchRequest) {
  */
 export const searchTendersExplained = Effect.fn("searchTenders")(function* (request: SearchRequest, plan: Plan) {
   yield* requireFilterPlan(request, plan)
-  return yield* (yield* SearchCache).answer(request, runSearch(request))
+  return yield* (yield* SearchCache).answer(request, yield* madeOf, runSearch(request))
 })
 
 /** Searches open tenders (spec: POST /v1/tenders/search): the answer's response (REST writes its JSON as kept). */

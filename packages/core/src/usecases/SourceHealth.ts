@@ -1,5 +1,5 @@
 import { DateTime, Effect } from "effect"
-import { healthReport, type SourceRunSummary } from "../Health.ts"
+import { healthReport, type SourceRunSummary, statusChangesAt } from "../Health.ts"
 import { SourceIntervals } from "../ports/SourceIntervals.ts"
 import { SourceStatusStore } from "../ports/SourceStatusStore.ts"
 import { SearchCache } from "./SearchCache.ts"
@@ -20,9 +20,12 @@ export const sourceHealth = Effect.flatMap(summaries, reportOf).pipe(Effect.with
 
 /**
  * The health report a search's `degradedSources` is made from: as of now, from the run summaries the result cache
- * kept for the store's current generation (`SearchCache.sourceRuns`; read each time without one).
+ * kept for the store's current generation (`SearchCache.sourceRuns`; read each time without one); with the first
+ * instant it could change with no run written (`statusChangesAt`), which ends a kept answer.
  */
 export const searchSourceHealth = Effect.gen(function* () {
-  const cache = yield* SearchCache
-  return yield* reportOf(yield* cache.sourceRuns(summaries))
+  const runs = yield* (yield* SearchCache).sourceRuns(summaries)
+  const intervals = yield* SourceIntervals
+  const now = yield* DateTime.now
+  return { report: healthReport(runs, intervals, now), changesAt: statusChangesAt(runs, intervals, now) }
 }).pipe(Effect.withSpan("sourceHealth"))
