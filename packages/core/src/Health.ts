@@ -27,6 +27,9 @@ export interface SourceRunSummary {
   readonly runningSince: DateTime.Utc | null
 }
 
+/** How long a source may go without a success, or a run may go on, before it is `stalled`: three intervals. */
+const stalledAfter = (interval: Duration.Duration) => Duration.times(interval, 3)
+
 const olderThan = (at: DateTime.Utc, age: Duration.Duration, now: DateTime.Utc) =>
   DateTime.toEpochMillis(now) - DateTime.toEpochMillis(at) > Duration.toMillis(age)
 
@@ -36,7 +39,7 @@ export const sourceStatus = (
   interval: Duration.Duration,
   now: DateTime.Utc
 ): SourceHealthStatus => {
-  const limit = Duration.times(interval, 3)
+  const limit = stalledAfter(interval)
   if (run === undefined) return "never"
   if (run.runningSince !== null && olderThan(run.runningSince, limit, now)) return "stalled"
   const lastFailure = run.lastFailureAt === null ? -Infinity : DateTime.toEpochMillis(run.lastFailureAt)
@@ -48,7 +51,7 @@ export const sourceStatus = (
 
 /**
  * The first instant after `now` at which a source's status could change with no run written (epoch milliseconds;
- * Infinity when none can): a run going, or the last success, older than three intervals from then on (`sourceStatus`
+ * Infinity when none can): a run going, or the last success, older than `stalledAfter` from then on (`sourceStatus`
  * turns `stalled` just after it). Every other change of status is a run's write.
  */
 export const statusChangesAt = (
@@ -59,7 +62,7 @@ export const statusChangesAt = (
   const from = DateTime.toEpochMillis(now)
   let first = Infinity
   for (const run of runs) {
-    const limit = Duration.toMillis(Duration.times(intervals[run.code], 3))
+    const limit = Duration.toMillis(stalledAfter(intervals[run.code]))
     for (const since of [run.runningSince, run.lastSuccessAt]) {
       const turns = since === null ? Infinity : DateTime.toEpochMillis(since) + limit
       if (turns >= from) first = Math.min(first, turns)
