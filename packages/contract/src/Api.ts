@@ -18,7 +18,7 @@ import {
   openApiDescription,
   searchDescription
 } from "./ApiDescriptions.ts"
-import { Authorization } from "./Authorization.ts"
+import { Authorization, ReadsBesideAuthorization } from "./Authorization.ts"
 import { InternalError, InvalidInputError, LimitReachedError, NotFoundError, PlanRequiredError } from "./ErrorBody.ts"
 import { CountsAgainstQuota } from "./RateLimit.ts"
 
@@ -41,6 +41,7 @@ export class TendersGroup extends HttpApiGroup.make("tenders")
     })
       .annotate(OpenApi.Summary, "Get the full card of one tender")
       .annotate(OpenApi.Description, getTenderDescription)
+      .annotate(ReadsBesideAuthorization, true)
   )
   .middleware(Authorization)
   .annotateMerge(

@@ -54,7 +54,7 @@ const tender = Effect.fn("dashboard.tender")(function* () {
   const ctx = yield* CurrentPage
   const id = yield* pathParams(Schema.Struct({ tenderId: TenderId }))
   const found = Option.isSome(id)
-    ? yield* Effect.result(getTender(id.value.tenderId, ctx.session.account.plan))
+    ? yield* Effect.result(getTender(id.value.tenderId, Effect.succeed(ctx.session.account.plan)))
     : undefined
   return found !== undefined && Result.isSuccess(found)
     ? showPage(tenderPage(ctx, found.success))

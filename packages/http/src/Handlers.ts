@@ -1,4 +1,4 @@
-import { CurrentCaller, TendersApi } from "@tenders/contract"
+import { currentCaller, TendersApi } from "@tenders/contract"
 import {
   AlertStore,
   createWatchlist,
@@ -24,15 +24,23 @@ export const TendersHandlers = HttpApiBuilder.group(
   "tenders",
   Effect.fn(function* (handlers) {
     const provide = yield* withPorts(TenderStore, Rates, SourceStatusStore, SearchText)
-    return handlers
-      .handle("search", ({ payload, request }) =>
-        provide(Effect.flatMap(CurrentCaller, (caller) => searchTendersExplained(payload, caller.account.plan))).pipe(
-          Effect.map((answer) => searchAnswerResponse(answer, request.headers["accept-encoding"]))
+    return (
+      handlers
+        .handle("search", ({ payload, request }) =>
+          provide(Effect.flatMap(currentCaller, (caller) => searchTendersExplained(payload, caller.account.plan))).pipe(
+            Effect.map((answer) => searchAnswerResponse(answer, request.headers["accept-encoding"]))
+          )
         )
-      )
-      .handle("get", ({ params }) =>
-        provide(Effect.flatMap(CurrentCaller, (caller) => getTender(params.id, caller.account.plan)))
-      )
+        // The tender is read while the call is authorized (the endpoint `ReadsBesideAuthorization`).
+        .handle("get", ({ params }) =>
+          provide(
+            getTender(
+              params.id,
+              Effect.map(currentCaller, (c) => c.account.plan)
+            )
+          )
+        )
+    )
   })
 )
 
@@ -44,9 +52,9 @@ export const WatchlistsHandlers = HttpApiBuilder.group(
     const provide = yield* withPorts(TenderStore, Rates, WatchlistStore, AlertStore, SearchText)
     return handlers
       .handle("create", ({ payload }) =>
-        provide(Effect.flatMap(CurrentCaller, (caller) => createWatchlist(payload, caller.account)))
+        provide(Effect.flatMap(currentCaller, (caller) => createWatchlist(payload, caller.account)))
       )
-      .handle("alerts", () => provide(Effect.flatMap(CurrentCaller, (caller) => listAlerts(caller.account.id))))
+      .handle("alerts", () => provide(Effect.flatMap(currentCaller, (caller) => listAlerts(caller.account.id))))
   })
 )
 

@@ -11,7 +11,7 @@ import {
   WatchlistCreated,
   WatchlistInput
 } from "@tenders/core"
-import { Schema } from "effect"
+import { Effect, Schema } from "effect"
 import { defineTool } from "./Tool.ts"
 import {
   addToWatchlistDescription,
@@ -47,7 +47,7 @@ export const getTenderTool = defineTool({
   annotations: readOnly,
   input: GetTenderInput,
   output: FullTender,
-  run: ({ id }, caller) => getTender(id, caller.account.plan)
+  run: ({ id }, caller) => getTender(id, Effect.succeed(caller.account.plan))
 })
 
 /** `add_to_watchlist`: POST /v1/watchlists. */
