@@ -6,16 +6,22 @@ import { ConfigProvider, Console, Effect, Exit, Logger, References } from "effec
 import { jsonLineLogger, loggingLayer, textLogger } from "../src/LogFormat.ts"
 import { tracingLayer } from "../src/Observability.ts"
 
-/** A console that keeps what was written to each stream. */
+/** A console that keeps the lines written to each stream, and each write in order. */
 const capture = () => {
-  const written = { out: [] as Array<string>, err: [] as Array<string> }
-  const console = {
-    ...globalThis.console,
-    log: (...args: ReadonlyArray<unknown>) => void written.out.push(args.join(" ")),
-    error: (...args: ReadonlyArray<unknown>) => void written.err.push(args.join(" "))
-  } as unknown as Console.Console
+  const written = { out: [] as Array<string>, err: [] as Array<string>, writes: [] as Array<string> }
+  const write =
+    (stream: "out" | "err") =>
+    (...args: ReadonlyArray<unknown>) => {
+      const text = args.join(" ")
+      written.writes.push(`${stream}: ${text}`)
+      written[stream].push(...text.split("\n"))
+    }
+  const console = { ...globalThis.console, log: write("out"), error: write("err") } as unknown as Console.Console
   return { written, console }
 }
+
+/** The end of the event loop's turn, when the lines logged in it are written. */
+const turnEnds = Effect.promise(() => new Promise<void>((resolve) => setImmediate(resolve)))
 
 describe("log lines", () => {
   it.effect("as JSON, are one object a line on stdout, with the ids of the span they were logged in", () =>
@@ -26,6 +32,7 @@ describe("log lines", () => {
         Effect.provide(Logger.layer([jsonLineLogger])),
         Effect.provideService(Console.Console, console)
       )
+      yield* turnEnds
       assert.strictEqual(written.err.length, 0)
       assert.strictEqual(written.out.length, 1)
       const entry = JSON.parse(written.out[0] ?? "") as { message: unknown; level: string; traceId?: string }
@@ -47,6 +54,7 @@ describe("log lines", () => {
         Effect.provide(tracingLayer),
         Effect.provide(noEndpoint)
       )
+      yield* turnEnds
       const entry = JSON.parse(written.out[0] ?? "") as { message: unknown; traceId?: string; spanId?: string }
       assert.strictEqual(entry.message, "Sent HTTP response")
       assert.isUndefined(entry.traceId)
@@ -62,6 +70,7 @@ describe("log lines", () => {
         Effect.provideService(Console.Console, console),
         Effect.provideService(Logger.LogToStderr, true)
       )
+      yield* turnEnds
       assert.strictEqual(written.out.length, 0)
       assert.strictEqual((JSON.parse(written.err[0] ?? "") as { message: unknown }).message, "MCP stdio error")
     })
@@ -81,6 +90,7 @@ describe("log lines", () => {
             Effect.provide(ConfigProvider.layer(ConfigProvider.fromUnknown({ TENDERS_LOG_FORMAT: "json", ...env }))),
             Effect.provideService(Console.Console, console)
           )
+          // Written when the logging layer was released, before the turn ends.
           return written.out.map((line) => (JSON.parse(line) as { message: unknown }).message)
         })
       assert.deepStrictEqual(yield* logged({}), ["Sent HTTP response", "kept"])
@@ -105,12 +115,31 @@ describe("log lines", () => {
         )
       yield* logged(false)
       yield* logged(true)
+      yield* turnEnds
       const line =
         /^timestamp=\S+ level=INFO fiber=#\d+ message="Sent HTTP response" http\.method=GET http\.status=200$/u
       assert.strictEqual(written.out.length, 1)
       assert.match(written.out[0] ?? "", line)
       assert.strictEqual(written.err.length, 1)
       assert.match(written.err[0] ?? "", line)
+    })
+  )
+
+  it.effect("are written when the turn they were logged in ends, a run of them on one stream in one write", () =>
+    Effect.gen(function* () {
+      const { written, console } = capture()
+      const logged = (message: string, toStderr: boolean) =>
+        Effect.logInfo(message).pipe(Effect.provideService(Logger.LogToStderr, toStderr))
+      yield* Effect.all([logged("a", false), logged("b", false), logged("c", true), logged("d", false)]).pipe(
+        Effect.provide(Logger.layer([textLogger(() => false)])),
+        Effect.provideService(Console.Console, console)
+      )
+      assert.deepStrictEqual(written.writes, [])
+      yield* turnEnds
+      const messages = written.writes.map((write) =>
+        write.replaceAll(/timestamp=\S+ level=INFO fiber=#\d+ message=/gu, "")
+      )
+      assert.deepStrictEqual(messages, ["out: a\nb", "err: c", "out: d"])
     })
   )
 
