@@ -24,23 +24,15 @@ export const TendersHandlers = HttpApiBuilder.group(
   "tenders",
   Effect.fn(function* (handlers) {
     const provide = yield* withPorts(TenderStore, Rates, SourceStatusStore, SearchText)
-    return (
-      handlers
-        .handle("search", ({ payload, request }) =>
-          provide(Effect.flatMap(currentCaller, (caller) => searchTendersExplained(payload, caller.account.plan))).pipe(
-            Effect.map((answer) => searchAnswerResponse(answer, request.headers["accept-encoding"]))
-          )
+    // A get-tender's tender is read while its call is authorized (the endpoint `ReadsBesideAuthorization`).
+    const planOfCaller = Effect.map(currentCaller, (caller) => caller.account.plan)
+    return handlers
+      .handle("search", ({ payload, request }) =>
+        provide(Effect.flatMap(currentCaller, (caller) => searchTendersExplained(payload, caller.account.plan))).pipe(
+          Effect.map((answer) => searchAnswerResponse(answer, request.headers["accept-encoding"]))
         )
-        // The tender is read while the call is authorized (the endpoint `ReadsBesideAuthorization`).
-        .handle("get", ({ params }) =>
-          provide(
-            getTender(
-              params.id,
-              Effect.map(currentCaller, (c) => c.account.plan)
-            )
-          )
-        )
-    )
+      )
+      .handle("get", ({ params }) => provide(getTender(params.id, planOfCaller)))
   })
 )
 

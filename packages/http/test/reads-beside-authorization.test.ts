@@ -44,13 +44,20 @@ const recordedStores = Effect.gen(function* () {
   return { events, layer: Layer.mergeAll(accounts, tenders) }
 })
 
+/** The API over `recordedStores`, one tender stored (`ted-1-2026`), and a Pro key with `limit` calls a month. */
+const apiWithKey = (limit: number) =>
+  Effect.gen(function* () {
+    const { events, layer } = yield* recordedStores
+    const api = yield* makeTestApi(layer)
+    yield* api.seed([makeRecord({ id: "ted-1-2026" })])
+    const { key } = yield* api.createKey("beside@example.com", "pro", "rest", limit)
+    return { events, api, key }
+  })
+
 describe("a tender read beside the authorization (ReadsBesideAuthorization)", () => {
   it.live("reads the tender while the key's statement runs, and answers once the call is authorized", () =>
     Effect.gen(function* () {
-      const { events, layer } = yield* recordedStores
-      const api = yield* makeTestApi(layer)
-      yield* api.seed([makeRecord({ id: "ted-1-2026" })])
-      const { key } = yield* api.createKey("beside@example.com", "pro", "rest", 10)
+      const { events, api, key } = yield* apiWithKey(10)
       const res = yield* api.call("GET", "/v1/tenders/ted-1-2026", { key })
       assert.strictEqual(res.status, 200)
       assert.strictEqual((res.json as { id: string }).id, "ted-1-2026")
@@ -61,10 +68,7 @@ describe("a tender read beside the authorization (ReadsBesideAuthorization)", ()
 
   it.live("answers 401 for an unknown key and 429 past the quota, whatever the read found, and no tender", () =>
     Effect.gen(function* () {
-      const { events, layer } = yield* recordedStores
-      const api = yield* makeTestApi(layer)
-      yield* api.seed([makeRecord({ id: "ted-1-2026" })])
-      const { key } = yield* api.createKey("spent@example.com", "pro", "rest", 1)
+      const { events, api, key } = yield* apiWithKey(1)
       const unknown = `${key.slice(0, -4)}${key.slice(-4) === "AAAA" ? "BBBB" : "AAAA"}`
       const answers = [
         yield* api.call("GET", "/v1/tenders/ted-1-2026", { key: unknown }),
@@ -94,10 +98,7 @@ describe("a tender read beside the authorization (ReadsBesideAuthorization)", ()
 
   it.live("still authorizes first where the endpoint does not read beside it (a search)", () =>
     Effect.gen(function* () {
-      const { events, layer } = yield* recordedStores
-      const api = yield* makeTestApi(layer)
-      yield* api.seed([makeRecord({ id: "ted-1-2026" })])
-      const { key } = yield* api.createKey("search@example.com", "pro", "rest", 10)
+      const { events, api, key } = yield* apiWithKey(10)
       const res = yield* api.call("POST", "/v1/tenders/search", { key, body: { q: "road" } })
       assert.strictEqual(res.status, 200)
       assert.deepStrictEqual(events.slice(0, 2), ["authorization started", "authorization decided"])

@@ -15,6 +15,7 @@ import {
 import { PgClient } from "@effect/sql-pg"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { SqlSchema } from "effect/sql"
+import { CounterClient } from "./CounterClient.ts"
 import { hashSecret } from "./Secrets.ts"
 import { accountColumns, utc, UtcText, writeRefused } from "./Sql.ts"
 
@@ -42,6 +43,8 @@ export const PgAccountStore = Layer.effect(
   AccountStore,
   Effect.gen(function* () {
     const sql = yield* PgClient.PgClient
+    // The statements that count calls commit on the counters' pool where there is one (CounterClient.ts).
+    const counter = Option.getOrElse(yield* Effect.serviceOption(CounterClient), () => sql)
 
     const keyAccount = (hash: string, kind: string) => sql`SELECT ${sql.literal(accountColumns)}
       FROM api_keys k JOIN accounts a ON a.id = k.account_id
@@ -75,7 +78,7 @@ export const PgAccountStore = Layer.effect(
     const keyCounted = SqlSchema.findOneOption({
       Request: CountedKeyRequest,
       Result: CountedKeyRow,
-      execute: ({ hash, kind, minute, day, limits }) => sql`WITH key AS (
+      execute: ({ hash, kind, minute, day, limits }) => counter`WITH key AS (
           SELECT a.id, a.email, a.plan, a.monthly_limit, k.id AS key_id, k.last_used_at
           FROM api_keys k JOIN accounts a ON a.id = k.account_id
           WHERE k.secret_hash = ${hash} AND k.kind = ${kind} AND k.revoked_at IS NULL
@@ -137,7 +140,7 @@ export const PgAccountStore = Layer.effect(
     // count moves in the same statement, only when the month's did. The month's row is made only when the UPDATE
     // counts nothing (the month's first call, or a refusal), so a counted call is one statement.
     const countCall = (accountId: AccountId, day: string, month: string, limit: number) =>
-      sql<{ calls: number; packs: number }>`WITH counted AS (
+      counter<{ calls: number; packs: number }>`WITH counted AS (
           UPDATE usage_months SET calls = calls + 1
           WHERE account_id = ${accountId}::uuid AND month = ${month} AND calls < ${limit} + packs * ${packSize}
           RETURNING calls, packs
@@ -153,7 +156,7 @@ export const PgAccountStore = Layer.effect(
         let updated = yield* countCall(accountId, day, month, limit)
         if (updated.length === 0) {
           // No room, or no row yet: make the row (a concurrent first call may have) and count again.
-          yield* sql`INSERT INTO usage_months (account_id, month) VALUES (${accountId}::uuid, ${month})
+          yield* counter`INSERT INTO usage_months (account_id, month) VALUES (${accountId}::uuid, ${month})
             ON CONFLICT DO NOTHING`
           updated = yield* countCall(accountId, day, month, limit)
         }

@@ -22,6 +22,7 @@ import { PgSourceStatusStore } from "./PgSourceStatusStore.ts"
 import { PgStorePool } from "./PgStorePool.ts"
 import { PgTenderStore } from "./PgTenderStore.ts"
 import { PgWatchlistStore } from "./PgWatchlistStore.ts"
+import { layerCounterClient } from "./CounterClient.ts"
 import { layerBitmapClient } from "./ScanSettings.ts"
 import { refreshSearchTerms } from "./SearchIndex.ts"
 
@@ -39,10 +40,10 @@ export interface StoreOptions {
 
 /**
  * The connections a server's pools keep open: the main pool two (the search result cache's `LISTEN` holds one, the
- * statements have the other), the bitmap pool one. More are opened under load, up to each pool's maximum, and closed
- * after a minute unused.
+ * statements have the other), the bitmap pool one, the counters' pool one. More are opened under load, up to each
+ * pool's maximum, and closed after a minute unused.
  */
-export const servingConnections = { main: 2, bitmap: 1 } as const
+export const servingConnections = { main: 2, bitmap: 1, counter: 1 } as const
 
 const onPostgres = (options: StoreOptions): options is StoreOptions & { readonly databaseUrl: string } =>
   options.databaseUrl !== undefined && options.databaseUrl.length > 0
@@ -59,8 +60,8 @@ export const layerSql = (
   options: StoreOptions
 ): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, EmbeddedStoreError | SqlError.SqlError> => {
   if (!onPostgres(options)) return layerEmbedded(options.dataDir)
-  const kept = options.serving === true ? servingConnections : { main: 0, bitmap: 0 }
-  return Layer.merge(
+  const kept = options.serving === true ? servingConnections : { main: 0, bitmap: 0, counter: 0 }
+  return Layer.mergeAll(
     PgClient.layer({
       url: Redacted.make(options.databaseUrl),
       maxConnections: 10,
@@ -68,7 +69,8 @@ export const layerSql = (
       applicationName,
       multiplex: true
     }),
-    layerBitmapClient(options.databaseUrl, applicationName, kept.bitmap).pipe(Layer.provide(Reactivity.layer))
+    layerBitmapClient(options.databaseUrl, applicationName, kept.bitmap).pipe(Layer.provide(Reactivity.layer)),
+    layerCounterClient(options.databaseUrl, applicationName, kept.counter).pipe(Layer.provide(Reactivity.layer))
   )
 }
 

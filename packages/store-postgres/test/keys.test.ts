@@ -7,6 +7,7 @@ import { SqlClient } from "effect/sql"
 import { join } from "node:path"
 import { embeddedClientConfig, SOCKET_NAME } from "../src/embedded/EmbeddedPostgres.ts"
 import { closePGlite, openPGlite, PGLITE_DIR } from "../src/embedded/ServePGlite.ts"
+import { CounterClient } from "../src/CounterClient.ts"
 import { migrate } from "../src/Migrations.ts"
 import { PgAccountStore } from "../src/PgAccountStore.ts"
 import { backends, postgresStore } from "./backends.ts"
@@ -129,10 +130,15 @@ const authenticatesReadOnly = Effect.fnUntraced(function* (
 })
 
 /** An AccountStore of its own over `sql` (not the one the test's store layer memoised). */
+/** An account store all of whose statements, its counts' included, go through `sql`. */
 const accountStoreOn = (sql: PgClient.PgClient) =>
   Effect.gen(function* () {
     return yield* AccountStore
-  }).pipe(Effect.provide(Layer.fresh(PgAccountStore)), Effect.provideService(PgClient.PgClient, sql))
+  }).pipe(
+    Effect.provide(Layer.fresh(PgAccountStore)),
+    Effect.provideService(PgClient.PgClient, sql),
+    Effect.provideService(CounterClient, sql)
+  )
 
 describe("authentication on a store refusing writes", () => {
   // `it.live`: the client's connection timeouts run on the real clock.
