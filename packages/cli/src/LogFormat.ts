@@ -11,13 +11,20 @@ interface Batch {
 }
 let batches: Array<Batch> = []
 
-/** Writes the lines waiting, a run of them in one write. */
+/**
+ * Writes the lines waiting, a run of them in one write. A console that cannot write (it throws) loses its run, as
+ * Node's own console loses what a closed pipe refuses: from the end of a turn, a throw would stop the process.
+ */
 const flushLines = () => {
   const written = batches
   batches = []
   for (const { console, stderr, lines } of written) {
-    if (stderr) console.error(lines.join("\n"))
-    else console.log(lines.join("\n"))
+    try {
+      if (stderr) console.error(lines.join("\n"))
+      else console.log(lines.join("\n"))
+    } catch {
+      // The run is lost; the others are still written.
+    }
   }
 }
 

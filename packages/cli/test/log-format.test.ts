@@ -143,6 +143,27 @@ describe("log lines", () => {
     })
   )
 
+  it.effect("are lost, not thrown, where a console cannot write them, and the other stream's are still written", () =>
+    Effect.gen(function* () {
+      const { written, console } = capture()
+      const broken = {
+        ...console,
+        log: () => {
+          throw new Error("EPIPE")
+        }
+      } as unknown as Console.Console
+      yield* Effect.all([
+        Effect.logInfo("lost"),
+        Effect.logInfo("kept").pipe(Effect.provideService(Logger.LogToStderr, true))
+      ]).pipe(Effect.provide(Logger.layer([textLogger(() => false)])), Effect.provideService(Console.Console, broken))
+      yield* turnEnds
+      assert.deepStrictEqual(
+        written.err.map((line) => line.replace(/^.* message=/u, "")),
+        ["kept"]
+      )
+    })
+  )
+
   it.effect("as text, are Effect's readable lines at a terminal", () =>
     Effect.gen(function* () {
       const { written, console } = capture()
