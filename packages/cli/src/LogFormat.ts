@@ -32,8 +32,9 @@ const flushLines = () => {
  * Writes a log line on the fiber's console (on stderr where `Logger.LogToStderr` says so, else on stdout) once the
  * event loop's turn it was logged in ends (`setImmediate`), with the turn's other lines in one write: the line every
  * request logs cost a write of its own (a system call, the log file's or the pipe's, about 4 % of a cached search's
- * CPU with `console`'s own work; benchmarks.md, fifteenth session). The lines are in the order they were logged, and
- * written at once when the process exits; a process killed outright loses at most the lines of its last turn.
+ * CPU with `console`'s own work; benchmarks.md, fifteenth session). The lines are in the order they were logged;
+ * `loggingLayer` writes those waiting when it is released or the process exits; a process killed outright loses at
+ * most the lines of its last turn.
  */
 const writeLine = (fiber: Fiber.Fiber<unknown, unknown>, line: string) => {
   const console = fiber.getRef(Console.Console)
@@ -44,13 +45,8 @@ const writeLine = (fiber: Fiber.Fiber<unknown, unknown>, line: string) => {
     return
   }
   if (batches.length === 0) setImmediate(flushLines)
-  if (!exitHooked) {
-    exitHooked = true
-    process.once("exit", flushLines)
-  }
   batches.push({ console, stderr, lines: [line] })
 }
-let exitHooked = false
 
 /**
  * One JSON object a line: Effect's structured entry (message, level, timestamp, cause, annotations, spans, fiber)
@@ -90,14 +86,24 @@ export const textLogger = (isTerminal: (stderr: boolean) => boolean = streamIsTe
 /**
  * `TENDERS_LOG_FORMAT`: `text` (`textLogger`) or `json` (`jsonLineLogger`), each besides Effect's `tracerLogger` (a
  * log line is an event of the span it was written in, when traces are recorded). Lines below `TENDERS_LOG_LEVEL`
- * (`info` unless set) are not written. The lines still waiting are written when the layer is released.
+ * (`info` unless set) are not written. The lines still waiting (`writeLine`) are written when the layer is released,
+ * or when the process exits while it holds them (`process.exit` from elsewhere).
  */
 export const loggingLayer = Layer.unwrap(
   Effect.map(Config.all([logFormatConfig, logLevelConfig]), ([format, level]) =>
     Layer.mergeAll(
       Logger.layer([format === "json" ? jsonLineLogger : textLogger(), Logger.tracerLogger]),
       Layer.succeed(References.MinimumLogLevel, level),
-      Layer.effectDiscard(Effect.addFinalizer(() => Effect.sync(flushLines)))
+      Layer.effectDiscard(
+        Effect.acquireRelease(
+          Effect.sync(() => process.on("exit", flushLines)),
+          () =>
+            Effect.sync(() => {
+              process.off("exit", flushLines)
+              flushLines()
+            })
+        )
+      )
     )
   )
 )

@@ -1,5 +1,5 @@
-import { PgClient } from "@effect/sql-pg"
-import { Context, Layer, Redacted } from "effect"
+import type { PgClient } from "@effect/sql-pg"
+import { Context } from "effect"
 
 /**
  * The session setting the quota's counts are committed with: without waiting for the write-ahead log to reach the
@@ -11,30 +11,13 @@ import { Context, Layer, Redacted } from "effect"
  * commit made the ordinary way (an account, a key, a pack) makes every count before it durable, so nothing else is
  * lost or out of order.
  */
-const countsCommitted = { synchronous_commit: "off" } as const
+export const countsCommitted = { synchronous_commit: "off" } as const
 
 /**
- * On PostgreSQL, a pool of its own whose sessions commit so (sent in each connection's startup packet): the quota's
- * counting statements run there (PgAccountStore), every other statement on the main pool. The embedded store, one
- * session behind its socket server and a process of its own, has none.
+ * On PostgreSQL, a pool of its own whose sessions commit so (SessionPool.ts; its sessions' names end in ` counters`):
+ * the quota's counting statements run there (PgAccountStore), every other statement on the main pool. The embedded
+ * store, one session behind its socket server and a process of its own, has none.
  */
 export class CounterClient extends Context.Service<CounterClient, PgClient.PgClient>()(
   "@tenders/store-postgres/CounterClient"
 ) {}
-
-/**
- * The counters' pool for a PostgreSQL URL (a few connections: a count is one short statement), `minConnections` open;
- * its sessions are named `applicationName` and ` counters` (`pg_stat_activity.application_name`, 63 bytes).
- */
-export const layerCounterClient = (url: string, applicationName: string, minConnections = 0) =>
-  Layer.effect(
-    CounterClient,
-    PgClient.make({
-      url: Redacted.make(url),
-      maxConnections: 4,
-      minConnections,
-      startupParameters: countsCommitted,
-      applicationName: `${applicationName.slice(0, 54)} counters`,
-      multiplex: true
-    })
-  )

@@ -1,5 +1,5 @@
 import { PgClient } from "@effect/sql-pg"
-import { Context, Effect, Layer, Option, Redacted } from "effect"
+import { Context, Effect, Option } from "effect"
 import type { SqlError } from "effect/sql/SqlError"
 
 /**
@@ -9,33 +9,20 @@ import type { SqlError } from "effect/sql/SqlError"
  * tender (NearestTenders.ts, PgTenderStore `spellings`); the plan is then the same for every word, so it is planned
  * once per connection, not at each bind (a probe of seven levels spent 2-6 ms planning at 1M).
  */
-const bitmapOnly = { enable_seqscan: "off", enable_indexscan: "off", plan_cache_mode: "force_generic_plan" } as const
+export const bitmapOnly = {
+  enable_seqscan: "off",
+  enable_indexscan: "off",
+  plan_cache_mode: "force_generic_plan"
+} as const
 
 /**
- * On PostgreSQL, a pool of its own whose sessions have those settings (sent in each connection's startup packet):
- * a search's bitmap statements run there, its others on the main pool, each in one round trip. The embedded store,
- * one session behind its socket server, has none (`ScanSettings` then sets them in a transaction).
+ * On PostgreSQL, a pool of its own whose sessions have those settings (SessionPool.ts): a search's bitmap statements
+ * run there, its others on the main pool, each in one round trip. The embedded store, one session behind its socket
+ * server, has none (`ScanSettings` then sets them in a transaction).
  */
 export class BitmapClient extends Context.Service<BitmapClient, PgClient.PgClient>()(
   "@tenders/store-postgres/BitmapClient"
 ) {}
-
-/**
- * The bitmap pool for a PostgreSQL URL (a few connections: one search holds one at a time), `minConnections` of them
- * kept open.
- */
-export const layerBitmapClient = (url: string, applicationName?: string, minConnections = 0) =>
-  Layer.effect(
-    BitmapClient,
-    PgClient.make({
-      url: Redacted.make(url),
-      maxConnections: 4,
-      minConnections,
-      startupParameters: bitmapOnly,
-      applicationName,
-      multiplex: true
-    })
-  )
 
 /**
  * The scan settings of one search: bitmap-only (`bitmapOnly`), or PostgreSQL's defaults, the planner choosing the

@@ -2,7 +2,6 @@ import { type AnswerPacking, SearchCache, useSourceLabelsOfStore } from "@tender
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, Redacted } from "effect"
 import { hostname } from "node:os"
-import { Reactivity } from "effect/reactivity"
 import type { SqlClient, SqlError } from "effect/sql"
 import { layerEmbedded } from "./embedded/EmbeddedPostgres.ts"
 import type { EmbeddedStoreError } from "./embedded/EmbeddedStoreError.ts"
@@ -22,8 +21,9 @@ import { PgSourceStatusStore } from "./PgSourceStatusStore.ts"
 import { PgStorePool } from "./PgStorePool.ts"
 import { PgTenderStore } from "./PgTenderStore.ts"
 import { PgWatchlistStore } from "./PgWatchlistStore.ts"
-import { layerCounterClient } from "./CounterClient.ts"
-import { layerBitmapClient } from "./ScanSettings.ts"
+import { CounterClient, countsCommitted } from "./CounterClient.ts"
+import { BitmapClient, bitmapOnly } from "./ScanSettings.ts"
+import { sessionPool } from "./SessionPool.ts"
 import { refreshSearchTerms } from "./SearchIndex.ts"
 
 /** Where the data lives: real PostgreSQL when `databaseUrl` is set, else embedded PGlite in `dataDir`. */
@@ -69,8 +69,18 @@ export const layerSql = (
       applicationName,
       multiplex: true
     }),
-    layerBitmapClient(options.databaseUrl, applicationName, kept.bitmap).pipe(Layer.provide(Reactivity.layer)),
-    layerCounterClient(options.databaseUrl, applicationName, kept.counter).pipe(Layer.provide(Reactivity.layer))
+    sessionPool(BitmapClient, {
+      url: options.databaseUrl,
+      applicationName,
+      minConnections: kept.bitmap,
+      settings: bitmapOnly
+    }),
+    sessionPool(CounterClient, {
+      url: options.databaseUrl,
+      applicationName: `${applicationName.slice(0, 54)} counters`,
+      minConnections: kept.counter,
+      settings: countsCommitted
+    })
   )
 }
 
