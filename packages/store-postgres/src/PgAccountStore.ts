@@ -16,6 +16,7 @@ import { PgClient } from "@effect/sql-pg"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { SqlSchema } from "effect/sql"
 import { CounterClient } from "./CounterClient.ts"
+import { KeyRequest, makeAuthenticateAndCount } from "./CountedCalls.ts"
 import { hashSecret } from "./Secrets.ts"
 import { accountColumns, utc, UtcText, writeRefused } from "./Sql.ts"
 
@@ -27,17 +28,6 @@ const KeyRow = Schema.Struct({
   lastUsedAt: Schema.NullOr(UtcText)
 })
 const DayUsageRow = Schema.Struct({ day: Schema.String, calls: Schema.Number })
-/** A key's secret hashed, its kind, and the minute of the call (`last_used_at` is kept to the minute). */
-const KeyRequest = Schema.Struct({ hash: Schema.String, kind: Schema.String, minute: Schema.String })
-/** A counted call's key, with its day (`YYYY-MM-DD`) and the plans' monthly limits as JSON. */
-const CountedKeyRequest = Schema.Struct({ ...KeyRequest.fields, day: Schema.String, limits: Schema.String })
-/** The key's account, and the month's calls and packs after the call when it was counted. */
-const CountedKeyRow = Schema.Struct({
-  ...Account.fields,
-  calls: Schema.NullOr(Schema.Number),
-  packs: Schema.NullOr(Schema.Number)
-})
-
 /** AccountStore on PostgreSQL: hashed secrets, exact monthly counters. */
 export const PgAccountStore = Layer.effect(
   AccountStore,
@@ -72,63 +62,7 @@ export const PgAccountStore = Layer.effect(
       return yield* byKeyNoted(request).pipe(Effect.catchIf(writeRefused, () => byKey(request)))
     }, Effect.orDie)
 
-    // One round trip for a counted call: the key's account, its use noted at most once a minute, and the month's
-    // `UPDATE … WHERE calls < limit` of `countCall` with the account's limit taken in the statement (its own, else its
-    // plan's). The day's count moves only with the month's. No row: no such key; no count: charge it (`consumeCall`).
-    const keyCounted = SqlSchema.findOneOption({
-      Request: CountedKeyRequest,
-      Result: CountedKeyRow,
-      execute: ({ hash, kind, minute, day, limits }) => counter`WITH key AS (
-          SELECT a.id, a.email, a.plan, a.monthly_limit, k.id AS key_id, k.last_used_at
-          FROM api_keys k JOIN accounts a ON a.id = k.account_id
-          WHERE k.secret_hash = ${hash} AND k.kind = ${kind} AND k.revoked_at IS NULL
-        ), noted AS (
-          UPDATE api_keys SET last_used_at = ${minute}::timestamptz
-          WHERE id IN (SELECT key_id FROM key WHERE last_used_at IS NULL OR last_used_at < ${minute}::timestamptz)
-        ), counted AS (
-          UPDATE usage_months u SET calls = u.calls + 1
-          FROM key
-          WHERE u.account_id = key.id AND u.month = ${day.slice(0, 7)}
-            AND u.calls < coalesce(key.monthly_limit, (${limits}::jsonb ->> key.plan)::int) + u.packs * ${packSize}
-          RETURNING u.calls, u.packs
-        ), on_day AS (
-          INSERT INTO usage_days (account_id, day, calls)
-          SELECT key.id, ${day}::date, 1 FROM key, counted
-          ON CONFLICT (account_id, day) DO UPDATE SET calls = usage_days.calls + 1
-        )
-        SELECT key.id::text AS id, key.email, key.plan, key.monthly_limit AS "monthlyLimit",
-          counted.calls, counted.packs
-        FROM key LEFT JOIN counted ON true`
-    })
-    // A store refusing writes (a full disk): the key is authenticated alone and the call charged by `consumeCall`.
-    const authenticateAndCount = Effect.fn("PgAccountStore.authenticateAndCount")(function* (
-      secret: string,
-      kind: KeyKind,
-      day: string,
-      limits: Readonly<Record<Plan, number>>
-    ) {
-      const minute = DateTime.formatIso(DateTime.startOf(yield* DateTime.now, "minute"))
-      const request = { hash: hashSecret(secret), kind, minute, day, limits: JSON.stringify(limits) }
-      const row = yield* keyCounted(request).pipe(
-        Effect.catchIf(writeRefused, () =>
-          Effect.map(
-            byKey(request),
-            Option.map((account) => ({ ...account, calls: null, packs: null }))
-          )
-        )
-      )
-      return Option.map(row, ({ calls, packs, ...account }) => ({
-        account,
-        counted:
-          calls === null || packs === null
-            ? Option.none()
-            : Option.some({
-                allowed: true,
-                used: calls,
-                limit: (account.monthlyLimit ?? limits[account.plan]) + packs * packSize
-              })
-      }))
-    }, Effect.orDie)
+    const authenticateAndCount = makeAuthenticateAndCount(counter, byKey)
 
     const usage = Effect.fn("PgAccountStore.usage")(function* (accountId: AccountId, month: string) {
       const rows = yield* sql<{ calls: number; packs: number }>`SELECT calls, packs FROM usage_months

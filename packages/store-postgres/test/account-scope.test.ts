@@ -2,6 +2,7 @@ import { assert, describe, layer } from "@effect/vitest"
 import { PgClient } from "@effect/sql-pg"
 import { type AccountId, AccountStore, DeliveryStore } from "@tenders/core"
 import { DateTime, Effect, Option } from "effect"
+import { Statement } from "effect/sql"
 import { backends } from "./backends.ts"
 
 /** A failed e-mail delivery of `accountId` put straight into the outbox; its id. */
@@ -91,6 +92,52 @@ for (const [name, makeLayer] of backends()) {
             assert.isTrue(yield* accounts.revokeKey(keyId))
             assert.isTrue(Option.isNone(yield* call()))
             assert.strictEqual((yield* accounts.usage(account.id, "2026-11")).calls, 9)
+          })
+      )
+
+      it.effect(
+        "counts the concurrent calls of one key in one statement, each its own count; another key's apart",
+        () =>
+          Effect.gen(function* () {
+            const accounts = yield* AccountStore
+            const limits = { free: 3, pro: 100, business: 100 }
+            const account = yield* accounts.saveAccount({ email: "turn@example.com", plan: "pro", monthlyLimit: null })
+            const other = yield* accounts.saveAccount({ email: "turn-2@example.com", plan: "pro", monthlyLimit: null })
+            const { key } = yield* accounts.createKey(account.id, "rest")
+            const { key: otherKey } = yield* accounts.createKey(other.id, "rest")
+            for (const id of [account.id, other.id])
+              assert.isTrue((yield* accounts.consumeCall(id, "2026-11-07", 100)).allowed)
+            // The statements that count a call, as the counters' pool is asked to run them.
+            const counting: Array<string> = []
+            const record: Statement.Transformer = (statement) =>
+              Effect.sync(() => {
+                const [text] = statement.compile()
+                if (text.includes("UPDATE usage_months")) counting.push(text)
+                return statement
+              })
+            const calls = [...Array.from({ length: 8 }, () => key), otherKey, otherKey]
+            const found = yield* Effect.forEach(
+              calls,
+              (secret) => accounts.authenticateAndCount(secret, "rest", "2026-11-07", limits),
+              { concurrency: "unbounded" }
+            ).pipe(Effect.provideService(Statement.CurrentTransformer, record))
+            const used = (of: typeof account) =>
+              found.flatMap((row) =>
+                Option.isSome(row) && row.value.account.id === of.id && Option.isSome(row.value.counted)
+                  ? [row.value.counted.value.used]
+                  : []
+              )
+            assert.deepStrictEqual(
+              used(account).toSorted((a, b) => a - b),
+              [2, 3, 4, 5, 6, 7, 8, 9]
+            )
+            assert.deepStrictEqual(
+              used(other).toSorted((a, b) => a - b),
+              [2, 3]
+            )
+            assert.strictEqual(counting.length, 2)
+            assert.deepStrictEqual(yield* accounts.dailyUsage(account.id, "2026-11"), [{ day: "2026-11-07", calls: 9 }])
+            assert.strictEqual((yield* accounts.usage(other.id, "2026-11")).calls, 3)
           })
       )
 

@@ -1,0 +1,134 @@
+// A counted call's key statement (PgAccountStore's `authenticateAndCount`): the calls of one key asked for in one turn
+// of the event loop counted together, in one statement.
+import { Account, type KeyKind, type Plan, packSize } from "@tenders/core"
+import type { PgClient } from "@effect/sql-pg"
+import { DateTime, Effect, Exit, Option, Request, RequestResolver, Schema } from "effect"
+import { type SqlError, SqlSchema } from "effect/sql"
+import { hashSecret } from "./Secrets.ts"
+import { writeRefused } from "./Sql.ts"
+
+/** A key's secret hashed, its kind, and the minute of the call (`last_used_at` is kept to the minute). */
+export const KeyRequest = Schema.Struct({ hash: Schema.String, kind: Schema.String, minute: Schema.String })
+/** Counted calls' key, with their day (`YYYY-MM-DD`), the plans' monthly limits as JSON, and how many calls. */
+const CountedKeyRequest = Schema.Struct({
+  ...KeyRequest.fields,
+  day: Schema.String,
+  limits: Schema.String,
+  calls: Schema.Number
+})
+/** The key's account, and the month's calls and packs after the call when it was counted. */
+const CountedKeyRow = Schema.Struct({
+  ...Account.fields,
+  calls: Schema.NullOr(Schema.Number),
+  packs: Schema.NullOr(Schema.Number)
+})
+
+/** A counted call's key, as its call asks: its day and the plans' limits besides. */
+type CountedCallRequest = typeof KeyRequest.Type & { readonly day: string; readonly limits: string }
+
+/** One counted call's key statement, asked for by the call (`authenticateAndCount`). */
+class CountedCall extends Request.Class<
+  CountedCallRequest,
+  Option.Option<typeof CountedKeyRow.Type>,
+  SqlError.SqlError | Schema.SchemaError
+> {}
+
+/**
+ * `authenticateAndCount` on `counter` (the counters' pool where there is one, CounterClient.ts), with `byKey` (the
+ * key's account alone) for a store refusing writes.
+ */
+export const makeAuthenticateAndCount = (
+  counter: PgClient.PgClient,
+  byKey: (
+    request: typeof KeyRequest.Type
+  ) => Effect.Effect<Option.Option<Account>, SqlError.SqlError | Schema.SchemaError>
+) => {
+  // One round trip for `calls` counted calls of one key: the key's account, its use noted at most once a minute, and
+  // the month's `UPDATE … WHERE calls + n <= limit` of `countCall` with the account's limit taken in the statement
+  // (its own, else its plan's): all of them counted, or none. The day's count moves only with the month's. No row:
+  // no such key; no count: not room for them all, or no row for the month yet.
+  const keyCounted = SqlSchema.findOneOption({
+    Request: CountedKeyRequest,
+    Result: CountedKeyRow,
+    execute: ({ hash, kind, minute, day, limits, calls }) => counter`WITH key AS (
+        SELECT a.id, a.email, a.plan, a.monthly_limit, k.id AS key_id, k.last_used_at
+        FROM api_keys k JOIN accounts a ON a.id = k.account_id
+        WHERE k.secret_hash = ${hash} AND k.kind = ${kind} AND k.revoked_at IS NULL
+      ), noted AS (
+        UPDATE api_keys SET last_used_at = ${minute}::timestamptz
+        WHERE id IN (SELECT key_id FROM key WHERE last_used_at IS NULL OR last_used_at < ${minute}::timestamptz)
+      ), counted AS (
+        UPDATE usage_months u SET calls = u.calls + ${calls}::int
+        FROM key
+        WHERE u.account_id = key.id AND u.month = ${day.slice(0, 7)}
+          AND u.calls + ${calls}::int <= coalesce(key.monthly_limit, (${limits}::jsonb ->> key.plan)::int)
+            + u.packs * ${packSize}
+        RETURNING u.calls, u.packs
+      ), on_day AS (
+        INSERT INTO usage_days (account_id, day, calls)
+        SELECT key.id, ${day}::date, ${calls}::int FROM key, counted
+        ON CONFLICT (account_id, day) DO UPDATE SET calls = usage_days.calls + EXCLUDED.calls
+      )
+      SELECT key.id::text AS id, key.email, key.plan, key.monthly_limit AS "monthlyLimit",
+        counted.calls, counted.packs
+      FROM key LEFT JOIN counted ON true`
+  })
+  // A store refusing writes (a full disk) authenticates the key alone, nothing counted.
+  const keyRow = (request: CountedCallRequest, calls: number) =>
+    keyCounted({ ...request, calls }).pipe(
+      Effect.catchIf(writeRefused, () =>
+        Effect.map(
+          byKey(request),
+          Option.map((account) => ({ ...account, calls: null, packs: null }))
+        )
+      )
+    )
+  /**
+   * The key's statement for `calls` calls of it: each call's row, its count after it (the first call the lowest).
+   * When they do not all fit (or the month has no row yet), each call is counted alone, as many as fit.
+   */
+  const countCalls = Effect.fnUntraced(function* (request: CountedCallRequest, calls: number) {
+    const row = yield* keyRow(request, calls)
+    if (calls > 1 && Option.isSome(row) && row.value.calls === null) {
+      return yield* Effect.forEach(Array.from({ length: calls }), () => keyRow(request, 1), {
+        concurrency: "unbounded"
+      })
+    }
+    return Array.from({ length: calls }, (_, i) =>
+      Option.map(row, (found) => (found.calls === null ? found : { ...found, calls: found.calls - calls + i + 1 }))
+    )
+  })
+  // The counted calls of one key asked for in one turn of the event loop (a busy key's concurrent requests) share
+  // one statement: one round trip, one row lock and one commit for them all, where each waited for the one before.
+  const countedCalls = RequestResolver.makeGrouped<CountedCall, string>({
+    key: ({ request }) => [request.hash, request.kind, request.minute, request.day, request.limits].join("\u0000"),
+    resolver: (entries) =>
+      Effect.map(Effect.exit(countCalls(entries[0].request, entries.length)), (exit) => {
+        if (Exit.isFailure(exit)) for (const entry of entries) entry.completeUnsafe(Exit.failCause(exit.cause))
+        else for (const [i, row] of exit.value.entries()) entries[i]?.completeUnsafe(Exit.succeed(row))
+      })
+  })
+  const authenticateAndCount = Effect.fn("PgAccountStore.authenticateAndCount")(function* (
+    secret: string,
+    kind: KeyKind,
+    day: string,
+    limits: Readonly<Record<Plan, number>>
+  ) {
+    const minute = DateTime.formatIso(DateTime.startOf(yield* DateTime.now, "minute"))
+    const request = new CountedCall({ hash: hashSecret(secret), kind, minute, day, limits: JSON.stringify(limits) })
+    const row = yield* Effect.request(request, countedCalls)
+    return Option.map(row, ({ calls, packs, ...account }) => ({
+      account,
+      counted:
+        calls === null || packs === null
+          ? Option.none()
+          : Option.some({
+              allowed: true,
+              used: calls,
+              limit: (account.monthlyLimit ?? limits[account.plan]) + packs * packSize
+            })
+    }))
+  }, Effect.orDie)
+
+  return authenticateAndCount
+}
