@@ -1,8 +1,8 @@
-// A counted call's key statement (PgAccountStore's `authenticateAndCount`): the calls of one key asked for in one turn
-// of the event loop counted together, in one statement.
+// A counted call's key statement (PgAccountStore's `authenticateAndCount`): the calls of one key asked for while its
+// statement is in flight counted together, in the next one.
 import { Account, type KeyKind, type Plan, packSize } from "@tenders/core"
 import type { PgClient } from "@effect/sql-pg"
-import { DateTime, Effect, Exit, Option, Request, RequestResolver, Schema } from "effect"
+import { Context, DateTime, Deferred, Effect, Exit, Option, Request, RequestResolver, Schema } from "effect"
 import { type SqlError, SqlSchema } from "effect/sql"
 import { hashSecret } from "./Secrets.ts"
 import { writeRefused } from "./Sql.ts"
@@ -25,6 +25,15 @@ const CountedKeyRow = Schema.Struct({
 
 /** A counted call's key, as its call asks: its day and the plans' limits besides. */
 type CountedCallRequest = typeof KeyRequest.Type & { readonly day: string; readonly limits: string }
+
+/** The calls one statement may count together: one key's, in one minute and day, against the same limits. */
+const batchKeyOf = (request: CountedCallRequest) =>
+  [request.hash, request.kind, request.minute, request.day, request.limits].join("\u0000")
+
+/** The batch a call asks to join, for the resolver's delay (it runs in the batch's first caller's context). */
+const BatchKey = Context.Reference<string | undefined>("@tenders/store-postgres/CountedCalls/BatchKey", {
+  defaultValue: () => undefined
+})
 
 /** One counted call's key statement, asked for by the call (`authenticateAndCount`). */
 class CountedCall extends Request.Class<
@@ -98,15 +107,38 @@ export const makeAuthenticateAndCount = (
       Option.map(row, (found) => (found.calls === null ? found : { ...found, calls: found.calls - calls + i + 1 }))
     )
   })
-  // The counted calls of one key asked for in one turn of the event loop (a busy key's concurrent requests) share
-  // one statement: one round trip, one row lock and one commit for them all, where each waited for the one before.
-  const countedCalls = RequestResolver.makeGrouped<CountedCall, string>({
-    key: ({ request }) => [request.hash, request.kind, request.minute, request.day, request.limits].join("\u0000"),
-    resolver: (entries) =>
-      Effect.map(Effect.exit(countCalls(entries[0].request, entries.length)), (exit) => {
-        if (Exit.isFailure(exit)) for (const entry of entries) entry.completeUnsafe(Exit.failCause(exit.cause))
-        else for (const [i, row] of exit.value.entries()) entries[i]?.completeUnsafe(Exit.succeed(row))
-      })
+  // The calls of one key asked for while its statement is in flight wait for it and then share the next one: one round
+  // trip, one row lock and one commit for them all, where each waited for the one before. A call of a key with nothing
+  // in flight goes at once, alone, so a quiet server adds no wait.
+  const inFlight = new Map<string, Deferred.Deferred<void>>()
+  /** `counting` as the key's statement in flight: the calls asked for meanwhile wait for it to end. */
+  const asInFlight = <A, E>(key: string, counting: Effect.Effect<A, E>) =>
+    Effect.suspend(() => {
+      const done = Deferred.makeUnsafe<void>()
+      inFlight.set(key, done)
+      return Effect.ensuring(
+        counting,
+        Effect.sync(() => {
+          if (inFlight.get(key) === done) inFlight.delete(key)
+          Deferred.doneUnsafe(done, Effect.void)
+        })
+      )
+    })
+  const countedCalls = RequestResolver.makeWith<CountedCall>({
+    batchKey: ({ request }) => batchKeyOf(request),
+    delay: Effect.flatMap(BatchKey, (key) => {
+      const running = key === undefined ? undefined : inFlight.get(key)
+      return running === undefined ? Effect.void : Deferred.await(running)
+    }),
+    collectWhile: () => true,
+    runAll: (entries, key) =>
+      asInFlight(
+        String(key),
+        Effect.map(Effect.exit(countCalls(entries[0].request, entries.length)), (exit) => {
+          if (Exit.isFailure(exit)) for (const entry of entries) entry.completeUnsafe(Exit.failCause(exit.cause))
+          else for (const [i, row] of exit.value.entries()) entries[i]?.completeUnsafe(Exit.succeed(row))
+        })
+      )
   })
   const authenticateAndCount = Effect.fn("PgAccountStore.authenticateAndCount")(function* (
     secret: string,
@@ -115,8 +147,12 @@ export const makeAuthenticateAndCount = (
     limits: Readonly<Record<Plan, number>>
   ) {
     const minute = DateTime.formatIso(DateTime.startOf(yield* DateTime.now, "minute"))
-    const request = new CountedCall({ hash: hashSecret(secret), kind, minute, day, limits: JSON.stringify(limits) })
-    const row = yield* Effect.request(request, countedCalls)
+    const request = { hash: hashSecret(secret), kind, minute, day, limits: JSON.stringify(limits) }
+    const key = batchKeyOf(request)
+    const row = inFlight.has(key)
+      ? yield* Effect.request(new CountedCall(request), countedCalls).pipe(Effect.provideService(BatchKey, key))
+      : (yield* asInFlight(key, countCalls(request, 1)))[0]
+    if (row === undefined) return yield* Effect.die(new Error("a counted call's statement gave no row for it"))
     return Option.map(row, ({ calls, packs, ...account }) => ({
       account,
       counted:

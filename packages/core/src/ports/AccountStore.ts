@@ -31,7 +31,8 @@ export class AccountStore extends Context.Service<
     ) => Effect.Effect<QuotaDecision, QuotaCounterUnavailable>
     /**
      * `authenticate`, and `consumeCall` for the key's account with its own limit (`monthlyLimit`, else `limits` of
-     * its plan), in one round trip where the store can: the account, and the decision when the call was counted.
+     * its plan), in one round trip where the store can (concurrent calls of one key may share it): the account, and
+     * the decision when the call was counted.
      * Not counted (none) means only that the caller must charge it (`consumeCall`): the month's first call, the
      * limit reached, a store that cannot write, or a store without such a path.
      */
