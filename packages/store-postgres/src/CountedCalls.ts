@@ -82,26 +82,26 @@ export const makeAuthenticateAndCount = (
         counted.calls, counted.packs
       FROM key LEFT JOIN counted ON true`
   })
-  // A store refusing writes (a full disk) authenticates the key alone, nothing counted.
-  const keyRow = (request: CountedCallRequest, calls: number) =>
-    keyCounted({ ...request, calls }).pipe(
-      Effect.catchIf(writeRefused, () =>
-        Effect.map(
-          byKey(request),
-          Option.map((account) => ({ ...account, calls: null, packs: null }))
-        )
-      )
+  // A store refusing writes (a full disk) authenticates the key alone, nothing counted (each call is then charged).
+  const uncounted = (request: CountedCallRequest) =>
+    Effect.map(
+      byKey(request),
+      Option.map((account) => ({ ...account, calls: null, packs: null }))
     )
   /**
    * The key's statement for `calls` calls of it: each call's row, its count after it (the first call the lowest).
-   * When they do not all fit (or the month has no row yet), each call is counted alone, as many as fit.
+   * When they do not all fit (or the month has no row yet), each call is counted alone, as many as fit; when the store
+   * refuses writes, the key is authenticated once for them all.
    */
   const countCalls = Effect.fnUntraced(function* (request: CountedCallRequest, calls: number) {
-    const row = yield* keyRow(request, calls)
-    if (calls > 1 && Option.isSome(row) && row.value.calls === null) {
-      return yield* Effect.forEach(Array.from({ length: calls }), () => keyRow(request, 1), {
-        concurrency: "unbounded"
-      })
+    const tried = yield* keyCounted({ ...request, calls }).pipe(
+      Effect.map(Option.some),
+      Effect.catchIf(writeRefused, () => Effect.succeedNone)
+    )
+    const row = Option.isSome(tried) ? tried.value : yield* uncounted(request)
+    if (calls > 1 && Option.isSome(tried) && Option.isSome(row) && row.value.calls === null) {
+      const alone = keyCounted({ ...request, calls: 1 }).pipe(Effect.catchIf(writeRefused, () => uncounted(request)))
+      return yield* Effect.forEach(Array.from({ length: calls }), () => alone, { concurrency: "unbounded" })
     }
     return Array.from({ length: calls }, (_, i) =>
       Option.map(row, (found) => (found.calls === null ? found : { ...found, calls: found.calls - calls + i + 1 }))

@@ -48,8 +48,12 @@ export const servingConnections = { main: 2, bitmap: 1, counter: 1 } as const
 const onPostgres = (options: StoreOptions): options is StoreOptions & { readonly databaseUrl: string } =>
   options.databaseUrl !== undefined && options.databaseUrl.length > 0
 
-/** The name this process's connections to PostgreSQL carry (`pg_stat_activity.application_name`, 63 bytes). */
-const applicationName = `tenders ${process.pid} ${hostname()}`.slice(0, 63)
+/**
+ * The name this process's connections to PostgreSQL carry (`pg_stat_activity.application_name`, 63 bytes), with the
+ * pool's `suffix` kept whole at its end where there is one.
+ */
+const applicationName = (suffix = "") =>
+  `${`tenders ${process.pid} ${hostname()}`.slice(0, 63 - suffix.length)}${suffix}`
 
 /**
  * The SQL client for the configured store; on PostgreSQL also the search's pool of bitmap-only sessions. Both pipeline
@@ -66,18 +70,18 @@ export const layerSql = (
       url: Redacted.make(options.databaseUrl),
       maxConnections: 10,
       minConnections: kept.main,
-      applicationName,
+      applicationName: applicationName(),
       multiplex: true
     }),
     sessionPool(BitmapClient, {
       url: options.databaseUrl,
-      applicationName,
+      applicationName: applicationName(),
       minConnections: kept.bitmap,
       settings: bitmapOnly
     }),
     sessionPool(CounterClient, {
       url: options.databaseUrl,
-      applicationName: `${applicationName.slice(0, 54)} counters`,
+      applicationName: applicationName(" counters"),
       minConnections: kept.counter,
       settings: countsCommitted
     })

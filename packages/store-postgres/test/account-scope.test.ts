@@ -16,6 +16,13 @@ const failedDelivery = Effect.fnUntraced(function* (accountId: AccountId, target
   return Number(rows[0]?.id)
 })
 
+/** A Pro account of its own (the plan's limit) with a REST key. */
+const proWithKey = Effect.fnUntraced(function* (email: string) {
+  const accounts = yield* AccountStore
+  const account = yield* accounts.saveAccount({ email, plan: "pro", monthlyLimit: null })
+  return { account, ...(yield* accounts.createKey(account.id, "rest")) }
+})
+
 for (const [name, makeLayer] of backends()) {
   describe(`what one account sees on ${name}`, () => {
     layer(makeLayer(), { timeout: 120_000, excludeTestServices: true })((it) => {
@@ -54,8 +61,7 @@ for (const [name, makeLayer] of backends()) {
           Effect.gen(function* () {
             const accounts = yield* AccountStore
             const limits = { free: 3, pro: 7, business: 50 }
-            const account = yield* accounts.saveAccount({ email: "one@example.com", plan: "pro", monthlyLimit: null })
-            const { key, keyId } = yield* accounts.createKey(account.id, "rest")
+            const { account, key, keyId } = yield* proWithKey("one@example.com")
             const call = () => accounts.authenticateAndCount(key, "rest", "2026-11-06", limits)
             assert.isTrue(Option.isNone(yield* accounts.authenticateAndCount(`${key}x`, "rest", "2026-11-06", limits)))
             assert.isTrue(Option.isNone(yield* accounts.authenticateAndCount(key, "mcp", "2026-11-06", limits)))
@@ -101,10 +107,8 @@ for (const [name, makeLayer] of backends()) {
           Effect.gen(function* () {
             const accounts = yield* AccountStore
             const limits = { free: 3, pro: 100, business: 100 }
-            const account = yield* accounts.saveAccount({ email: "turn@example.com", plan: "pro", monthlyLimit: null })
-            const other = yield* accounts.saveAccount({ email: "turn-2@example.com", plan: "pro", monthlyLimit: null })
-            const { key } = yield* accounts.createKey(account.id, "rest")
-            const { key: otherKey } = yield* accounts.createKey(other.id, "rest")
+            const { account, key } = yield* proWithKey("turn@example.com")
+            const { account: other, key: otherKey } = yield* proWithKey("turn-2@example.com")
             for (const id of [account.id, other.id])
               assert.isTrue((yield* accounts.consumeCall(id, "2026-11-07", 100)).allowed)
             // The statements that count a call, as the counters' pool is asked to run them.
